@@ -1,0 +1,30 @@
+# Two commands: `make demo` (install into .venv, run the ledger and a derivation)
+# and `make test` (install with test extras, run the test suite).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test install docs clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/rsb verify --format md
+	$(BIN)/rsb derive --h "u**0.3*(1-u)" --p 0.2,0.9
+
+test: install
+	$(BIN)/python -m pytest -q
+
+docs: install
+	$(BIN)/rsb verify --format md > docs/ledger.md
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,629 @@
+"""Distortion functions h : [0, 1] -> [0, 1] with h(0) = 0 (``eq:wang_def``).
+
+A distortion is a SymPy expression in the symbol :data:`U` (printed ``u``) with
+declared parameters and domains.  The nine distortions of
+``table:table_regrets`` live in :data:`REGISTRY`; a user-defined distortion is
+parsed from a string by :func:`parse_expression`, which builds the SymPy tree
+from Python's ``ast`` itself and never evaluates user code.
+
+Everything a check needs about the *shape* of h (monotone, concave) is derived
+here by :func:`classify`, not declared.
+
+Examples
+--------
+>>> from rsb_theory.distortions import get, from_string
+>>> get("gini").expr
+u*(1 - u)
+>>> from_string("u**0.3*(1-u)").expr
+u**(3/10)*(1 - u)
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+import numpy as np
+import sympy as sp
+
+#: The argument of every distortion function.
+U = sp.Symbol("u", real=True)
+
+#: Tolerance of the numeric fall-backs (range and shape checks on a grid).
+NUMERIC_TOL = 1e-12
+
+
+class DistortionError(ValueError):
+    """Raised for an invalid distortion, expression, name or parameter.
+
+    The message always names the offending argument.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Safe parsing
+# ---------------------------------------------------------------------------
+
+#: Elementary functions a user expression may call.
+ALLOWED_FUNCTIONS: Mapping[str, Callable[..., sp.Expr]] = {
+    "sqrt": sp.sqrt,
+    "exp": sp.exp,
+    "log": sp.log,
+    "sin": sp.sin,
+    "cos": sp.cos,
+    "tan": sp.tan,
+    "atan": sp.atan,
+    "tanh": sp.tanh,
+    "abs": sp.Abs,
+    "Abs": sp.Abs,
+    "min": sp.Min,
+    "Min": sp.Min,
+    "max": sp.Max,
+    "Max": sp.Max,
+}
+ALLOWED_CONSTANTS: Mapping[str, sp.Expr] = {"pi": sp.pi, "e": sp.E, "E": sp.E}
+
+_BINOPS = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.Pow: lambda a, b: a**b,
+    ast.BitXor: lambda a, b: a**b,  # "u^2" is read as a power, as users mean it
+}
+
+
+def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:
+    """Parse a distortion expression without evaluating any code.
+
+    Parameters
+    ----------
+    text : str
+        Expression in ``u``, e.g. ``"u**0.3*(1-u)"`` or ``"min(2*u, 1)"``.
+        Decimal literals become exact rationals (``0.3`` -> ``3/10``).
+    parameters : mapping of str to sympy.Symbol, optional
+        Names of declared parameters that may appear in ``text``.
+
+    Returns
+    -------
+    sympy.Expr
+
+    Raises
+    ------
+    DistortionError
+        If ``text`` is not a well-formed expression, or uses a name, attribute,
+        subscript, keyword or construct outside the allowed grammar (numbers,
+        ``u``, declared parameters, ``pi``, ``e``, ``+ - * / ** ^`` and the
+        functions of :data:`ALLOWED_FUNCTIONS`).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise DistortionError("argument 'h': expected a non-empty expression string")
+    params = dict(parameters or {})
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise DistortionError(f"argument 'h': malformed expression {text!r}: {exc.msg}") from None
+
+    def build(node: ast.AST) -> sp.Expr:
+        if isinstance(node, ast.Expression):
+            return build(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            if isinstance(node.value, float) and not math.isfinite(node.value):
+                raise DistortionError(f"argument 'h': non-finite constant in {text!r}")
+            return sp.Rational(repr(node.value)) if isinstance(node.value, float) else sp.Integer(node.value)
+        if isinstance(node, ast.Name):
+            if node.id == "u":
+                return U
+            if node.id in params:
+                return params[node.id]
+            if node.id in ALLOWED_CONSTANTS:
+                return ALLOWED_CONSTANTS[node.id]
+            raise DistortionError(
+                f"argument 'h': unknown name {node.id!r} in {text!r}; allowed: u, "
+                f"{', '.join(sorted(params)) + ', ' if params else ''}pi, e and the functions "
+                f"{', '.join(sorted(ALLOWED_FUNCTIONS))}"
+            )
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            return _BINOPS[type(node.op)](build(node.left), build(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            operand = build(node.operand)
+            return operand if isinstance(node.op, ast.UAdd) else -operand
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in ALLOWED_FUNCTIONS:
+                name = node.func.id if isinstance(node.func, ast.Name) else ast.dump(node.func)
+                raise DistortionError(f"argument 'h': function {name!r} is not allowed in {text!r}")
+            if node.keywords:
+                raise DistortionError(f"argument 'h': keyword arguments are not allowed in {text!r}")
+            args = [build(a) for a in node.args]
+            if not args:
+                raise DistortionError(f"argument 'h': {node.func.id}() needs an argument")
+            return ALLOWED_FUNCTIONS[node.func.id](*args)
+        raise DistortionError(f"argument 'h': construct {type(node).__name__} is not allowed in {text!r}")
+
+    expr = sp.sympify(build(tree))
+    extra = expr.free_symbols - {U} - set(params.values())
+    if extra:  # pragma: no cover - build() already rejects unknown names
+        raise DistortionError(f"argument 'h': unexpected symbols {sorted(map(str, extra))}")
+    return expr
+
+
+# ---------------------------------------------------------------------------
+# Parameters and the registry of table:table_regrets
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A declared parameter of a distortion family.
+
+    Parameters
+    ----------
+    name : str
+        Name used in expressions and on the command line (``--param s=0.5``).
+    domain : sympy.Interval
+        Admissible values, as stated in ``table:table_regrets``.
+    default : sympy.Rational
+        Value used when the caller gives none (the paper's value where the
+        table fixes one, e.g. ``s = 1/2`` for PHT).
+    """
+
+    name: str
+    domain: sp.Interval
+    default: sp.Expr
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        return sp.Symbol(self.name, positive=True)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A registered distortion family (one row of ``table:table_regrets``)."""
+
+    key: str
+    title: str
+    template: str
+    parameters: tuple[Parameter, ...] = ()
+    label: str = "table:table_regrets"
+
+    def expression(self) -> sp.Expr:
+        """The family's SymPy expression in ``u`` and its parameter symbols."""
+        return parse_expression(self.template, {p.name: p.symbol for p in self.parameters})
+
+
+_HALF = sp.Rational(1, 2)
+
+#: The nine distortions of ``table:table_regrets`` (row keys of the ledger).
+REGISTRY: Mapping[str, Family] = {
+    f.key: f
+    for f in (
+        Family("mean", "Risk-neutral mean value", "u"),
+        Family("dual_power", "Dual power", "1 - (1 - u)**s",
+               (Parameter("s", sp.Interval(2, sp.oo), sp.Integer(2)),), "lemma:Dual_Power"),
+        Family("quadratic", "Quadratic", "(1 + s)*u - s*u**2",
+               (Parameter("s", sp.Interval(0, 1), _HALF),), "lemma:Quadratic"),
+        Family("cvar", "CVaR", "min(u/(1 - alpha), 1)",
+               (Parameter("alpha", sp.Interval.Ropen(0, 1), _HALF),)),
+        Family("pht", "Proportional hazard transform", "u**s",
+               (Parameter("s", sp.Interval.open(0, 1), _HALF),), "lemma:PHT"),
+        Family("mean_median", "Mean-median deviation", "min(u, 1 - u)", (), "lemma:mean_median_Holder"),
+        Family("inter_es", "Inter-ES range", "min(u/(1 - alpha), 1) + min((alpha - u)/(1 - alpha), 0)",
+               (Parameter("alpha", sp.Interval.Ropen(_HALF, 1), _HALF),), "lemma:inter_ES_Holder"),
+        Family("right_tail", "Wang's right-tail deviation", "sqrt(u) - u", (), "lemma:RTD"),
+        Family("gini", "Gini deviation", "u*(1 - u)", (), "lemma:example_utility_Holder"),
+    )
+}
+
+
+def names() -> tuple[str, ...]:
+    """Registered distortion names, in the row order of ``table:table_regrets``."""
+    return tuple(REGISTRY)
+
+
+# ---------------------------------------------------------------------------
+# Validation and shape, derived
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Outcome of the distortion checks h(0) = 0 and h([0,1]) within [0,1].
+
+    ``method`` says how each was decided: ``"symbolic"`` (exact) or
+    ``"numeric"`` (a grid of :data:`_GRID` points plus the endpoints, with
+    tolerance :data:`NUMERIC_TOL`).
+    """
+
+    h0: sp.Expr
+    h_min: float
+    h_max: float
+    method_h0: str
+    method_range: str
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Derived monotonicity and curvature of h on [0, 1].
+
+    ``monotone`` is ``"increasing"``, ``"nondecreasing"``, ``"decreasing"``,
+    ``"nonincreasing"``, ``"constant"`` or ``"neither"``; ``curvature`` is
+    ``"affine"``, ``"concave"``, ``"convex"`` or ``"neither"``.  Each carries
+    the method (``symbolic`` or ``numeric``) and, for "neither", an exact
+    witness.
+    """
+
+    monotone: str
+    monotone_method: str
+    monotone_witness: str
+    curvature: str
+    curvature_method: str
+    curvature_witness: str
+
+    @property
+    def is_monotone(self) -> bool:
+        return self.monotone in {"increasing", "nondecreasing", "constant"}
+
+    @property
+    def is_concave(self) -> bool:
+        return self.curvature in {"affine", "concave"}
+
+
+_GRID = 20001
+
+
+def _grid_values(f: Callable[[np.ndarray], np.ndarray], n: int = _GRID) -> tuple[np.ndarray, np.ndarray]:
+    x = np.linspace(0.0, 1.0, n)
+    with np.errstate(all="ignore"):
+        y = np.asarray(f(x), dtype=float) * np.ones_like(x)
+    return x, y
+
+
+def _exact(expr: sp.Expr, x: sp.Expr) -> sp.Expr:
+    return sp.nsimplify(sp.simplify(expr.subs(U, x)))
+
+
+def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Validation:
+    """Check that ``expr`` is a distortion function: h(0) = 0, h([0,1]) in [0,1].
+
+    Symbolic where SymPy decides it (``sympy.calculus.util.minimum``/``maximum``
+    over the closed interval), numeric otherwise; the method is recorded.
+
+    Raises
+    ------
+    DistortionError
+        Naming argument ``h``, with the failing value.
+    """
+    h0 = sp.simplify(expr.subs(U, 0))
+    if h0.is_number and h0.is_finite is not False:
+        method_h0 = "symbolic"
+        if h0 != 0:
+            raise DistortionError(f"argument 'h': not a distortion function, h(0) = {h0} != 0")
+    else:  # pragma: no cover - h(0) of an expression in u alone is a number
+        method_h0 = "numeric"
+        if abs(float(f(np.array([0.0]))[0])) > NUMERIC_TOL:
+            raise DistortionError("argument 'h': not a distortion function, h(0) != 0")
+    method_range = "symbolic"
+    try:
+        lo = sp.calculus.util.minimum(expr, U, sp.Interval(0, 1))
+        hi = sp.calculus.util.maximum(expr, U, sp.Interval(0, 1))
+        if not (lo.is_number and hi.is_number and lo.is_real and hi.is_real):
+            raise ValueError("not numeric")
+        h_min, h_max = float(lo), float(hi)
+        bad = bool(lo < 0) or bool(hi > 1)
+    except Exception:  # SymPy could not decide: fall back to a grid
+        method_range = "numeric"
+        _, y = _grid_values(f)
+        if not np.all(np.isfinite(y)):
+            raise DistortionError("argument 'h': h is not finite on [0, 1]") from None
+        h_min, h_max = float(y.min()), float(y.max())
+        bad = h_min < -NUMERIC_TOL or h_max > 1 + NUMERIC_TOL
+    if bad:
+        raise DistortionError(
+            f"argument 'h': not a distortion function, h([0,1]) = [{h_min:.6g}, {h_max:.6g}] "
+            f"is not within [0, 1] ({method_range})"
+        )
+    return Validation(h0, h_min, h_max, method_h0, method_range)
+
+
+def _sign_on_unit_interval(expr: sp.Expr) -> str | None:
+    """Sign of ``expr`` on (0, 1) if SymPy can decide it: '+', '-', '0', '>=0', '<=0'."""
+    expr = sp.simplify(expr)
+    if expr == 0:
+        return "0"
+    open_ = sp.Interval.open(0, 1)
+    try:
+        neg = sp.solveset(expr < 0, U, open_)
+        pos = sp.solveset(expr > 0, U, open_)
+    except Exception:
+        return None
+    if not isinstance(neg, sp.Set) or not isinstance(pos, sp.Set):  # pragma: no cover
+        return None
+    if isinstance(neg, sp.ConditionSet) or isinstance(pos, sp.ConditionSet):
+        return None
+    neg_empty = neg.is_empty or neg.measure == 0
+    pos_empty = pos.is_empty or pos.measure == 0
+    if neg.is_empty and not pos_empty:
+        return "+" if (open_ - pos).measure == 0 else ">=0"
+    if pos.is_empty and not neg_empty:
+        return "-" if (open_ - neg).measure == 0 else "<=0"
+    if neg_empty and pos_empty:
+        return "0"
+    return "mixed"
+
+
+def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]]:
+    """Smooth pieces of a piecewise-smooth h on [0, 1] (Min/Max/Abs rewritten)."""
+    pw = sp.piecewise_fold(expr.rewrite(sp.Piecewise))
+    if not isinstance(pw, sp.Piecewise):
+        return [(expr, sp.Interval(0, 1))]
+    out, covered = [], sp.EmptySet
+    for piece, cond in pw.args:
+        region = (cond.as_set() if cond is not sp.true else sp.Reals).intersect(sp.Interval(0, 1)) - covered
+        covered = covered.union(region)
+        for part in (region.args if isinstance(region, sp.Union) else (region,)):
+            if isinstance(part, sp.Interval) and part.measure > 0:
+                out.append((piece, sp.Interval(part.start, part.end)))
+    return sorted(out, key=lambda t: float(t[1].start))
+
+
+def breakpoints(expr: sp.Expr) -> tuple[sp.Expr, ...]:
+    """Interior points of (0, 1) where the piecewise definition of h switches."""
+    pts = sorted({iv.start for _, iv in _pieces(expr)} - {sp.Integer(0)}, key=float)
+    return tuple(p for p in pts if 0 < p < 1)
+
+
+def _witness_pair(f, sign: int) -> tuple[float, float] | None:
+    """Grid points x < y with sign*(h(y) - h(x)) < 0, or None."""
+    x, y = _grid_values(f, 2001)
+    d = np.diff(y) * sign
+    idx = np.nonzero(d < -1e-9)[0]
+    return (float(x[idx[0]]), float(x[idx[0] + 1])) if idx.size else None
+
+
+def _exact_decrease(expr: sp.Expr, a: float, b: float, sign: int) -> str | None:
+    """Confirm with exact rationals that h fails monotonicity between a and b."""
+    ra, rb = sp.Rational(str(round(a, 6))), sp.Rational(str(round(b, 6)))
+    diff = sp.nsimplify(expr.subs(U, rb) - expr.subs(U, ra))
+    if (sign * diff).is_negative:
+        return f"h({rb}) - h({ra}) = {sp.nsimplify(diff)}"
+    return None
+
+
+def classify(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Shape:
+    """Derive monotonicity and curvature of h on [0, 1].
+
+    Symbolic route: on each smooth piece the sign of h' (monotone) and h''
+    (curvature) is decided by ``solveset``; at each breakpoint of a piecewise h
+    the jump of h' decides concavity (downward jumps keep h concave).  A
+    "neither" verdict comes with an exact witness evaluated in rationals.  When
+    SymPy cannot decide a sign, a grid of :data:`_GRID` points decides and the
+    method says ``numeric``.
+    """
+    pieces = _pieces(expr)
+    # --- monotonicity --------------------------------------------------------
+    mono, mono_method, mono_witness = None, "symbolic", ""
+    signs = [_sign_on_unit_interval_on(sp.diff(p, U), iv) for p, iv in pieces]
+    if all(s is not None for s in signs) and all(s != "mixed" for s in signs):
+        if all(s == "0" for s in signs):
+            mono = "constant"
+        elif all(s in {"+", "0", ">=0"} for s in signs):
+            mono = "increasing" if all(s == "+" for s in signs) else "nondecreasing"
+        elif all(s in {"-", "0", "<=0"} for s in signs):
+            mono = "decreasing" if all(s == "-" for s in signs) else "nonincreasing"
+    if mono is None:
+        up, down = _witness_pair(f, +1), _witness_pair(f, -1)
+        if up and down:
+            w_up, w_down = _exact_decrease(expr, *up, +1), _exact_decrease(expr, *down, -1)
+            if w_up and w_down:
+                mono, mono_witness = "neither", f"{w_up}; {w_down}"
+            else:
+                mono, mono_method, mono_witness = "neither", "numeric", f"grid pairs {up}, {down}"
+        else:
+            mono_method = "numeric"
+            mono = "nondecreasing" if not up else "nonincreasing"
+    # --- curvature -----------------------------------------------------------
+    curv, curv_method, curv_witness = None, "symbolic", ""
+    second = [_sign_on_unit_interval_on(sp.diff(p, U, 2), iv) for p, iv in pieces]
+    jumps = []
+    for (p_left, _), (p_right, iv_right) in zip(pieces, pieces[1:]):
+        c = iv_right.start
+        jumps.append(sp.simplify(sp.diff(p_right, U).subs(U, c) - sp.diff(p_left, U).subs(U, c)))
+    if all(s is not None and s != "mixed" for s in second) and all(j.is_number for j in jumps):
+        concave_ok = all(s in {"-", "0", "<=0"} for s in second) and all(j <= 0 for j in jumps)
+        convex_ok = all(s in {"+", "0", ">=0"} for s in second) and all(j >= 0 for j in jumps)
+        if concave_ok and convex_ok:
+            curv = "affine"
+        elif concave_ok:
+            curv = "concave"
+        elif convex_ok:
+            curv = "convex"
+    if curv is None:
+        curv, curv_method, curv_witness = _curvature_by_midpoints(expr, f)
+    return Shape(mono, mono_method, mono_witness, curv, curv_method, curv_witness)
+
+
+def _sign_on_unit_interval_on(expr: sp.Expr, iv: sp.Interval) -> str | None:
+    """Sign of ``expr`` on the open interval ``iv`` (see :func:`_sign_on_unit_interval`)."""
+    a, b = iv.start, iv.end
+    t = sp.Symbol("t", real=True)
+    # affine change of variable maps (a, b) onto (0, 1)
+    return _sign_on_unit_interval(sp.simplify(expr.subs(U, a + (b - a) * t).subs(t, U)))
+
+
+def _curvature_by_midpoints(expr: sp.Expr, f) -> tuple[str, str, str]:
+    """Midpoint test h((x+y)/2) vs (h(x)+h(y))/2 on a grid, witnesses made exact."""
+    x, y = _grid_values(f, 401)
+    mid = 0.5 * (y[:-2] + y[2:])
+    gap = y[1:-1] - mid  # >= 0 for concave
+    found_concave_violation = np.nonzero(gap < -1e-12)[0]
+    found_convex_violation = np.nonzero(gap > 1e-12)[0]
+
+    def exact(i: int) -> str:
+        a, m, b = (sp.Rational(str(round(float(v), 6))) for v in (x[i], x[i + 1], x[i + 2]))
+        val = sp.nsimplify(expr.subs(U, m) - (expr.subs(U, a) + expr.subs(U, b)) / 2)
+        return f"h({m}) - (h({a}) + h({b}))/2 = {val}"
+
+    if found_concave_violation.size and found_convex_violation.size:
+        return "neither", "numeric", f"{exact(found_concave_violation[0])}; {exact(found_convex_violation[0])}"
+    if found_concave_violation.size:
+        return "convex", "numeric", ""
+    if found_convex_violation.size:
+        return "concave", "numeric", ""
+    return "affine", "numeric", ""
+
+
+# ---------------------------------------------------------------------------
+# The Distortion object
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Distortion:
+    """A validated distortion function with all parameters fixed.
+
+    Attributes
+    ----------
+    key : str
+        Registry key (``"gini"``) or ``"custom"`` for a user expression.
+    expr : sympy.Expr
+        h as an expression in :data:`U` only.
+    params : tuple of (str, sympy.Expr)
+        Parameter values substituted into the family template.
+    source : str
+        The expression text the distortion came from.
+    validation : Validation
+    shape : Shape
+    """
+
+    key: str
+    expr: sp.Expr
+    params: tuple[tuple[str, sp.Expr], ...]
+    source: str
+    validation: Validation = field(repr=False)
+    shape: Shape = field(repr=False)
+
+    @property
+    def numeric(self) -> Callable[[np.ndarray], np.ndarray]:
+        """Vectorised NumPy evaluation of h (``lambdify``, cached per object)."""
+        return _lambdify(self.expr)
+
+    def __call__(self, x):
+        """Evaluate h numerically at ``x`` (array-like)."""
+        return self.numeric(np.asarray(x, dtype=float))
+
+    @property
+    def label(self) -> str:
+        return REGISTRY[self.key].label if self.key in REGISTRY else "eq:wang_def"
+
+    def describe(self) -> str:
+        ps = ", ".join(f"{k}={v}" for k, v in self.params)
+        return f"{self.key}({ps})" if ps else self.key
+
+
+_LAMBDA_CACHE: dict[sp.Expr, Callable[[np.ndarray], np.ndarray]] = {}
+
+
+def _lambdify(expr: sp.Expr) -> Callable[[np.ndarray], np.ndarray]:
+    fn = _LAMBDA_CACHE.get(expr)
+    if fn is None:
+        raw = sp.lambdify(U, expr, modules="numpy")
+
+        def fn(x, _raw=raw):
+            x = np.asarray(x, dtype=float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.asarray(_raw(x), dtype=float) * np.ones_like(x)
+
+        _LAMBDA_CACHE[expr] = fn
+    return fn
+
+
+def _coerce_value(name: str, value) -> sp.Expr:
+    if isinstance(value, sp.Expr):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_expression(value)
+        except DistortionError:
+            raise DistortionError(f"argument '--param {name}': not a number: {value!r}") from None
+    if isinstance(value, (int, np.integer)):
+        return sp.Integer(int(value))
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(float(value)):
+            raise DistortionError(f"argument '--param {name}': not finite: {value!r}")
+        return sp.Rational(repr(float(value)))
+    raise DistortionError(f"argument '--param {name}': unsupported value {value!r}")
+
+
+def _make(key: str, expr: sp.Expr, params, source: str) -> Distortion:
+    f = _lambdify(expr)
+    validation = validate(expr, f)
+    shape = classify(expr, f)
+    return Distortion(key, expr, tuple(params), source, validation, shape)
+
+
+def get(name: str, **params) -> Distortion:
+    """A registered distortion of ``table:table_regrets`` with its parameters.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    **params
+        Parameter values (numbers or strings such as ``"1/2"``); missing ones
+        take the family default.
+
+    Raises
+    ------
+    DistortionError
+        Unknown ``name``, unknown parameter, or a value outside its domain.
+    """
+    if name not in REGISTRY:
+        raise DistortionError(f"argument '--dr': unknown distortion {name!r}; known: {', '.join(REGISTRY)}")
+    fam = REGISTRY[name]
+    declared = {p.name: p for p in fam.parameters}
+    unknown = set(params) - set(declared)
+    if unknown:
+        raise DistortionError(
+            f"argument '--param': {name} has no parameter {sorted(unknown)[0]!r}; "
+            f"declared: {', '.join(declared) or 'none'}"
+        )
+    values = []
+    for p in fam.parameters:
+        v = _coerce_value(p.name, params[p.name]) if p.name in params else p.default
+        if not v.is_number or not bool(p.domain.contains(v)):
+            raise DistortionError(f"argument '--param {p.name}': {v} is outside the domain {p.domain} of {name}")
+        values.append((p.name, v))
+    expr = fam.expression().subs({declared[k].symbol: v for k, v in values})
+    return _make(name, sp.simplify(expr) if fam.parameters else expr, values, fam.template)
+
+
+def from_string(text: str, **params) -> Distortion:
+    """A user-defined distortion from an expression string.
+
+    Parameters
+    ----------
+    text : str
+        Expression in ``u`` (see :func:`parse_expression`).
+    **params
+        Values for any other names used in ``text`` (``--param k=v``).
+
+    Raises
+    ------
+    DistortionError
+        Malformed expression, unknown name, or h not a distortion function.
+    """
+    symbols = {k: sp.Symbol(k, real=True) for k in params}
+    expr = parse_expression(text, symbols)
+    expr = expr.subs({symbols[k]: _coerce_value(k, v) for k, v in params.items()})
+    if expr.free_symbols - {U}:
+        raise DistortionError(f"argument 'h': free symbols {sorted(map(str, expr.free_symbols - {U}))} need --param values")
+    return _make("custom", expr, [(k, _coerce_value(k, v)) for k, v in params.items()], text)
+
+
+def resolve(name_or_expr: str, **params) -> Distortion:
+    """A registry name if ``name_or_expr`` is one, else a user expression."""
+    if name_or_expr in REGISTRY:
+        return get(name_or_expr, **params)
+    return from_string(name_or_expr, **params)
