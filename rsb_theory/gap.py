@@ -1,0 +1,177 @@
+"""The gap exponent beta of ``eq:discrete_gap`` for Bernoulli instances.
+
+beta = lim_{eps -> 0} log Delta_min(eps) / log eps (definition before
+``theorem:RS-ETC-M``).  Two routes:
+
+* analytic, :func:`beta_monotone`: ``lemma:beta_lemma_monotone`` gives
+  beta = 1 for a concave, strictly increasing h; its proof also needs distinct
+  means and h'(max p) > 0 (step ``eq:delta_min_conc_mon_analysis``), which is
+  checked here rather than assumed;
+* numeric, :func:`estimate_beta`: Delta_min(eps) by brute-force enumeration of
+  the grid along eps = 1/n, with every local log-log slope kept, so that a
+  limit that does not exist shows up as a wide spread instead of being
+  averaged away.  Grid points whose values tie with the optimum (within
+  :data:`TIE_TOL`) form the optimal set; the literal ``a != a*`` reading of
+  ``eq:discrete_gap`` is 0 whenever that set has several points, which is
+  counted separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import sympy as sp
+
+from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on
+from .grids import Grid
+
+#: Two grid values closer than this are a tie (floating-point comparisons).
+TIE_TOL = 1e-12
+
+
+@dataclass(frozen=True)
+class GapPoint:
+    """Delta_min at one eps: gap to the best value outside the optimal set."""
+
+    eps: float
+    delta_min: float
+    n_optimal: int
+    grid_size: int
+
+
+@dataclass(frozen=True)
+class BetaEstimate:
+    """Numeric beta from Delta_min(eps) along a sequence of eps.
+
+    Attributes
+    ----------
+    beta_fit : float
+        Least-squares slope of log Delta_min against log eps (positive gaps only).
+    slope_min, slope_max : float
+        Range of the local slopes over the finer half of the sequence.
+    converged : bool
+        True when that range is narrower than ``tol``: the limit plausibly exists.
+    n_ties : int
+        Number of eps with several optimal grid points (literal Delta_min = 0).
+    points : tuple of GapPoint
+    """
+
+    beta_fit: float
+    slope_min: float
+    slope_max: float
+    converged: bool
+    n_ties: int
+    points: tuple[GapPoint, ...]
+    grid: str
+
+    def evidence(self) -> str:
+        eps = [p.eps for p in self.points]
+        verdict = "limit plausible" if self.converged else "no limit: local slopes do not settle"
+        return (
+            f"Delta_min(eps) on the {self.grid} grid for eps in [{min(eps):.3g}, {max(eps):.3g}] "
+            f"({len(eps)} values): fitted slope {self.beta_fit:.3f}, local slopes (finer half) in "
+            f"[{self.slope_min:.3f}, {self.slope_max:.3f}], {self.n_ties} eps with tied optima; {verdict}"
+        )
+
+
+@dataclass(frozen=True)
+class AnalyticBeta:
+    """Outcome of ``lemma:beta_lemma_monotone`` on an instance."""
+
+    applies: bool
+    beta: sp.Expr | None
+    reason: str
+
+
+def delta_min(d: Distortion, p, eps: float, grid: str = "ucb") -> GapPoint:
+    """Delta_min(eps) of ``eq:discrete_gap`` by full enumeration (Bernoulli arms).
+
+    V(a) = h(<a, p>) (``eq:V`` for Bernoulli arms).  Returns the gap between the
+    optimum and the best value outside the set of optimal grid points.
+    """
+    p = _check_p(p)
+    g = Grid(len(p), float(eps), grid)
+    values = d.numeric(g.points() @ p)
+    best = values.max()
+    optimal = values >= best - TIE_TOL
+    rest = values[~optimal]
+    gap = float(best - rest.max()) if rest.size else float("inf")
+    return GapPoint(float(eps), gap, int(optimal.sum()), g.size)
+
+
+def _check_p(p) -> np.ndarray:
+    arr = np.asarray(p, dtype=float)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"argument 'p': need at least two Bernoulli means, got {p!r}")
+    if np.any(~np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError(f"argument 'p': means must lie in [0, 1], got {p!r}")
+    return arr
+
+
+def estimate_beta(
+    d: Distortion,
+    p,
+    grid: str = "ucb",
+    n_values=None,
+    tol: float = 0.15,
+) -> BetaEstimate:
+    """Numeric beta along eps = 1/n (see module docstring).
+
+    Parameters
+    ----------
+    d : Distortion
+    p : sequence of float
+        Bernoulli means.
+    grid : {"ucb", "etc"}
+    n_values : sequence of int, optional
+        The n of eps = 1/n; default 40 values from 8 to 400 (K = 2) or from
+        8 to 120 (K >= 3), geometric and integer.
+    tol : float
+        Width of the local-slope range accepted as a limit.
+    """
+    p = _check_p(p)
+    if n_values is None:
+        top = 400 if p.size == 2 else (120 if p.size == 3 else 40)
+        n_values = np.unique(np.round(np.geomspace(8, top, 40)).astype(int))
+    pts = tuple(delta_min(d, p, 1.0 / n, grid) for n in n_values)
+    ok = [pt for pt in pts if pt.n_optimal == 1 and 0 < pt.delta_min < np.inf]
+    n_ties = sum(pt.n_optimal > 1 for pt in pts)
+    if len(ok) < 3:
+        return BetaEstimate(float("nan"), float("nan"), float("nan"), False, n_ties, pts, grid)
+    le = np.log([pt.eps for pt in ok])
+    ld = np.log([pt.delta_min for pt in ok])
+    fit = float(np.polyfit(le, ld, 1)[0])
+    local = np.diff(ld) / np.diff(le)
+    fine = local[len(local) // 2:]
+    lo, hi = float(fine.min()), float(fine.max())
+    converged = (hi - lo) < tol and n_ties == 0
+    return BetaEstimate(fit, lo, hi, converged, n_ties, pts, grid)
+
+
+def beta_monotone(d: Distortion, p) -> AnalyticBeta:
+    """``lemma:beta_lemma_monotone``: beta = 1 when its premises hold at ``p``.
+
+    Premises checked: h concave on [0, 1] (derived shape) and strictly
+    increasing on the hull [min p, max p] (all the proof uses; this is the
+    condition of the CVaR footnote of ``table:table_risks``), the largest mean unique, and the left derivative h'(max p) > 0,
+    which the lemma's last step ``eq:delta_min_conc_mon_analysis`` uses
+    (Delta_min >= h'(p_K)(p_K - p_{K-1}) eps).
+    """
+    p = [sp.nsimplify(x) for x in _check_p(p)]
+    if not d.shape.is_concave:
+        return AnalyticBeta(False, None, f"h is {d.shape.curvature}, not concave")
+    lo, hi = min(p), max(p)
+    for piece, iv in _pieces(d.expr):
+        a, b = sp.Max(iv.start, lo), sp.Min(iv.end, hi)
+        if a < b and _sign_on_unit_interval_on(sp.diff(piece, U), sp.Interval(a, b)) != "+":
+            return AnalyticBeta(False, None, f"h is not strictly increasing on [{lo}, {hi}] (piece {piece} on [{a}, {b}])")
+    top = max(p)
+    if sum(1 for x in p if x == top) > 1:
+        return AnalyticBeta(False, None, f"the largest mean {top} is shared by several arms")
+    piece = next(e for e, iv in _pieces(d.expr) if iv.start < top <= iv.end)
+    slope = sp.limit(sp.diff(piece, U), U, top, "-")
+    if not bool(slope > 0):
+        return AnalyticBeta(False, None, f"h'({top}-) = {slope}: the lower bound of eq:delta_min_conc_mon_analysis is 0")
+    return AnalyticBeta(True, sp.Integer(1),
+                        f"h concave, strictly increasing, unique max mean {top}, h'({top}-) = {sp.nsimplify(slope)} > 0")
