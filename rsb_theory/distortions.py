@@ -626,4 +626,10 @@ def resolve(name_or_expr: str, **params) -> Distortion:
     """A registry name if ``name_or_expr`` is one, else a user expression."""
     if name_or_expr in REGISTRY:
         return get(name_or_expr, **params)
+    text = name_or_expr.strip() if isinstance(name_or_expr, str) else name_or_expr
+    if isinstance(text, str) and text.isidentifier() and text not in {"u", *params}:
+        raise DistortionError(
+            f"argument 'h': {text!r} is neither a registered distortion ({', '.join(REGISTRY)}) "
+            f"nor an expression in u"
+        )
     return from_string(name_or_expr, **params)

@@ -383,7 +383,7 @@ def _symbolic_sup_ratio(d: Distortion, p_star, r, a, b) -> sp.Expr:
     return best
 
 
-def _sup_one_point_ratio(d: Distortion, p_star, r, a, b) -> tuple[float, sp.Expr | None, str]:
+def sup_one_point_ratio(d: Distortion, p_star, r, a, b) -> tuple[float, sp.Expr | None, str]:
     """sup over x in [a, b], x != p*, of (h(p*) - h(x)) / |p* - x|^r.
 
     Symbolic route :func:`_symbolic_sup_ratio` (time-guarded) against a dense
@@ -439,7 +439,7 @@ def mixture_holder(d: Distortion, p) -> MixtureHolderResult:
     if r == sp.oo or not attained:
         return MixtureHolderResult(p_star, opts, solitary, r, attained, math.inf if not attained else math.nan,
                                    None, "symbolic", orders, (a, b))
-    L, L_exact, method = _sup_one_point_ratio(d, p_star, r, a, b)
+    L, L_exact, method = sup_one_point_ratio(d, p_star, r, a, b)
     return MixtureHolderResult(p_star, opts, solitary, r, attained, L, L_exact, method, orders, (a, b))
 
 

@@ -1,0 +1,179 @@
+"""The ``rsb`` command line (contract: ARCHITECTURE.md).
+
+Commands implemented here:
+
+* ``rsb verify [--format json|md|table]`` — the claims ledger;
+* ``rsb derive --h EXPR|NAME [--param k=v ...] [--p P1,P2,...] [--format json]``
+  — closed form, q, L_H and, with an instance, r, L_MH, alpha*, beta and the
+  rate exponents of theorem:RS-ETC-M and corollary:RS-UCB-M.
+
+Bad input exits with status 2 and a message naming the argument; nothing is
+written to stdout in that case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import sympy as sp
+
+from rsb_theory import rates
+from rsb_theory.distortions import REGISTRY, DistortionError, resolve
+from rsb_theory.holder import HolderError, holder
+from rsb_theory.profile import instance_profile
+from rsb_theory.riskmetric import bernoulli_closed_form
+
+from .ledger import to_json, to_markdown
+from .registry import run_all
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message names the argument."""
+
+
+def _parse_params(items: list[str] | None) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"argument '--param': expected k=v, got {item!r}")
+        k, v = item.split("=", 1)
+        if not k.strip().isidentifier():
+            raise UsageError(f"argument '--param': bad name {k!r}")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _parse_p(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        vals = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"argument '--p': expected comma-separated numbers, got {text!r}") from None
+    if len(vals) < 2:
+        raise UsageError(f"argument '--p': need at least two arms, got {text!r}")
+    bad = [v for v in vals if not (math.isfinite(v) and 0.0 <= v <= 1.0)]
+    if bad:
+        raise UsageError(f"argument '--p': Bernoulli means must lie in [0, 1], got {bad[0]}")
+    return vals
+
+
+def _table(results) -> str:
+    width = max(len(r.id) for r in results)
+    lines = [f"{'id':<{width}}  {'status':<11}  {'method':<9}  paper -> derived"]
+    for r in results:
+        lines.append(f"{r.id:<{width}}  {r.status:<11}  {r.method:<9}  {r.paper} -> {r.derived}")
+    return "\n".join(lines)
+
+
+def cmd_verify(args) -> str:
+    results = run_all(progress=sys.stderr.isatty())
+    if args.format == "json":
+        return to_json(results)
+    if args.format == "md":
+        return to_markdown(results).rstrip("\n")
+    return _table(results)
+
+
+def _num(x) -> float | str:
+    x = sp.sympify(x)
+    if x == sp.oo:
+        return "oo"
+    return float(x) if x.is_number else str(x)
+
+
+def derive_report(h: str, params: dict[str, str], p: list[float] | None) -> dict:
+    """The dictionary behind ``rsb derive`` (JSON keys are stable)."""
+    d = resolve(h, **params)
+    fam = holder(d, (0, 1))
+    out = {
+        "h": str(d.expr),
+        "name": d.key,
+        "params": {k: str(v) for k, v in d.params},
+        "validation": {"h0": d.validation.method_h0, "range": d.validation.method_range},
+        "monotone": d.shape.monotone,
+        "curvature": d.shape.curvature,
+        "bernoulli_closed_form": str(bernoulli_closed_form(d)),
+        "q": str(fam.q),
+        "L_H": _num(fam.L_exact) if fam.L_exact is not None else fam.L_H,
+        "L_H_method": fam.L_method,
+        "holder_evidence": fam.evidence(),
+    }
+    if p is None:
+        return out
+    ip = instance_profile(d, p)
+    mix = ip.mixture
+    tr = ip.rates
+    out.update({
+        "p": list(ip.p),
+        "q_instance": str(ip.holder_instance.q),
+        "L_H_instance": ip.holder_instance.L_H,
+        "r": str(mix.r),
+        "L_MH": mix.L_MH,
+        "L_MH_method": mix.L_method,
+        "r_evidence": mix.evidence(),
+        "p_star": _num(mix.p_star),
+        "solitary": mix.solitary,
+        "alpha_star": list(ip.alpha_star),
+        "value": ip.value,
+        "beta": str(ip.beta_analytic.beta) if ip.beta_analytic.applies else None,
+        "beta_analytic": ip.beta_analytic.reason,
+        "beta_estimate": None if ip.beta_numeric is None else {
+            "fit": ip.beta_numeric.beta_fit, "slope_min": ip.beta_numeric.slope_min,
+            "slope_max": ip.beta_numeric.slope_max, "converged": ip.beta_numeric.converged,
+            "n_ties": ip.beta_numeric.n_ties, "evidence": ip.beta_numeric.evidence(),
+        },
+        "theorem:RS-ETC-M": {"exponent": str(tr.etc_exponent), "argument": tr.etc_argument,
+                             "rate": rates.format_varpi(tr.etc_exponent, tr.etc_argument)},
+        "corollary:RS-UCB-M": {"exponent": str(tr.ucb_exponent), "rate": rates.format_varpi(tr.ucb_exponent),
+                               "condition": str(tr.ucb_condition)},
+    })
+    return out
+
+
+def cmd_derive(args) -> str:
+    report = derive_report(args.h, _parse_params(args.param), _parse_p(args.p))
+    if args.format == "json":
+        return json.dumps(report, indent=2)
+    width = max(len(k) for k in report)
+    lines = []
+    for k, v in report.items():
+        if isinstance(v, dict):
+            v = "; ".join(f"{a}={b}" for a, b in v.items())
+        lines.append(f"{k:<{width}}  {v}")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rsb", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("verify", help="the claims ledger")
+    v.add_argument("--format", choices=("json", "md", "table"), default="table")
+    v.set_defaults(func=cmd_verify)
+    d = sub.add_parser("derive", help="derive q, L, r, beta and rates for a distortion h")
+    d.add_argument("--h", required=True, help=f"an expression in u, or one of: {', '.join(REGISTRY)}")
+    d.add_argument("--param", action="append", metavar="K=V", help="parameter value (repeatable)")
+    d.add_argument("--p", help="Bernoulli means, comma-separated (e.g. 0.4,0.9)")
+    d.add_argument("--format", choices=("json", "table"), default="table")
+    d.set_defaults(func=cmd_derive)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``rsb`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        text = args.func(args)
+    except (UsageError, DistortionError, HolderError, ValueError) as exc:
+        print(f"rsb {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

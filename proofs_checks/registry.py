@@ -1,0 +1,56 @@
+"""Every registered check, in ledger order.
+
+A check is a zero-argument callable returning a :class:`CheckResult` (or None
+when the paper prints nothing for that cell).  ``rsb verify`` runs them all.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable
+
+from . import paper_claims
+from .checks import literature_comparison, table_regrets, table_risks
+from .ledger import CheckResult
+
+Check = Callable[[], "CheckResult | None"]
+
+
+def registered() -> list[tuple[str, Check]]:
+    """(id, check) pairs for every claim rsb checks."""
+    out: list[tuple[str, Check]] = []
+    for row in paper_claims.TABLE_REGRETS:
+        for col in table_regrets.COLUMNS:
+            out.append((f"table:table_regrets#{row.key}.{col}", partial(table_regrets.check, row.key, col)))
+    for row in paper_claims.TABLE_RISKS:
+        for col in table_risks.COLUMNS:
+            if col == "L" and row.L is None:
+                continue
+            out.append((f"table:table_risks#{row.key}.{col}", partial(table_risks.check, row.key, col)))
+    for col in literature_comparison.COLUMNS:
+        out.append((f"table:literature_comparison#{col}", partial(literature_comparison.check, col)))
+    return out
+
+
+def run_all(progress: bool = False) -> list[CheckResult]:
+    """Run every registered check; results in registration order."""
+    checks = registered()
+    results = []
+    for ident, fn in _progress(checks, progress):
+        res = fn()
+        if res is None:
+            continue
+        if res.id != ident:
+            raise RuntimeError(f"check registered as {ident!r} returned id {res.id!r}")
+        results.append(res)
+    return results
+
+
+def _progress(items, enabled: bool):
+    if not enabled:
+        return items
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return items
+    return tqdm(items, desc="checks", unit="claim", leave=False)
