@@ -60,7 +60,7 @@ def _profile(key: str, frozen: tuple[tuple[str, sp.Expr], ...]) -> FamilyProfile
 def profile(key: str, params: dict | None = None) -> FamilyProfile:
     """Cached :func:`rsb_theory.profile.family_profile` for a registry row."""
     params = table_params(key) if params is None else params
-    return _profile(key, tuple(sorted((k, sp.nsimplify(v)) for k, v in params.items())))
+    return _profile(key, tuple(sorted((k, sp.Rational(v) if isinstance(v, str) else sp.sympify(v)) for k, v in params.items())))
 
 
 @lru_cache(maxsize=None)
@@ -78,4 +78,4 @@ def printed(text: str, params: dict[str, sp.Expr]) -> sp.Expr:
     """A printed table entry (``"s"``, ``"1+s"``, ``"1/2"``) evaluated at ``params``."""
     syms = {k: sp.Symbol(k, positive=True) for k in params}
     expr = distortions.parse_expression(text, syms)
-    return sp.nsimplify(expr.subs({syms[k]: v for k, v in params.items()}))
+    return sp.simplify(expr.subs({syms[k]: v for k, v in params.items()}))

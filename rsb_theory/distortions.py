@@ -70,9 +70,18 @@ _BINOPS = {
     ast.Sub: lambda a, b: a - b,
     ast.Mult: lambda a, b: a * b,
     ast.Div: lambda a, b: a / b,
-    ast.Pow: lambda a, b: a**b,
-    ast.BitXor: lambda a, b: a**b,  # "u^2" is read as a power, as users mean it
+    ast.Pow: lambda a, b: _power(a, b),
 }
+
+#: Largest |exponent| allowed between two numeric constants (``9**9**9`` would
+#: make SymPy build a number with 10^8 digits).
+MAX_CONSTANT_EXPONENT = 64
+
+
+def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    if base.is_number and exponent.is_number and abs(exponent) > MAX_CONSTANT_EXPONENT and abs(base) != 1:
+        raise DistortionError(f"argument 'h': constant power with exponent {exponent} is too large")
+    return base**exponent
 
 
 def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:
@@ -101,8 +110,11 @@ def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = Non
     if not isinstance(text, str) or not text.strip():
         raise DistortionError("argument 'h': expected a non-empty expression string")
     params = dict(parameters or {})
+    # "u^2" means a power, as users write it; replacing the token (rather than
+    # mapping XOR to power) gives it the precedence of ** (there are no strings
+    # in the grammar, so every "^" is an operator)
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = ast.parse(text.strip().replace("^", "**"), mode="eval")
     except SyntaxError as exc:
         raise DistortionError(f"argument 'h': malformed expression {text!r}: {exc.msg}") from None
 
@@ -280,8 +292,32 @@ def _grid_values(f: Callable[[np.ndarray], np.ndarray], n: int = _GRID) -> tuple
     return x, y
 
 
-def _exact(expr: sp.Expr, x: sp.Expr) -> sp.Expr:
-    return sp.nsimplify(sp.simplify(expr.subs(U, x)))
+def exact_number(x, name: str = "p") -> sp.Expr:
+    """An exact SymPy number for ``x``: floats by their shortest decimal repr (0.1 -> 1/10).
+
+    Unlike ``nsimplify`` this never guesses a nearby irrational or a shorter
+    rational, so a mean is never moved (0.25000000000000006 stays off 1/4).
+
+    Raises
+    ------
+    DistortionError
+        ``x`` is not a finite real number (message names ``name``).
+    """
+    if isinstance(x, sp.Basic):
+        if not (x.is_number and x.is_real and x.is_finite):
+            raise DistortionError(f"argument '{name}': not a finite real number: {x}")
+        return x
+    if isinstance(x, (bool, np.bool_)):
+        raise DistortionError(f"argument '{name}': not a number: {x!r}")
+    if isinstance(x, (int, np.integer)):
+        return sp.Integer(int(x))
+    try:
+        xf = float(x)
+    except (TypeError, ValueError):
+        raise DistortionError(f"argument '{name}': not a number: {x!r}") from None
+    if not math.isfinite(xf):
+        raise DistortionError(f"argument '{name}': not a finite number: {x!r}")
+    return sp.Rational(repr(xf))
 
 
 def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Validation:
@@ -385,9 +421,9 @@ def _witness_pair(f, sign: int) -> tuple[float, float] | None:
 def _exact_decrease(expr: sp.Expr, a: float, b: float, sign: int) -> str | None:
     """Confirm with exact rationals that h fails monotonicity between a and b."""
     ra, rb = sp.Rational(str(round(a, 6))), sp.Rational(str(round(b, 6)))
-    diff = sp.nsimplify(expr.subs(U, rb) - expr.subs(U, ra))
+    diff = sp.simplify(expr.subs(U, rb) - expr.subs(U, ra))
     if (sign * diff).is_negative:
-        return f"h({rb}) - h({ra}) = {sp.nsimplify(diff)}"
+        return f"h({rb}) - h({ra}) = {diff}"
     return None
 
 
@@ -430,7 +466,7 @@ def classify(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Shape:
     for (p_left, _), (p_right, iv_right) in zip(pieces, pieces[1:]):
         c = iv_right.start
         jumps.append(sp.simplify(sp.diff(p_right, U).subs(U, c) - sp.diff(p_left, U).subs(U, c)))
-    if all(s is not None and s != "mixed" for s in second) and all(j.is_number for j in jumps):
+    if all(s is not None and s != "mixed" for s in second) and all(j.is_real and j.is_finite for j in jumps):
         concave_ok = all(s in {"-", "0", "<=0"} for s in second) and all(j <= 0 for j in jumps)
         convex_ok = all(s in {"+", "0", ">=0"} for s in second) and all(j >= 0 for j in jumps)
         if concave_ok and convex_ok:
@@ -462,7 +498,7 @@ def _curvature_by_midpoints(expr: sp.Expr, f) -> tuple[str, str, str]:
 
     def exact(i: int) -> str:
         a, m, b = (sp.Rational(str(round(float(v), 6))) for v in (x[i], x[i + 1], x[i + 2]))
-        val = sp.nsimplify(expr.subs(U, m) - (expr.subs(U, a) + expr.subs(U, b)) / 2)
+        val = sp.simplify(expr.subs(U, m) - (expr.subs(U, a) + expr.subs(U, b)) / 2)
         return f"h({m}) - (h({a}) + h({b}))/2 = {val}"
 
     if found_concave_violation.size and found_convex_violation.size:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on
+from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on, exact_number
 from .grids import Grid
 
 #: Two grid values closer than this are a tie (floating-point comparisons).
@@ -158,7 +158,7 @@ def beta_monotone(d: Distortion, p) -> AnalyticBeta:
     which the lemma's last step ``eq:delta_min_conc_mon_analysis`` uses
     (Delta_min >= h'(p_K)(p_K - p_{K-1}) eps).
     """
-    p = [sp.nsimplify(x) for x in _check_p(p)]
+    p = [exact_number(x) for x in _check_p(p)]
     if not d.shape.is_concave:
         return AnalyticBeta(False, None, f"h is {d.shape.curvature}, not concave")
     lo, hi = min(p), max(p)
@@ -174,4 +174,4 @@ def beta_monotone(d: Distortion, p) -> AnalyticBeta:
     if not bool(slope > 0):
         return AnalyticBeta(False, None, f"h'({top}-) = {slope}: the lower bound of eq:delta_min_conc_mon_analysis is 0")
     return AnalyticBeta(True, sp.Integer(1),
-                        f"h concave, strictly increasing, unique max mean {top}, h'({top}-) = {sp.nsimplify(slope)} > 0")
+                        f"h concave, strictly increasing, unique max mean {top}, h'({top}-) = {sp.simplify(slope)} > 0")

@@ -36,7 +36,7 @@ import sympy as sp
 from scipy import optimize
 
 from ._timeout import SymbolicTimeout, call_with_timeout
-from .distortions import U, Distortion, _pieces
+from .distortions import U, Distortion, DistortionError, _pieces, exact_number
 
 #: Time budget of one symbolic supremum before the numeric route decides.
 SYMBOLIC_SECONDS = 3.0
@@ -144,7 +144,7 @@ class MixtureHolderResult:
         On [min p, max p] within [0, 1], |p* - x| <= 1, so |p* - x|^r <= |p* - x|^r'
         for r' <= r and the constant for r carries over.
         """
-        r_value = sp.nsimplify(r_value)
+        r_value = exact_number(r_value, "r")
         return bool(r_value <= self.r) if self.attained else bool(r_value < self.r)
 
     def evidence(self) -> str:
@@ -200,7 +200,7 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
     if power == 0 or coeff.has(_T):  # pragma: no cover - unusual leading term
         power = sp.nsimplify(sp.limit(sp.log(sp.Abs(g)) / sp.log(_T), _T, 0, "+"))
         coeff = sp.nan
-    return LocalOrder(c, side, sp.nsimplify(power), sp.simplify(coeff), bool(log_factor))
+    return LocalOrder(c, side, sp.sympify(power), sp.simplify(coeff), bool(log_factor))
 
 
 def _candidate_points(d: Distortion, a: sp.Expr, b: sp.Expr) -> list[sp.Expr]:
@@ -222,7 +222,10 @@ def _candidate_points(d: Distortion, a: sp.Expr, b: sp.Expr) -> list[sp.Expr]:
 
 
 def _check_interval(a, b) -> tuple[sp.Expr, sp.Expr]:
-    a, b = sp.nsimplify(a), sp.nsimplify(b)
+    try:
+        a, b = exact_number(a, "p"), exact_number(b, "p")
+    except DistortionError as exc:
+        raise HolderError(str(exc)) from None
     if not (0 <= a <= b <= 1):
         raise HolderError(f"argument 'p': need 0 <= min p <= max p <= 1, got [{a}, {b}]")
     return a, b
@@ -254,7 +257,7 @@ def _sup_abs_derivative(d: Distortion, a, b) -> sp.Expr:
                 return sp.oo
             if v.is_number and bool(v > best):
                 best = v
-    return sp.nsimplify(sp.simplify(best))
+    return sp.simplify(best)
 
 
 def _geometric_grid(a: float, b: float, singular: list[float], n: int = 1500) -> np.ndarray:
@@ -326,7 +329,7 @@ def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     lower = max(float(sp.Abs(o.coeff)) for o in critical)
     sup = _sup_two_point_ratio(d.numeric, float(q), float(a), float(b), [float(o.point) for o in critical])
     L = max(lower, sup)
-    exact = sp.nsimplify(max(sp.Abs(o.coeff) for o in critical)) if abs(sup - lower) <= 1e-6 * max(1.0, lower) else None
+    exact = sp.simplify(max(sp.Abs(o.coeff) for o in critical)) if abs(sup - lower) <= 1e-6 * max(1.0, lower) else None
     return HolderResult(q, True, L, exact, "numeric" if exact is None else "symbolic+numeric", critical, (a, b))
 
 
@@ -352,7 +355,7 @@ def optimal_means(d: Distortion, a, b) -> tuple[sp.Expr, ...]:
                 cand.update(crit)
             elif isinstance(crit, sp.Interval):
                 cand.update({crit.start, crit.end})
-    values = {c: sp.nsimplify(sp.simplify(d.expr.subs(U, c))) for c in cand}
+    values = {c: sp.simplify(d.expr.subs(U, c)) for c in cand}
     top = max(values.values(), key=lambda v: float(v.evalf(30)))
     best = [c for c, v in values.items() if abs(float((v - top).evalf(30))) < 1e-25 and sp.simplify(v - top) == 0]
     return tuple(sorted(best, key=float))
@@ -375,7 +378,7 @@ def _symbolic_sup_ratio(d: Distortion, p_star, r, a, b) -> sp.Expr:
             elif not (crit.is_empty or isinstance(crit, sp.Interval)):
                 raise ValueError("critical points not found in closed form")
             for v in cand:
-                v = sp.nsimplify(sp.simplify(v))
+                v = sp.simplify(v)
                 if not (v.is_number and v.is_finite):
                     raise ValueError(f"non-finite candidate {v}")
                 if bool(v > best):
@@ -419,7 +422,10 @@ def mixture_holder(d: Distortion, p) -> MixtureHolderResult:
         The largest valid r (with its constant); use
         :meth:`MixtureHolderResult.holds_with` for a smaller printed value.
     """
-    p = [sp.nsimplify(x) for x in p]
+    try:
+        p = [exact_number(x, "p") for x in p]
+    except DistortionError as exc:
+        raise HolderError(str(exc)) from None
     if len(p) < 1 or any(not (0 <= x <= 1) for x in p):
         raise HolderError(f"argument 'p': means must lie in [0, 1], got {[str(x) for x in p]}")
     a, b = min(p), max(p)

@@ -77,7 +77,7 @@ def mixture_witness(d: Distortion) -> tuple[bool, str]:
     if interior:
         t = interior[0]
         return True, (f"h is not monotone; argmax of h on [0, 1] is u = {t}: for p = (0, 1) the optimal "
-                      f"mixture is alpha* = ({1 - t}, {t}) with V = {sp.nsimplify(d.expr.subs(U, t))} "
+                      f"mixture is alpha* = ({1 - t}, {t}) with V = {sp.simplify(d.expr.subs(U, t))} "
                       f"> max(h(0), h(1)) = {sp.Max(d.expr.subs(U, 0), d.expr.subs(U, 1))}")
     return False, f"h is not monotone but its maximum on [0, 1] is at an end {tops}"
 

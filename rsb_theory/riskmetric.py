@@ -76,9 +76,13 @@ _QUAD_LEVELS = (1e-9, 1e-3, 0.1, 0.5, 0.9, 1 - 1e-3, 1 - 1e-9)
 
 
 def _h_expr(d) -> sp.Expr:
-    """The SymPy expression of h, from a :class:`Distortion` or an expression in ``u``."""
+    """The SymPy expression of h, from a :class:`Distortion` or an expression in ``u``.
+
+    Other free symbols are family parameters (e.g. ``s`` of PHT) and stay symbolic;
+    only the integration variable ``x`` and the mean ``p`` are reserved.
+    """
     expr = d.expr if isinstance(d, Distortion) else d
-    if not isinstance(expr, sp.Expr) or not expr.free_symbols <= {U}:
+    if not isinstance(expr, sp.Expr) or U not in expr.free_symbols | {U} or expr.free_symbols & {X, P}:
         raise ValueError(f"argument 'd': expected a Distortion or a SymPy expression in u, got {d!r}")
     return expr
 

@@ -75,7 +75,7 @@ def check_rate(row: paper_claims.RegretRow, column: str) -> CheckResult:
         got_e = tr.ucb_exponent if column == "ucb" else tr.etc_exponent
         got_arg = "T" if column == "ucb" else tr.etc_argument
         paper_e = paper_tr.ucb_exponent if column == "ucb" else paper_tr.etc_exponent
-        status = _verdict(sp.nsimplify(printed_e), got_e) if printed_arg == got_arg else "refuted"
+        status = _verdict(sp.sympify(printed_e), got_e) if printed_arg == got_arg else "refuted"
         ev = [f"derived q = {q}, r = {r} (used r = {sp.simplify(r_use)}), beta = {beta}: exponent {got_e}"]
         if column == "ucb":
             ev.append(f"corollary:RS-UCB-M: kappa = 1/(2 beta/q + 2) = {rates.kappa(q, r_use, beta)}, exponent 2 r kappa")
