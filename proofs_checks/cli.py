@@ -5,7 +5,12 @@ Commands implemented here:
 * ``rsb verify [--format json|md|table]`` — the claims ledger;
 * ``rsb derive --h EXPR|NAME [--param k=v ...] [--p P1,P2,...] [--format json]``
   — closed form, q, L_H and, with an instance, r, L_MH, alpha*, beta and the
-  rate exponents of theorem:RS-ETC-M and corollary:RS-UCB-M.
+  rate exponents of theorem:RS-ETC-M and corollary:RS-UCB-M;
+* ``rsb optimize --dr NAME [--param k=v] --p P1,... [--eps E --grid etc|ucb]
+  [--format json]`` — alpha* (``eq:optimal alpha``), its value, W, and with
+  ``--eps`` the discrete optimum a*, Delta(eps), Delta_min(eps), the number of
+  optimal grid points and the grid size (Bernoulli arms; the discrete part is
+  an exact enumeration of the grid).
 
 Bad input exits with status 2 and a message naming the argument; nothing is
 written to stdout in that case.
@@ -18,10 +23,15 @@ import json
 import math
 import sys
 
+import numpy as np
 import sympy as sp
 
 from rsb_theory import rates
-from rsb_theory.distortions import REGISTRY, DistortionError, resolve
+from rsb_theory.discretization import W_bernoulli, discrete_optimum
+from rsb_theory.grids import GRID_KINDS
+from rsb_theory.holder import optimal_means
+from rsb_theory.profile import alpha_star_bernoulli
+from rsb_theory.distortions import REGISTRY, DistortionError, get, resolve
 from rsb_theory.holder import HolderError, holder
 from rsb_theory.profile import instance_profile
 from rsb_theory.riskmetric import bernoulli_closed_form
@@ -147,6 +157,54 @@ def cmd_derive(args) -> str:
     return "\n".join(lines)
 
 
+def optimize_report(dr: str, params: dict[str, str], p: list[float], eps: float | None, grid: str) -> dict:
+    """The dictionary behind ``rsb optimize`` (keys as in the issue's contract)."""
+    d = get(dr, **params)
+    arr = np.asarray(p, dtype=float)
+    tops = optimal_means(d, float(arr.min()), float(arr.max()))
+    alpha = alpha_star_bernoulli(arr, float(tops[0]))
+    out = {
+        "dr": dr, "params": {k: str(v) for k, v in d.params}, "p": list(p),
+        "alpha_star": alpha.tolist(), "value": float(d.numeric(arr @ alpha)),
+        "optimal_means": [str(t) for t in tops], "W": W_bernoulli(arr),
+        "method": "closed form: V = h(<alpha, p>), argmax of h on [min p, max p] (exact critical points)",
+    }
+    if eps is None:
+        return out
+    opt = discrete_optimum(d, arr, eps, grid)
+    out.update({"eps": eps, "grid": grid, "a_star": opt.a_star.tolist(), "Delta": opt.Delta,
+                "Delta_min": opt.Delta_min, "n_optimal": opt.n_optimal, "grid_size": opt.grid_size})
+    if opt.n_optimal > 1:
+        out["note"] = (f"{opt.n_optimal} grid points are optimal: the literal a != a* reading of eq:discrete_gap "
+                       f"gives 0; Delta_min is the gap to the best non-optimal point")
+    return out
+
+
+def _parse_eps(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        eps = float(text)
+    except ValueError:
+        raise UsageError(f"argument '--eps': not a number: {text!r}") from None
+    if not (math.isfinite(eps) and 0 < eps <= 1):
+        raise UsageError(f"argument '--eps': need 0 < eps <= 1, got {text}")
+    return eps
+
+
+def cmd_optimize(args) -> str:
+    p = _parse_p(args.p)
+    if p is None:
+        raise UsageError("argument '--p': required")
+    if args.grid not in GRID_KINDS:
+        raise UsageError(f"argument '--grid': unknown grid {args.grid!r}; known: {', '.join(GRID_KINDS)}")
+    report = optimize_report(args.dr, _parse_params(args.param), p, _parse_eps(args.eps), args.grid)
+    if args.format == "json":
+        return json.dumps(report, indent=2)
+    width = max(len(k) for k in report)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in report.items())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rsb", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -159,6 +217,14 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--p", help="Bernoulli means, comma-separated (e.g. 0.4,0.9)")
     d.add_argument("--format", choices=("json", "table"), default="table")
     d.set_defaults(func=cmd_derive)
+    o = sub.add_parser("optimize", help="optimal mixture alpha*, discrete optimum, Delta, Delta_min, W")
+    o.add_argument("--dr", required=True, help=f"one of: {', '.join(REGISTRY)}")
+    o.add_argument("--param", action="append", metavar="K=V", help="parameter value (repeatable)")
+    o.add_argument("--p", required=True, help="Bernoulli means, comma-separated")
+    o.add_argument("--eps", help="discretisation level, 0 < eps <= 1")
+    o.add_argument("--grid", default="ucb", help=f"one of: {', '.join(GRID_KINDS)} (default ucb)")
+    o.add_argument("--format", choices=("json", "table"), default="table")
+    o.set_defaults(func=cmd_optimize)
     return parser
 
 

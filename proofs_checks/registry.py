@@ -10,7 +10,8 @@ from functools import partial
 from typing import Callable
 
 from . import paper_claims
-from .checks import literature_comparison, table_regrets, table_risks
+from .checks import (beta_lemma_monotone, delta_error, example_utility, experiments_alpha_star, grid_size,
+                     literature_comparison, risk_concave, table_regrets, table_risks, theorem_W)
 from .ledger import CheckResult
 
 Check = Callable[[], "CheckResult | None"]
@@ -29,6 +30,9 @@ def registered() -> list[tuple[str, Check]]:
             out.append((f"table:table_risks#{row.key}.{col}", partial(table_risks.check, row.key, col)))
     for col in literature_comparison.COLUMNS:
         out.append((f"table:literature_comparison#{col}", partial(literature_comparison.check, col)))
+    for mod in (example_utility, experiments_alpha_star, risk_concave, theorem_W, delta_error,
+                beta_lemma_monotone, grid_size):
+        out.append((mod.ID, mod.check))
     return out
 
 

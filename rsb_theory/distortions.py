@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Mapping
 
 import numpy as np
@@ -390,10 +391,18 @@ def _sign_on_unit_interval(expr: sp.Expr) -> str | None:
 
 
 def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]]:
-    """Smooth pieces of a piecewise-smooth h on [0, 1] (Min/Max/Abs rewritten)."""
+    """Smooth pieces of a piecewise-smooth h on [0, 1] (Min/Max/Abs rewritten).
+
+    Cached per expression (SymPy expressions are immutable); a fresh list is returned.
+    """
+    return list(_pieces_cached(expr))
+
+
+@lru_cache(maxsize=512)
+def _pieces_cached(expr: sp.Expr) -> tuple[tuple[sp.Expr, sp.Interval], ...]:
     pw = sp.piecewise_fold(expr.rewrite(sp.Piecewise))
     if not isinstance(pw, sp.Piecewise):
-        return [(expr, sp.Interval(0, 1))]
+        return ((expr, sp.Interval(0, 1)),)
     out, covered = [], sp.EmptySet
     for piece, cond in pw.args:
         region = (cond.as_set() if cond is not sp.true else sp.Reals).intersect(sp.Interval(0, 1)) - covered
@@ -401,7 +410,7 @@ def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]]:
         for part in (region.args if isinstance(region, sp.Union) else (region,)):
             if isinstance(part, sp.Interval) and part.measure > 0:
                 out.append((piece, sp.Interval(part.start, part.end)))
-    return sorted(out, key=lambda t: float(t[1].start))
+    return tuple(sorted(out, key=lambda t: float(t[1].start)))
 
 
 def breakpoints(expr: sp.Expr) -> tuple[sp.Expr, ...]:
@@ -600,6 +609,21 @@ def _make(key: str, expr: sp.Expr, params, source: str) -> Distortion:
 
 
 def get(name: str, **params) -> Distortion:
+    """A registered distortion of ``table:table_regrets`` (cached: see :func:`_get`)."""
+    try:
+        key = tuple(sorted((k, v if isinstance(v, (str, int, float, sp.Expr)) else repr(v)) for k, v in params.items()))
+        hash(key)
+    except TypeError:  # pragma: no cover - unhashable parameter value
+        return _get(name, **params)
+    return _get_cached(name, key)
+
+
+@lru_cache(maxsize=256)
+def _get_cached(name: str, key: tuple) -> Distortion:
+    return _get(name, **dict(key))
+
+
+def _get(name: str, **params) -> Distortion:
     """A registered distortion of ``table:table_regrets`` with its parameters.
 
     Parameters

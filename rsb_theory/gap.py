@@ -11,7 +11,7 @@ beta = lim_{eps -> 0} log Delta_min(eps) / log eps (definition before
   the grid along eps = 1/n, with every local log-log slope kept, so that a
   limit that does not exist shows up as a wide spread instead of being
   averaged away.  Grid points whose values tie with the optimum (within
-  :data:`TIE_TOL`) form the optimal set; the literal ``a != a*`` reading of
+  :data:`rsb_theory.discretization.TIE_TOL`) form the optimal set; the literal ``a != a*`` reading of
   ``eq:discrete_gap`` is 0 whenever that set has several points, which is
   counted separately.
 """
@@ -23,11 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from .discretization import check_p, enumerate_optimum
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on, exact_number
-from .grids import Grid
-
-#: Two grid values closer than this are a tie (floating-point comparisons).
-TIE_TOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -87,26 +84,11 @@ class AnalyticBeta:
 def delta_min(d: Distortion, p, eps: float, grid: str = "ucb") -> GapPoint:
     """Delta_min(eps) of ``eq:discrete_gap`` by full enumeration (Bernoulli arms).
 
-    V(a) = h(<a, p>) (``eq:V`` for Bernoulli arms).  Returns the gap between the
-    optimum and the best value outside the set of optimal grid points.
+    See :func:`rsb_theory.discretization.enumerate_optimum`, of which this is the
+    gap part.
     """
-    p = _check_p(p)
-    g = Grid(len(p), float(eps), grid)
-    values = d.numeric(g.points() @ p)
-    best = values.max()
-    optimal = values >= best - TIE_TOL
-    rest = values[~optimal]
-    gap = float(best - rest.max()) if rest.size else float("inf")
-    return GapPoint(float(eps), gap, int(optimal.sum()), g.size)
-
-
-def _check_p(p) -> np.ndarray:
-    arr = np.asarray(p, dtype=float)
-    if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(f"argument 'p': need at least two Bernoulli means, got {p!r}")
-    if np.any(~np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
-        raise ValueError(f"argument 'p': means must lie in [0, 1], got {p!r}")
-    return arr
+    opt = enumerate_optimum(d, p, eps, grid)
+    return GapPoint(float(eps), opt.Delta_min, opt.n_optimal, opt.grid_size)
 
 
 def estimate_beta(
@@ -130,7 +112,7 @@ def estimate_beta(
     tol : float
         Width of the local-slope range accepted as a limit.
     """
-    p = _check_p(p)
+    p = check_p(p)
     if n_values is None:
         top = 400 if p.size == 2 else (120 if p.size == 3 else 40)
         n_values = np.unique(np.round(np.geomspace(8, top, 40)).astype(int))
@@ -158,7 +140,7 @@ def beta_monotone(d: Distortion, p) -> AnalyticBeta:
     which the lemma's last step ``eq:delta_min_conc_mon_analysis`` uses
     (Delta_min >= h'(p_K)(p_K - p_{K-1}) eps).
     """
-    p = [exact_number(x) for x in _check_p(p)]
+    p = [exact_number(x) for x in check_p(p)]
     if not d.shape.is_concave:
         return AnalyticBeta(False, None, f"h is {d.shape.curvature}, not concave")
     lo, hi = min(p), max(p)

@@ -52,3 +52,37 @@ def test_bad_input_names_the_argument(capsys, argv, needle):
     assert code == 2
     assert out == ""
     assert needle in err
+
+
+def test_optimize_gini_experiment_instance(capsys):
+    code, out, _ = run(capsys, "optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", "0.1", "--grid", "etc",
+                       "--format", "json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["alpha_star"] == pytest.approx([0.8, 0.2])
+    assert d["W"] == pytest.approx(0.25)
+    # 0.8 is on the etc grid with eps = 0.1, so the discretisation error is 0
+    assert d["a_star"] == pytest.approx([0.8, 0.2]) and d["Delta"] == pytest.approx(0.0, abs=1e-15)
+    assert d["grid_size"] == 11 and d["n_optimal"] == 1
+    # the neighbours 0.45 and 0.55 of 1/2: Delta_min = 1/4 - 0.45 * 0.55
+    assert d["Delta_min"] == pytest.approx(0.25 - 0.45 * 0.55)
+
+
+def test_optimize_reports_ties(capsys):
+    # mid-point grid: 0.45 and 0.55 are both at distance 0.05 from 1/2
+    code, out, _ = run(capsys, "optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", "0.1", "--format", "json")
+    d = json.loads(out)
+    assert code == 0 and d["n_optimal"] == 2 and "note" in d
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", "0"], "argument '--eps'"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", "1.5"], "argument '--eps'"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", "0.1", "--grid", "mid"], "argument '--grid'"),
+    (["optimize", "--dr", "nope", "--p", "0.4,0.9"], "argument '--dr'"),
+    (["optimize", "--dr", "gini", "--p", "0.4,-0.1"], "argument '--p'"),
+    (["optimize", "--dr", "gini", "--p", "0.4"], "argument '--p'"),
+])
+def test_optimize_bad_input(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and needle in err

@@ -11,7 +11,9 @@ from proofs_checks.ledger import METHODS, STATUSES, CheckResult, to_json, to_mar
 from proofs_checks.registry import registered, run_all
 
 ID_RE = re.compile(r"^(table:table_regrets#[a-z_]+\.(h|ucb|etc)|table:table_risks#[a-z_]+\.(q|r|beta|L)"
-                   r"|table:literature_comparison#(rs_etc_m|rs_ucb_m))$")
+                   r"|table:literature_comparison#(rs_etc_m|rs_ucb_m)"
+                   r"|example utility|sec: experiments#alpha_star|lemma:risk-concave|theorem:W|lemma:Delta_error"
+                   r"|lemma:beta_lemma_monotone|eq:E2C)$")
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +68,14 @@ def test_known_findings(ledger):
     assert by["table:table_risks#dual_power.beta"].status == "conditional"
     assert by["table:table_risks#gini.r"].status == "verified"
     assert by["table:table_risks#cvar.beta"].status == "verified"
+    # Lemma 1 fails at p = 1/2 (both arms Bern(1/2): equality, not strict)
+    assert by["example utility"].status == "conditional" and "{1/2}" in by["example utility"].evidence
+    assert by["sec: experiments#alpha_star"].status == "verified"
+    # C(1/eps + 1, 1) = 1/eps + 1 > 1/eps for K = 2
+    assert by["eq:E2C"].status == "refuted" and "K=2" in by["eq:E2C"].evidence
+    # the footnote grid breaks the eps/2-per-coordinate step of lemma:Delta_error
+    assert by["lemma:Delta_error"].status == "conditional"
+    assert by["theorem:W"].status == "conditional"
 
 
 def test_status_validation():

@@ -1,0 +1,130 @@
+"""Discretisation error and gap for Bernoulli instances.
+
+* Delta(eps) of ``eq:regret_decomposition1``: V(alpha*) - V(a*), with a* the
+  discrete optimum ``eq:discrete optimal mixture``;
+* Delta_min(eps) of ``eq:discrete_gap``: the gap between the optimum and the
+  best value *outside* the set of optimal grid points (``n_optimal`` says how
+  many there are; with several, the literal ``a != a*`` reading is 0);
+* W of the paper's assumptions for Bernoulli arms.
+
+The discrete optimum is found here by full enumeration of the grid (the
+definition); :data:`MAX_ENUMERATION` caps the grid size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .distortions import Distortion
+from .grids import Grid
+from .holder import optimal_means
+
+#: Largest grid enumerated in one call.
+MAX_ENUMERATION = 5_000_000
+
+#: Two grid values closer than this are a tie (floating-point comparisons).
+TIE_TOL = 1e-12
+
+
+def check_p(p) -> np.ndarray:
+    """Bernoulli means as a float array; ValueError naming ``p`` if invalid."""
+    arr = np.asarray(p, dtype=float)
+    if arr.ndim != 1 or arr.size < 2:
+        raise ValueError(f"argument 'p': need at least two Bernoulli means, got {p!r}")
+    if np.any(~np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError(f"argument 'p': means must lie in [0, 1], got {p!r}")
+    return arr
+
+
+def W_bernoulli(p) -> float:
+    """W of section ``sec:setting`` (``eq:W``) for Bernoulli arms: (max p - min p) / 2.
+
+    Derivation: a mixture of Bernoulli arms is Bern(<alpha, p>) and the
+    1-Wasserstein distance between Bernoulli laws is the difference of their
+    means (``lemma:lipschitz-wasserstein``).  With d = alpha - beta, sum d = 0,
+    write d = d+ - d- with ||d+||_1 = ||d-||_1 = ||d||_1 / 2; then
+    |<d, p>| = |<d+, p> - <d-, p>| <= (||d||_1 / 2)(max p - min p), with
+    equality for d = e_argmax - e_argmin.  Hence W = (max p - min p) / 2.
+    """
+    p = check_p(p)
+    return float((p.max() - p.min()) / 2)
+
+
+@dataclass(frozen=True)
+class DiscreteOptimum:
+    """The discrete optimum of a Bernoulli instance on one grid.
+
+    Attributes
+    ----------
+    alpha_star_value : float
+        V(alpha*) = max of h on [min p, max p] (``eq:optimal alpha``).
+    a_star : numpy.ndarray
+        First optimal grid point in lexicographic order of (n_1, ..., n_K).
+    value : float
+        V(a*).
+    Delta : float
+        ``eq:regret_decomposition1``.
+    Delta_min : float
+        ``eq:discrete_gap`` (gap to the best non-optimal grid point).
+    n_optimal : int
+        Number of grid points within :data:`TIE_TOL` of the optimum.
+    grid_size : int
+    """
+
+    eps: float
+    grid: str
+    alpha_star_value: float
+    a_star: np.ndarray
+    value: float
+    Delta: float
+    Delta_min: float
+    n_optimal: int
+    grid_size: int
+
+
+@dataclass(frozen=True)
+class GridOptimum:
+    """The optimum of V over one grid, by enumeration (no reference to alpha*)."""
+
+    a_star: np.ndarray
+    value: float
+    Delta_min: float
+    n_optimal: int
+    grid_size: int
+
+
+def enumerate_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOptimum:
+    """Best grid point (first in lexicographic order of (n_1, ..., n_K)), Delta_min and ties.
+
+    V(a) = h(<a, p>) for Bernoulli arms (``eq:V``); every grid point is evaluated.
+
+    Raises
+    ------
+    ValueError
+        Bad ``p``, ``eps`` or ``grid`` (message names the argument), or a grid
+        larger than :data:`MAX_ENUMERATION`.
+    """
+    p = check_p(p)
+    g = Grid(p.size, float(eps), grid)
+    if g.size > MAX_ENUMERATION:
+        raise ValueError(f"argument 'eps': the {grid} grid has {g.size} points, more than {MAX_ENUMERATION} to enumerate")
+    pts = g.points()
+    values = d.numeric(pts @ p)
+    best = float(values.max())
+    optimal = values >= best - TIE_TOL
+    first = int(np.argmax(optimal))
+    rest = values[~optimal]
+    return GridOptimum(pts[first], float(values[first]), float(best - rest.max()) if rest.size else float("inf"),
+                       int(optimal.sum()), g.size)
+
+
+def discrete_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> DiscreteOptimum:
+    """Delta(eps), Delta_min(eps) and a* by enumeration (Bernoulli arms); see :func:`enumerate_optimum`."""
+    opt = enumerate_optimum(d, p, eps, grid)
+    p = check_p(p)
+    tops = optimal_means(d, float(p.min()), float(p.max()))
+    v_star = float(d.numeric(np.array([float(tops[0])]))[0])
+    return DiscreteOptimum(float(eps), grid, v_star, opt.a_star, opt.value, v_star - opt.value, opt.Delta_min,
+                           opt.n_optimal, opt.grid_size)

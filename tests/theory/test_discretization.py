@@ -1,0 +1,50 @@
+"""Delta(eps), Delta_min(eps) and W for Bernoulli instances (two routes)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rsb_theory.discretization import W_bernoulli, discrete_optimum
+from rsb_theory.distortions import get
+from rsb_theory.riskmetric import wasserstein1_finite
+
+
+@settings(max_examples=30, deadline=None)
+@given(p=st.lists(st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0, 1)), min_size=2, max_size=6),
+       seed=st.integers(0, 2**32 - 1))
+def test_W_is_the_sup_of_the_ratio(p, seed):
+    """W = (max p - min p)/2 against the definition eq:W on random pairs and the extreme pair."""
+    p = np.array(p)
+    W = W_bernoulli(p)
+    rng = np.random.default_rng(seed)
+    a, b = rng.dirichlet(np.ones(p.size), 200), rng.dirichlet(np.ones(p.size), 200)
+    support = np.array([0.0, 1.0])
+    ma, mb = np.clip(a @ p, 0, 1), np.clip(b @ p, 0, 1)  # rounding can leave [0, 1] by 1 ulp
+    fa = np.stack([1 - ma, ma], axis=-1)
+    fb = np.stack([1 - mb, mb], axis=-1)
+    ratio = wasserstein1_finite(support, fa, fb) / np.abs(a - b).sum(axis=1)
+    assert ratio.max() <= W + 1e-12
+    i, j = int(np.argmax(p)), int(np.argmin(p))
+    if i != j:
+        extreme = abs(p[i] - p[j]) / 2
+        assert extreme == pytest.approx(W)
+
+
+@pytest.mark.parametrize("grid", ["etc", "ucb"])
+@pytest.mark.parametrize("key, p", [("gini", (0.4, 0.9)), ("mean", (0.2, 0.7, 0.5)), ("right_tail", (0.1, 0.9))])
+def test_delta_is_nonnegative_and_matches_a_star(grid, key, p):
+    d = get(key)
+    for eps in (0.3, 0.1, 1 / 7, 0.05):
+        if grid == "ucb" and 1 / eps < len(p) / 2:
+            continue
+        opt = discrete_optimum(d, p, eps, grid)
+        assert opt.Delta >= -1e-15
+        assert opt.value == pytest.approx(float(d(np.array([opt.a_star @ np.array(p)]))[0]))
+        assert opt.a_star.sum() == pytest.approx(1.0)
+        assert opt.Delta_min > 0
+
+
+def test_grid_with_the_optimum_has_zero_delta():
+    opt = discrete_optimum(get("gini"), (0.4, 0.9), 0.1, "etc")
+    np.testing.assert_allclose(opt.a_star, [0.8, 0.2])
+    assert opt.Delta == pytest.approx(0.0, abs=1e-15)
