@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from rsb_theory.gap import beta_monotone
 from rsb_theory.holder import mixture_holder, sup_one_point_ratio
 
 from .. import derived, paper_claims
@@ -79,11 +80,15 @@ def check_beta(row: paper_claims.RiskRow) -> CheckResult:
     ident = f"table:table_risks#{row.key}.beta"
     if not prof.solitary:
         est = derived.beta_numeric(row.key, derived.MIXTURE_INSTANCE)
+        lemma = beta_monotone(prof.distortion, derived.MIXTURE_INSTANCE)
+        status = "loose" if lemma.applies else "verified"
         return CheckResult(
-            ident, f"beta of {row.key} is left uncharacterised ('-'); the row is mixture-optimal",
-            row.beta, "no limit found" if not est.converged else f"{est.beta_fit:.3f}",
-            "verified", "numeric",
-            f"no analytic route (h not monotone). At p={derived.MIXTURE_INSTANCE}: {est.evidence()}",
+            ident, f"beta of {row.key} is not characterised analytically ('-'): lemma:beta_lemma_monotone does not "
+            f"apply to its mixture-optimal instances",
+            row.beta, "1" if lemma.applies else ("no limit found" if not est.converged else f"~{est.beta_fit:.3f}"),
+            status, "numeric",
+            f"lemma:beta_lemma_monotone at p={derived.MIXTURE_INSTANCE}: "
+            f"{'applies: ' if lemma.applies else 'does not apply: '}{lemma.reason}. Numerically: {est.evidence()}",
         )
     status, unstated, evid = "verified", [], []
     for params in derived.parameter_sweep(row.key):
