@@ -98,3 +98,163 @@ def regret_row(key: str) -> RegretRow:
 def risk_row(key: str) -> RiskRow:
     """The printed row of ``table:table_risks`` for ``key``."""
     return next(r for r in TABLE_RISKS if r.key == key)
+
+
+# ---------------------------------------------------------------------------
+# Auxiliary lemmas (appendix proof:Aux_Lemma, Appendix:W_finitess) and
+# lemma: concentration: the printed value of each item, transcribed once.
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LemmaClaim:
+    """One printed item of a lemma, keyed by its ledger id ``<label>#<part>``.
+
+    ``printed`` is the printed value in the toolkit's expression syntax
+    (``"1/2"``, ``"1+s"``); a summary sentence lists several as
+    ``"L=1; q=1; r=1"``.  ``condition`` is the printed case condition or
+    hypothesis ("" if none); ``instances`` says which Bernoulli instances a
+    case of item 2 is about as the paper describes them ("mixture": p* is
+    the interior maximiser, "solitary": a single arm is optimal, "all").
+    """
+
+    id: str
+    claim: str
+    printed: str
+    condition: str = ""
+    instances: str = "all"
+
+
+#: ``lemma:example_utility_Holder`` .. ``lemma:Quadratic`` (parameters as
+#: in the lemmas: PHT s in (0, 1), dual power s >= 2, quadratic s in [0, 1],
+#: inter-ES at alpha = 1/2).
+HOLDER_LEMMAS: tuple[LemmaClaim, ...] = (
+    # Gini deviation, h = u(1-u)
+    LemmaClaim("lemma:example_utility_Holder#q", "Gini: Hölder exponent q", "1"),
+    LemmaClaim("lemma:example_utility_Holder#r.case1", "Gini: mixture Hölder exponent r when max p < 0.5 or "
+               "min p > 0.5 (solitary optimum)", "1", "max p < 1/2 or min p > 1/2", "solitary"),
+    LemmaClaim("lemma:example_utility_Holder#r.case2", "Gini: mixture Hölder exponent r otherwise (p* = 1/2)", "2",
+               "otherwise (some p <= 1/2 and some p >= 1/2)", "mixture"),
+    LemmaClaim("lemma:example_utility_Holder#L", "Gini: L = max(L_MH, L_H)", "1"),
+    LemmaClaim("lemma:example_utility_Holder#summary", "Gini: 'Hence, in summary L=1, q=1, and r=1'",
+               "L=1; q=1; r=1"),
+    LemmaClaim("lemma:example_utility_Holder#step:eq:lemma_5_p", "Gini: |1 - p_F - p_G| <= 1, so "
+               "U_h(F) - U_h(G) <= |p_F - p_G|", "1"),
+    LemmaClaim("lemma:example_utility_Holder#step:eq:last_lemm_1", "Gini, p* = 1/2: "
+               "U_h(F*) - U_h(G) = (1/2 - p_G)^2 = ||F* - G||_W^2", "1"),
+    # PHT, h = u^s
+    LemmaClaim("lemma:PHT#q", "PHT (CDFs on [0, tau]): Hölder exponent q", "s", "s in (0, 1)"),
+    LemmaClaim("lemma:PHT#r", "PHT: mixture Hölder exponent r", "s", "s in (0, 1)", "solitary"),
+    LemmaClaim("lemma:PHT#L", "PHT (CDFs on [0, tau]): L = max(L_MH, L_H)", "1", "s in (0, 1)"),
+    LemmaClaim("lemma:PHT#summary", "PHT: 'Hence, we have r = q = s and L = L_H = L_MH = 1'", "L=1; q=s; r=s"),
+    LemmaClaim("lemma:PHT#step:power", "PHT: (1-F)^s - (1-G)^s <= |F - G|^s pointwise", "1"),
+    LemmaClaim("lemma:PHT#step:jensen", "PHT (Jensen): int_0^tau |F-G|^s dx <= (int_0^tau |F-G| dx)^s", "1",
+               "CDFs supported on [0, tau]"),
+    # Wang's right-tail deviation, h = sqrt(u) - u
+    LemmaClaim("lemma:RTD#q", "RTD: Hölder exponent q", "1/2"),
+    LemmaClaim("lemma:RTD#r.case1", "RTD: mixture Hölder exponent r when max p > 0.25 and min p < 0.25 "
+               "(p* = 1/4), with L_MH = 1", "1", "max p > 1/4 and min p < 1/4", "mixture"),
+    LemmaClaim("lemma:RTD#r.case2", "RTD: mixture Hölder exponent r otherwise (proof: max p < 0.25 or "
+               "min p > 0.25, solitary optimum, 'r = q')", "1/2", "otherwise", "solitary"),
+    LemmaClaim("lemma:RTD#L", "RTD: L = max(L_MH, L_H)", "1"),
+    LemmaClaim("lemma:RTD#summary", "RTD: 'Hence, in summary L=1, q=1, and r=1/2 or r=1 as specified'",
+               "L=1; q=1"),
+    LemmaClaim("lemma:RTD#step:eq:WRTD_lemma_0", "RTD: |sqrt(a) - sqrt(b)| <= sqrt(|a - b|) for a, b >= 0", "1"),
+    LemmaClaim("lemma:RTD#step:eq:lemma_RTD_p", "RTD: |1 - sqrt(p_F) - sqrt(p_G)| <= 1", "1"),
+    # Mean-median deviation, h = min(u, 1-u)
+    LemmaClaim("lemma:mean_median_Holder#q", "Mean-median: Hölder exponent q", "1"),
+    LemmaClaim("lemma:mean_median_Holder#r.case1", "Mean-median: r when max p > 0.5 and min p < 0.5 (p* = 1/2), "
+               "with U_h(F*) - U_h(G) = ||F* - G||_W", "1", "max p > 1/2 and min p < 1/2", "mixture"),
+    LemmaClaim("lemma:mean_median_Holder#r.case2", "Mean-median: r when max p < 0.5 or min p > 0.5 "
+               "(solitary, 'r = q', L_MH = 1)", "1", "max p < 1/2 or min p > 1/2", "solitary"),
+    LemmaClaim("lemma:mean_median_Holder#L", "Mean-median: L = max(L_MH, L_H)", "1"),
+    LemmaClaim("lemma:mean_median_Holder#summary", "Mean-median: 'Hence, in summary L=1, q=1, and r=1'",
+               "L=1; q=1; r=1"),
+    LemmaClaim("lemma:mean_median_Holder#step:eq:lemma_5_p_mean_2_MD", "Mean-median, p_F < 1/2 < p_G: "
+               "U_h(F) - U_h(G) = p_F - 1 + p_G <= |p_F - p_G|", "1", "p_F < 1/2 < p_G"),
+    LemmaClaim("lemma:mean_median_Holder#step:eq:lemma_5_p_mean_3_MD", "Mean-median, p_G < 1/2 < p_F: "
+               "U_h(F) - U_h(G) = 1 - p_F - p_G <= |p_F - p_G|", "1", "p_G < 1/2 < p_F"),
+    # Inter-ES range, alpha = 1/2
+    LemmaClaim("lemma:inter_ES_Holder#q", "Inter-ES (alpha = 1/2): Hölder exponent q", "1"),
+    LemmaClaim("lemma:inter_ES_Holder#r.case1", "Inter-ES: r when max p > 0.5 and min p < 0.5 (p* = 1/2)", "1",
+               "max p > 1/2 and min p < 1/2", "mixture"),
+    LemmaClaim("lemma:inter_ES_Holder#r.case2", "Inter-ES: r when max p < 0.5 or min p > 0.5 (solitary, "
+               "L_MH = 2)", "1", "max p < 1/2 or min p > 1/2", "solitary"),
+    LemmaClaim("lemma:inter_ES_Holder#L", "Inter-ES: L = max(L_MH, L_H)", "2"),
+    LemmaClaim("lemma:inter_ES_Holder#summary", "Inter-ES: 'Hence, in summary L=2, q=1, and r=1'",
+               "L=2; q=1; r=1"),
+    LemmaClaim("lemma:inter_ES_Holder#step:eq:lemma_5_def_ES", "Inter-ES: h(u) = min(2u, 1) + min(1 - 2u, 0) "
+               "= 2 min(u, 1 - u), so U_h(F) = 2 min(p_F, 1 - p_F)", "2*min(u, 1 - u)"),
+    LemmaClaim("lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3", "Inter-ES: 'Hence, overall, "
+               "|p_F - p_G| = 2||F - G||_W' (the display after eq:lemma_5_p_mean_3)", "2"),
+    # Dual power, h = 1 - (1-u)^s
+    LemmaClaim("lemma:Dual_Power#q", "Dual power: Hölder exponent q", "1", "s >= 2"),
+    LemmaClaim("lemma:Dual_Power#r", "Dual power: mixture Hölder exponent r", "1", "s >= 2", "solitary"),
+    LemmaClaim("lemma:Dual_Power#L", "Dual power: L = max(L_MH, L_H)", "s", "s >= 2"),
+    LemmaClaim("lemma:Dual_Power#summary", "Dual power: 'r = q, L_MH = L_H, which means L = s'", "L=s; q=1; r=1"),
+    LemmaClaim("lemma:Dual_Power#step:eq:dp_last", "Dual power: s (1 - p_M)^(s-1) <= s 'follows from s >= 2 and "
+               "p_M <= 1'", "2", "s >= 2"),
+    # Quadratic, h = (1+s)u - s u^2
+    LemmaClaim("lemma:Quadratic#q", "Quadratic: Hölder exponent q", "1", "s in [0, 1]"),
+    LemmaClaim("lemma:Quadratic#r", "Quadratic: mixture Hölder exponent r", "1", "s in [0, 1]", "solitary"),
+    LemmaClaim("lemma:Quadratic#L", "Quadratic: L = max(L_MH, L_H)", "1+s", "s in [0, 1]"),
+    LemmaClaim("lemma:Quadratic#summary", "Quadratic: 'r = q, L_MH = L_H, and hence L = 1+s'", "L=1+s; q=1; r=1"),
+    LemmaClaim("lemma:Quadratic#step:eq:quadratic_lastline_2", "Quadratic: (p_F - p_G)((1+s) - s(p_F + p_G)) "
+               "<= (1+s)|p_F - p_G|", "1+s", "s in [0, 1]"),
+)
+
+#: ``lemma:lipschitz-wasserstein`` (eq lipwass2) and ``theorem:Wasserstein_dual``.
+WASSERSTEIN_CLAIMS: tuple[LemmaClaim, ...] = (
+    LemmaClaim("lemma:lipschitz-wasserstein", "||F_X - F_Y||_W = sup_{||f||_L <= 1} |E f(X) - E f(Y)| = "
+               "int |F_X - F_Y| ds = int_0^1 |F_X^-1 - F_Y^-1| dbeta", "all three equal"),
+    LemmaClaim("theorem:Wasserstein_dual", "Kantorovich-Rubinstein: ||P1 - P2||_W = sup_{||f||_L <= 1} "
+               "(int f dP1 - int f dP2)", "equal"),
+)
+
+#: ``lemma: concentration`` (eq:meta_concentration): P(||F_n - F||_W > y) <= this, for n = tau_t(i) samples
+#: and "any y in R_+"; and the horizons of ``sec: experiments`` (largest T = 3*10^5, fig:K_experiment).
+CONCENTRATION_BOUND = "2*exp(-n/(256*e)*(y - 512/sqrt(n))**2)"
+CONCENTRATION_CLAIMS: tuple[LemmaClaim, ...] = (
+    LemmaClaim("lemma: concentration#bound", "P(||F_n - F||_W > y) <= 2 exp(-n/(256 e) (y - 512/sqrt(n))^2) "
+               "for any y in R_+", CONCENTRATION_BOUND, "y in R_+"),
+    LemmaClaim("lemma: concentration#radius", "The W1 radius the bound gives at confidence delta = 2/T^2 "
+               "(the radius of eq:UCB_confidence_sets) is informative at the paper's horizons",
+               CONCENTRATION_BOUND, "T in {7.5*10^4, 10^5, 3*10^5}"),
+)
+@dataclass(frozen=True)
+class ExperimentSetup:
+    """One experiment of ``sec: experiments`` / ``Appendix: Additional Experiments`` as printed.
+
+    ``explore_per_arm`` is the stated exploration length of RS-UCB-M as a fraction of T ("explore each arm T/10
+    times"), None where the text gives rho instead; ``rho`` the stated exploration coefficient.
+    """
+
+    figure: str
+    K: tuple[int, ...]
+    T: tuple[int, ...]
+    p: tuple[float, ...] | None
+    eps: str
+    explore_per_arm: str | None
+    rho: float | None
+
+
+#: ``sec: experiments`` and ``Appendix: Additional Experiments`` (Gini deviation, Bernoulli arms, 1000 trials).
+#: The regret-vs-T figure states no horizons; 10^5 is the largest horizon of the appendix experiments.
+EXPERIMENTS: tuple[ExperimentSetup, ...] = (
+    ExperimentSetup("fig:T_experiment", (2,), (100_000,), (0.4, 0.9), "sqrt(K*log(T)/T)", "T/10", None),
+    ExperimentSetup("fig:K_experiment", (2, 3, 4, 5, 6), (300_000,), None, "sqrt(K*log(T)/T)", "T/20", None),
+    ExperimentSetup("fig:regret_uniform", (2,), (100_000,), (0.4, 0.9), "sqrt(K*log(T)/T)", None, 0.1),
+    ExperimentSetup("fig:ucb_eta", (2,), (100_000,), None, "sqrt(K*log(T)/T)", None, 0.1),
+    ExperimentSetup("fig:ucb_zeta", (3,), (75_000,), None, "sqrt(K*log(T)/T)", None, None),
+)
+
+#: The horizons the experiments state (from :data:`EXPERIMENTS`).
+EXPERIMENT_HORIZONS: tuple[int, ...] = tuple(sorted({T for e in EXPERIMENTS for T in e.T}))
+
+
+def lemma_claim(ident: str) -> LemmaClaim:
+    """The printed item with ledger id ``ident``."""
+    for c in HOLDER_LEMMAS + WASSERSTEIN_CLAIMS + CONCENTRATION_CLAIMS:
+        if c.id == ident:
+            return c
+    raise KeyError(ident)

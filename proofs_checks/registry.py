@@ -10,11 +10,18 @@ from functools import partial
 from typing import Callable
 
 from . import paper_claims
-from .checks import (beta_lemma_monotone, delta_error, example_utility, experiments_alpha_star, grid_size,
-                     literature_comparison, risk_concave, table_regrets, table_risks, theorem_W)
+from .checks import (beta_lemma_monotone, concentration, delta_error, example_utility, experiments_alpha_star,
+                     experiments_exploration, experiments_n_eps, experiments_radius,
+                     grid_size, holder_dual_power, holder_gini, holder_inter_es, holder_mean_median, holder_pht,
+                     holder_quadratic, holder_rtd, lipschitz_wasserstein, literature_comparison, risk_concave,
+                     table_regrets, table_risks, theorem_W, wasserstein_dual)
 from .ledger import CheckResult
 
 Check = Callable[[], "CheckResult | None"]
+
+#: One module per Hölder lemma of the appendix, in the paper's order.
+HOLDER_LEMMA_CHECKS = (holder_gini, holder_pht, holder_rtd, holder_mean_median, holder_inter_es, holder_dual_power,
+                       holder_quadratic)
 
 
 def registered() -> list[tuple[str, Check]]:
@@ -33,6 +40,15 @@ def registered() -> list[tuple[str, Check]]:
     for mod in (example_utility, experiments_alpha_star, risk_concave, theorem_W, delta_error,
                 beta_lemma_monotone, grid_size):
         out.append((mod.ID, mod.check))
+    for mod in (lipschitz_wasserstein, wasserstein_dual):
+        out.append((mod.ID, mod.check))
+    for mod in (experiments_radius, experiments_n_eps, experiments_exploration):
+        out.append((mod.ID, mod.check))
+    for part in ("bound", "radius"):
+        out.append((f"lemma: concentration#{part}", partial(concentration.check, part)))
+    for mod in HOLDER_LEMMA_CHECKS:
+        for part in mod.PARTS:
+            out.append((f"{mod.LABEL}#{part}", partial(mod.check, part)))
     return out
 
 
