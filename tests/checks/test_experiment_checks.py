@@ -1,0 +1,35 @@
+"""The experiments' constants: radius, N(eps) and exploration lengths, recomputed independently."""
+
+import math
+
+from proofs_checks.checks import experiments_exploration, experiments_n_eps, experiments_radius
+
+
+def test_radius_exceeds_one_at_every_stated_horizon():
+    for T in (75_000, 100_000, 300_000):
+        plain = 16 * (math.sqrt(2 * math.e * math.log(T)) + 32) / math.sqrt(T)
+        assert abs(experiments_radius.radius(T, T) - plain) < 1e-12
+        assert plain > 1
+    res = experiments_radius.check()
+    assert res.status == "conditional"
+
+
+def test_smallest_informative_horizon_is_a_threshold():
+    T1 = experiments_radius.smallest_informative_T(1)
+    assert experiments_radius.radius(T1, T1) < 1 <= experiments_radius.radius(T1 - 1, T1 - 1)
+
+
+def test_exploration_lengths_imply_rho_outside_unit_interval():
+    T, K = 100_000, 2
+    eps = math.sqrt(K * math.log(T) / T)
+    assert 4 * 0.1 / eps > 1  # T/10 per arm = ceil(rho T eps / 4) needs rho = 0.4 / eps
+    res = experiments_exploration.check()
+    assert res.status == "refuted" and "fig:T_experiment" in res.derived
+
+
+def test_n_eps_exceeds_horizon():
+    # N(eps) >= 256 K e (2 K L / Delta_min)^2 (32/sqrt(e))^2 with Delta_min <= 1/4 (Gini values lie in [0, 1/4])
+    lower = 256 * 2 * math.e * (2 * 2 * 1 / 0.25) ** 2 * (32 / math.sqrt(math.e)) ** 2
+    assert lower > 300_000
+    res = experiments_n_eps.check()
+    assert res.status == "conditional"
