@@ -5,7 +5,8 @@
 * Delta_min(eps) of ``eq:discrete_gap``: the gap between the optimum and the
   best value *outside* the set of optimal grid points (``n_optimal`` says how
   many there are; with several, the literal ``a != a*`` reading is 0);
-* W of the paper's assumptions for Bernoulli arms.
+* W of the paper's assumptions for Bernoulli arms (:func:`W_bernoulli`,
+  re-exported from :mod:`rsb_theory.oracle`, where it is implemented and proved).
 
 The discrete optimum is found here by full enumeration of the grid (the
 definition); :data:`MAX_ENUMERATION` caps the grid size.
@@ -20,6 +21,7 @@ import numpy as np
 from .distortions import Distortion
 from .grids import Grid
 from .holder import optimal_means
+from .oracle import W_bernoulli  # noqa: F401 - re-exported: the one implementation lives in oracle.py
 
 #: Largest grid enumerated in one call.
 MAX_ENUMERATION = 5_000_000
@@ -36,20 +38,6 @@ def check_p(p) -> np.ndarray:
     if np.any(~np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
         raise ValueError(f"argument 'p': means must lie in [0, 1], got {p!r}")
     return arr
-
-
-def W_bernoulli(p) -> float:
-    """W of section ``sec:setting`` (``eq:W``) for Bernoulli arms: (max p - min p) / 2.
-
-    Derivation: a mixture of Bernoulli arms is Bern(<alpha, p>) and the
-    1-Wasserstein distance between Bernoulli laws is the difference of their
-    means (``lemma:lipschitz-wasserstein``).  With d = alpha - beta, sum d = 0,
-    write d = d+ - d- with ||d+||_1 = ||d-||_1 = ||d||_1 / 2; then
-    |<d, p>| = |<d+, p> - <d-, p>| <= (||d||_1 / 2)(max p - min p), with
-    equality for d = e_argmax - e_argmin.  Hence W = (max p - min p) / 2.
-    """
-    p = check_p(p)
-    return float((p.max() - p.min()) / 2)
 
 
 @dataclass(frozen=True)

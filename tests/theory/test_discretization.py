@@ -23,7 +23,7 @@ def test_W_is_the_sup_of_the_ratio(p, seed):
     fa = np.stack([1 - ma, ma], axis=-1)
     fb = np.stack([1 - mb, mb], axis=-1)
     ratio = wasserstein1_finite(support, fa, fb) / np.abs(a - b).sum(axis=1)
-    assert ratio.max() <= W + 1e-12
+    assert ratio.max() <= W + 1e-9  # rounding of a 1e-16 numerator over a small ||alpha - beta||_1
     i, j = int(np.argmax(p)), int(np.argmin(p))
     if i != j:
         extreme = abs(p[i] - p[j]) / 2
