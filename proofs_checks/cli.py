@@ -157,17 +157,43 @@ def cmd_derive(args) -> str:
     return "\n".join(lines)
 
 
-def optimize_report(dr: str, params: dict[str, str], p: list[float], eps: float | None, grid: str) -> dict:
-    """The dictionary behind ``rsb optimize`` (keys as in the issue's contract)."""
-    d = get(dr, **params)
+def optimize_report(dr: str, params: dict[str, str], p: list[float], eps: float | None, grid: str,
+                    method: str = "auto") -> dict:
+    """The dictionary behind ``rsb optimize`` (keys: the ARCHITECTURE.md contract).
+
+    ``alpha_star``, ``value``, ``method``, ``evidence``, ``gap`` and
+    ``certified`` come from the oracle of ``eq:optimal alpha``
+    (:func:`rsb_theory.oracle.optimal_mixture_bernoulli`; ``auto`` is the exact
+    closed form for Bernoulli arms, ``cvxpy`` and ``search`` are the other two
+    routes); ``optimal_means`` are the exact maximisers of h on [min p, max p];
+    ``W`` is exact (:func:`rsb_theory.oracle.W_bernoulli`).  With ``eps`` the
+    discrete optimum a* of ``eq:discrete optimal mixture`` (full enumeration
+    of the grid), ``Delta`` = V(alpha*) - V(a*) with the exact V(alpha*),
+    ``Delta_min`` of ``eq:discrete_gap``, ``n_optimal`` and ``grid_size``.
+    ``dr`` is a registry name or an expression in u.
+    """
+    from rsb_theory.oracle import METHODS, NotDCPError, optimal_mixture_bernoulli
+
+    if method not in METHODS:
+        raise UsageError(f"argument '--method': unknown method {method!r}; known: {', '.join(METHODS)}")
+    try:
+        d = resolve(dr, **params)
+    except DistortionError as exc:
+        raise UsageError(str(exc).replace("argument 'h'", "argument '--dr'", 1)) from None
     arr = np.asarray(p, dtype=float)
     tops = optimal_means(d, float(arr.min()), float(arr.max()))
-    alpha = alpha_star_bernoulli(arr, float(tops[0]))
+    try:
+        oracle = optimal_mixture_bernoulli(d, arr, method)
+    except NotDCPError as exc:
+        msg = str(exc).replace("argument 'h'", "argument '--dr'", 1).replace("argument 'expr'", "argument '--dr'", 1)
+        raise UsageError(f"{msg} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
+    except RuntimeError as exc:  # the solver failed: not a usage error, but say which option led there
+        raise UsageError(f"argument '--method': {method} failed: {exc}") from None
     out = {
-        "dr": dr, "params": {k: str(v) for k, v in d.params}, "p": list(p),
-        "alpha_star": alpha.tolist(), "value": float(d.numeric(arr @ alpha)),
+        "dr": dr, "h": str(d.expr), "params": {k: str(v) for k, v in d.params}, "p": list(p),
+        "alpha_star": list(oracle.alpha), "value": oracle.value, "method": oracle.method,
+        "certified": oracle.certified, "gap": oracle.gap, "evidence": oracle.evidence,
         "optimal_means": [str(t) for t in tops], "W": W_bernoulli(arr),
-        "method": "closed form: V = h(<alpha, p>), argmax of h on [min p, max p] (exact critical points)",
     }
     if eps is None:
         return out
@@ -198,7 +224,8 @@ def cmd_optimize(args) -> str:
         raise UsageError("argument '--p': required")
     if args.grid not in GRID_KINDS:
         raise UsageError(f"argument '--grid': unknown grid {args.grid!r}; known: {', '.join(GRID_KINDS)}")
-    report = optimize_report(args.dr, _parse_params(args.param), p, _parse_eps(args.eps), args.grid)
+    report = optimize_report(args.dr, _parse_params(args.param), p, _parse_eps(args.eps), args.grid,
+                             getattr(args, "method", "auto"))
     if args.format == "json":
         return json.dumps(report, indent=2)
     width = max(len(k) for k in report)
@@ -218,13 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--format", choices=("json", "table"), default="table")
     d.set_defaults(func=cmd_derive)
     o = sub.add_parser("optimize", help="optimal mixture alpha*, discrete optimum, Delta, Delta_min, W")
-    o.add_argument("--dr", required=True, help=f"one of: {', '.join(REGISTRY)}")
+    o.add_argument("--dr", required=True, help=f"an expression in u, or one of: {', '.join(REGISTRY)}")
     o.add_argument("--param", action="append", metavar="K=V", help="parameter value (repeatable)")
     o.add_argument("--p", required=True, help="Bernoulli means, comma-separated")
     o.add_argument("--eps", help="discretisation level, 0 < eps <= 1")
     o.add_argument("--grid", default="ucb", help=f"one of: {', '.join(GRID_KINDS)} (default ucb)")
+    o.add_argument("--method", default="auto", help="oracle route: auto, closed_form, cvxpy or search")
     o.add_argument("--format", choices=("json", "table"), default="table")
     o.set_defaults(func=cmd_optimize)
+    from rsb_sim.cli import add_commands as add_sim_commands  # rsb simulate, rsb bench
+
+    add_sim_commands(sub)
     return parser
 
 

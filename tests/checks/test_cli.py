@@ -86,3 +86,53 @@ def test_optimize_reports_ties(capsys):
 def test_optimize_bad_input(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and needle in err
+
+
+def test_optimize_reports_the_oracle(capsys):
+    """alpha_star comes from rsb_theory.oracle with its method, certificate and evidence."""
+    code, out, _ = run(capsys, "optimize", "--dr", "gini", "--p", "0.4,0.9", "--format", "json")
+    d = json.loads(out)
+    assert code == 0
+    assert d["method"] == "closed_form" and d["certified"] is True and d["gap"] <= 1e-12
+    assert "holder.optimal_means" in d["evidence"] and d["optimal_means"] == ["1/2"]
+    assert d["value"] == pytest.approx(0.25) and d["h"] == "u*(1 - u)"
+    assert "a_star" not in d  # the discrete part needs --eps
+
+
+@pytest.mark.parametrize("method", ["cvxpy", "search"])
+def test_optimize_routes_agree_on_a_user_expression(capsys, method):
+    argv = ["optimize", "--dr", "u**0.3*(1-u)", "--p", "0.1,0.9,0.5", "--format", "json"]
+    code, out, _ = run(capsys, *argv)
+    exact = json.loads(out)
+    assert code == 0 and exact["method"] == "closed_form" and exact["optimal_means"] == ["3/13"]
+    code, out, _ = run(capsys, *argv, "--method", method)
+    other = json.loads(out)
+    assert code == 0 and other["method"] == method
+    assert other["value"] == pytest.approx(exact["value"], abs=1e-6) and other["value"] <= exact["value"] + 1e-12
+    assert sum(other["alpha_star"]) == pytest.approx(1.0) and min(other["alpha_star"]) >= 0
+    # <alpha, p> = 3/13 for every optimal mixture of Bernoulli arms
+    assert sum(a * p for a, p in zip(other["alpha_star"], (0.1, 0.9, 0.5))) == pytest.approx(3 / 13, abs=1e-3)
+
+
+def test_optimize_user_expression_with_eps_and_table_format(capsys):
+    code, out, _ = run(capsys, "optimize", "--dr", "sqrt(u)-u", "--p", "0.1,0.9", "--eps", "0.25", "--grid", "etc")
+    assert code == 0
+    lines = dict(line.split(None, 1) for line in out.strip().splitlines())
+    assert lines["method"] == "closed_form" and lines["grid_size"] == "5"
+    # V(alpha*) = h(1/4) = 1/4; the etc grid (a_1 in {0, 1/4, ..., 1}) reaches <a, p> = 0.3 at best
+    assert float(lines["value"]) == pytest.approx(0.25)
+    assert float(lines["Delta"]) == pytest.approx(0.25 - (0.3 ** 0.5 - 0.3))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9", "--method", "newton"], "argument '--method'"),
+    (["optimize", "--dr", "u+1", "--p", "0.4,0.9"], "argument '--dr'"),
+    (["optimize", "--dr", "sin(pi*u)", "--p", "0.4,0.9", "--method", "cvxpy"], "argument '--dr'"),
+    (["optimize", "--dr", "pht", "--param", "s=2", "--p", "0.4,0.9"], "argument '--param s'"),
+    (["optimize", "--dr", "gini", "--p", "0.4,nan"], "argument '--p'"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", "x"], "argument '--eps'"),
+])
+def test_optimize_more_bad_input(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and needle in err
+    assert len(err.strip().splitlines()) == 1

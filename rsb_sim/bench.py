@@ -1,0 +1,88 @@
+"""Throughput of each policy in trial-steps per second: vectorised engine vs the reference loop, same run.
+
+Used by ``rsb bench`` and ``benchmarks/bench_sim.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from rsb_theory.distortions import get
+
+from .config import SimConfig
+from .engine import run
+from .instances import BernoulliInstance
+from .reference import reference_trial
+from .rewards import RewardTable
+from .setup import prepare
+
+#: Instances of the benchmark (uniform gaps, as in sec: experiments).
+INSTANCES = {2: (0.4, 0.9), 4: (0.2, 0.4, 0.6, 0.9)}
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    algo: str
+    K: int
+    eps: float
+    radius_scale: float
+    T: int
+    fast_trials: int
+    ref_trials: int
+    fast_tsps: float
+    ref_tsps: float
+    same_actions: bool
+
+    @property
+    def speedup(self) -> float:
+        return self.fast_tsps / self.ref_tsps
+
+    def to_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d["speedup"] = self.speedup
+        return d
+
+
+def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_trials: int, ref_trials: int,
+              dr: str = "gini", seed: int = 0) -> BenchRow:
+    """Time the engine on ``fast_trials`` trials and the reference on the first ``ref_trials`` of them."""
+    d = get(dr)
+    inst = BernoulliInstance(INSTANCES[K])
+    cfg = SimConfig(T=T, trials=fast_trials, seed=seed, eps=eps, radius_scale=radius_scale)
+    t0 = time.perf_counter()
+    res = run(cfg, inst, d, algo)
+    fast = time.perf_counter() - t0
+    setup = prepare(cfg, inst, d, algo)
+    table = RewardTable.from_seed(seed, fast_trials, inst)
+    t0 = time.perf_counter()
+    same = True
+    for k in range(ref_trials):
+        acts = reference_trial(setup, d, inst, table, k)
+        same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
+    ref = time.perf_counter() - t0
+    return BenchRow(algo, K, eps, radius_scale, T, fast_trials, ref_trials, T * fast_trials / fast,
+                    T * ref_trials / ref, same)
+
+
+def bench(quick: bool = False, algos=("rs-ucb-m", "ce-ucb-m", "rs-etc-m", "uniform"), Ks=(2, 4), eps: float = 0.05,
+          radius_scales=(1.0, 0.01)) -> list[BenchRow]:
+    """All rows; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 300 and 2."""
+    T, nf, nr = (1000, 100, 1) if quick else (3000, 300, 2)
+    rows = []
+    for algo in algos:
+        for K in Ks:
+            for rs in (radius_scales if algo in ("rs-ucb-m", "ce-ucb-m") else (1.0,)):
+                rows.append(bench_one(algo, K, eps, rs, T, nf, nr))
+    return rows
+
+
+def format_rows(rows) -> str:
+    lines = [f"{'algo':<9} {'K':>2} {'eps':>5} {'r_scale':>7} {'T':>6} {'engine tsps':>12} {'reference tsps':>15} "
+             f"{'speedup':>8} same"]
+    for r in rows:
+        lines.append(f"{r.algo:<9} {r.K:>2} {r.eps:>5} {r.radius_scale:>7} {r.T:>6} {r.fast_tsps:>12.3g} "
+                     f"{r.ref_tsps:>15.3g} {r.speedup:>8.1f} {r.same_actions}")
+    return "\n".join(lines)

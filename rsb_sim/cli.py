@@ -1,0 +1,139 @@
+"""The ``rsb simulate`` and ``rsb bench`` subcommands (registered by :mod:`proofs_checks.cli`).
+
+Bad input raises ValueError whose message names the argument; the ``rsb``
+entry point turns it into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from .config import ALGORITHMS, SimConfig
+
+
+def _int(text, name: str, minimum: int = 0) -> int:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"argument '--{name}': not a number: {text!r}") from None
+    if not math.isfinite(v) or v != int(v) or v < minimum:
+        raise ValueError(f"argument '--{name}': need an integer >= {minimum}, got {text!r}")
+    return int(v)
+
+
+def _float(text, name: str) -> float:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"argument '--{name}': not a number: {text!r}") from None
+    if not math.isfinite(v):
+        raise ValueError(f"argument '--{name}': must be finite, got {text!r}")
+    return v
+
+
+def _params(items) -> dict:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ValueError(f"argument '--param': expected k=v, got {item!r}")
+        k, v = item.split("=", 1)
+        if not k.strip().isidentifier():
+            raise ValueError(f"argument '--param': bad name {k!r}")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _means(text) -> tuple[float, ...]:
+    if text is None:
+        raise ValueError("argument '--p': required (Bernoulli means, comma-separated)")
+    try:
+        vals = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise ValueError(f"argument '--p': expected comma-separated numbers, got {text!r}") from None
+    if len(vals) < 2 or any(not (math.isfinite(v) and 0 <= v <= 1) for v in vals):
+        raise ValueError(f"argument '--p': need at least two Bernoulli means in [0, 1], got {text!r}")
+    return vals
+
+
+def _config_errors_as_flags(exc: ValueError) -> ValueError:
+    msg = str(exc)
+    for name in ("T", "trials", "seed", "eps", "rho", "radius_scale", "explore", "p", "algo", "dr"):
+        flag = "--" + name.replace("_", "-")
+        msg = msg.replace(f"argument '{name}'", f"argument '{flag}'")
+    return ValueError(msg)
+
+
+def cmd_simulate(args) -> str:
+    from rsb_theory.distortions import resolve
+
+    from .engine import run
+    from .instances import BernoulliInstance
+
+    if args.algo not in ALGORITHMS:
+        raise ValueError(f"argument '--algo': unknown algorithm {args.algo!r}; known: {', '.join(ALGORITHMS)}")
+    if args.format not in ("json", "table"):
+        raise ValueError(f"argument '--format': expected json or table, got {args.format!r}")
+    p = _means(args.p)
+    try:
+        d = resolve(args.dr, **_params(args.param))
+    except ValueError as exc:
+        raise ValueError(f"argument '--dr': {exc}") from None
+    try:
+        cfg = SimConfig(
+            T=_int(args.T, "T", 1), trials=_int(args.trials, "trials", 1), seed=_int(args.seed, "seed", 0),
+            eps=None if args.eps is None else _float(args.eps, "eps"), rho=_float(args.rho, "rho"),
+            radius_scale=_float(args.radius_scale, "radius-scale"),
+            explore=None if args.explore is None else _int(args.explore, "explore", 1))
+        progress = None
+        if not args.quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            def progress(total):
+                return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
+        res = run(cfg, BernoulliInstance(p), d, args.algo, progress=progress)
+    except ValueError as exc:
+        raise _config_errors_as_flags(exc) from None
+    for w in res.warnings:
+        print(f"rsb simulate: warning: {w}", file=sys.stderr)
+    out = res.summary()
+    if args.format == "json":
+        return json.dumps(out, indent=2)
+    keys = ("algo", "distortion", "T", "trials", "mean_regret", "std_regret", "v_star", "alpha_star", "eps",
+            "explore_per_arm", "mean_counts", "seconds", "seed_entropy")
+    width = max(len(k) for k in keys)
+    return "\n".join(f"{k:<{width}}  {out[k]}" for k in keys)
+
+
+def cmd_bench(args) -> str:
+    from .bench import bench, format_rows
+
+    rows = bench(quick=args.quick)
+    if args.format == "json":
+        return json.dumps([r.to_dict() for r in rows], indent=2)
+    return format_rows(rows)
+
+
+def add_commands(sub) -> None:
+    """Register ``simulate`` and ``bench`` on an argparse subparsers object."""
+    s = sub.add_parser("simulate", help="simulate a policy: regret per trial (eq:regret)")
+    s.add_argument("--algo", required=True, help=f"one of: {', '.join(ALGORITHMS)}")
+    s.add_argument("--dr", required=True, help="distortion: a registry name or an expression in u")
+    s.add_argument("--param", action="append", metavar="K=V", help="distortion parameter (repeatable)")
+    s.add_argument("--p", required=True, help="Bernoulli means, comma-separated")
+    s.add_argument("--T", required=True, help="horizon")
+    s.add_argument("--trials", default="100", help="number of trials (default 100)")
+    s.add_argument("--seed", default="0", help="root seed (default 0)")
+    s.add_argument("--rho", default="0.1", help="exploration rate of the UCBs (default 0.1)")
+    s.add_argument("--eps", default=None, help="discretisation level (default sqrt(K log T / T))")
+    s.add_argument("--radius-scale", dest="radius_scale", default="1", help="factor on the confidence radius")
+    s.add_argument("--explore", default=None,
+                   help="ETC: replaces N(eps); UCBs: forced exploration pulls per arm")
+    s.add_argument("--format", default="table", help="json or table")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_simulate)
+    b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
+    b.add_argument("--quick", action="store_true")
+    b.add_argument("--format", choices=("json", "table"), default="table")
+    b.set_defaults(func=cmd_bench)

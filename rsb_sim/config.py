@@ -1,0 +1,142 @@
+"""Simulation parameters and the paper's constants (defaults) derived from them.
+
+Every constant the paper fixes is a named parameter whose default is the
+paper's formula:
+
+* ``eps`` — discretisation level; default sqrt(K log T / T) (``sec: experiments``).
+* ``rho`` — exploration rate of RS-UCB-M / CE-UCB-M; default 0.1
+  (``Appendix: Additional Experiments``).  Forced exploration: each arm
+  n0 = ceil(rho T eps / 4) times, round-robin (``algorithm:B-UCB-M``).
+* ``radius_scale`` — multiplies the confidence radius of
+  ``eq:UCB_confidence_sets``, 16 (sqrt(2 e log T) + 32) / sqrt(tau); default 1.
+* ``explore`` — override.  For RS-ETC-M it *replaces N(eps)* of
+  ``eq:number of samples main paper`` (so each arm is explored
+  ceil(explore / K) times); for RS-UCB-M / CE-UCB-M it is the forced
+  exploration count *per arm* (replacing ceil(rho T eps / 4)); ignored by
+  the uniform policy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, asdict
+
+import numpy as np
+
+ALGORITHMS = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Parameters of one simulation (validated on construction).
+
+    Attributes
+    ----------
+    T : int
+        Horizon (>= K, checked against the instance by :meth:`check_K`).
+    trials : int
+        Independent trials (>= 1).
+    seed : int or None
+        Root seed of the reward table (``None``: fresh OS entropy, recorded).
+    eps : float or None
+        Discretisation level in (0, 1]; ``None``: sqrt(K log T / T).
+    rho : float
+        Exploration rate in (0, 1).
+    radius_scale : float
+        Factor (>= 0) on the radius of ``eq:UCB_confidence_sets``.
+    explore : int or None
+        See the module docstring; ``None``: the paper's formula.
+    record_actions : bool
+        Keep the (trials, T) int8 action array in the result (small T only).
+    block : int
+        Reward-table block size (does not change any reward).
+    """
+
+    T: int
+    trials: int = 1
+    seed: int | None = 0
+    eps: float | None = None
+    rho: float = 0.1
+    radius_scale: float = 1.0
+    explore: int | None = None
+    record_actions: bool = False
+    block: int = 2048
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.T) or self.T < 1:
+            raise ValueError(f"argument 'T': need a positive integer horizon, got {self.T!r}")
+        if not _is_int(self.trials) or self.trials < 1:
+            raise ValueError(f"argument 'trials': need an integer >= 1, got {self.trials!r}")
+        if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
+            raise ValueError(f"argument 'seed': need a non-negative integer or None, got {self.seed!r}")
+        if self.eps is not None:
+            if isinstance(self.eps, bool) or not isinstance(self.eps, (int, float)) or not math.isfinite(self.eps) \
+                    or not 0 < self.eps <= 1:
+                raise ValueError(f"argument 'eps': need 0 < eps <= 1, got {self.eps!r}")
+        if isinstance(self.rho, bool) or not isinstance(self.rho, (int, float)) or not 0 < self.rho < 1:
+            raise ValueError(f"argument 'rho': need 0 < rho < 1, got {self.rho!r}")
+        if isinstance(self.radius_scale, bool) or not isinstance(self.radius_scale, (int, float)) \
+                or not math.isfinite(self.radius_scale) or self.radius_scale < 0:
+            raise ValueError(f"argument 'radius_scale': need a finite number >= 0, got {self.radius_scale!r}")
+        if self.explore is not None and (not _is_int(self.explore) or self.explore < 1):
+            raise ValueError(f"argument 'explore': need an integer >= 1, got {self.explore!r}")
+        if self.record_actions and self.T * self.trials > 50_000_000:
+            raise ValueError("argument 'record_actions': trials * T too large to record actions")
+        if not _is_int(self.block) or self.block < 1:
+            raise ValueError(f"argument 'block': need an integer >= 1, got {self.block!r}")
+
+    def check_K(self, K: int) -> None:
+        """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
+        if self.T < K:
+            raise ValueError(f"argument 'T': the horizon T = {self.T} is smaller than the number of arms K = {K}")
+
+    def eps_for(self, K: int) -> float:
+        """eps, or the default sqrt(K log T / T) of ``sec: experiments`` (ValueError naming eps if > 1)."""
+        if self.eps is not None:
+            return float(self.eps)
+        e = math.sqrt(K * math.log(self.T) / self.T) if self.T > 1 else 1.0
+        if not 0 < e <= 1:
+            raise ValueError(f"argument 'eps': the default sqrt(K log T / T) = {e:.4g} is not in (0, 1]; give --eps")
+        return e
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def radius_constant(T: int) -> float:
+    """16 (sqrt(2 e log T) + 32): the numerator of ``eq:UCB_confidence_sets``."""
+    return 16.0 * (math.sqrt(2.0 * math.e * math.log(T)) + 32.0)
+
+
+def ucb_explore_per_arm(cfg: SimConfig, K: int) -> int:
+    """n0 = ceil(rho T eps / 4) (``algorithm:B-UCB-M``), or ``explore`` if given."""
+    if cfg.explore is not None:
+        return int(cfg.explore)
+    return max(1, math.ceil(cfg.rho * cfg.T * cfg.eps_for(K) / 4.0 - 1e-12))
+
+
+def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float) -> float:
+    """N(eps) of ``eq:number of samples main paper`` evaluated in floating point.
+
+    N = 256 K e (2 K L / Delta_min)^(2/q) [32/sqrt(e) + sqrt(log(2 K T^2 (eps^-(K-1) + 1)))]^2;
+    ``inf`` when Delta_min = 0, 0 when Delta_min = inf (all grid points tie).
+    The formula is the one of :func:`rsb_theory.rates.N_eps` (tested equal).
+    """
+    if Delta_min <= 0:
+        return math.inf
+    if math.isinf(Delta_min):
+        return 0.0
+    bracket = 32.0 / math.sqrt(math.e) + math.sqrt(math.log(2.0 * K * T**2 * (eps ** (-(K - 1)) + 1.0)))
+    log_n = math.log(256.0 * K * math.e) + (2.0 / q) * math.log(2.0 * K * L / Delta_min) + 2.0 * math.log(bracket)
+    return math.exp(log_n) if log_n < 700 else math.inf
+
+
+def etc_explore_per_arm(N: float, K: int) -> int:
+    """ceil(N(eps) / K) (``algorithm:RS-ETC-M-Alg``), at least 1 (an empirical CDF needs a sample)."""
+    if math.isinf(N) or N >= 2**62:
+        return 2**62
+    return max(1, math.ceil(N / K - 1e-9))

@@ -1,0 +1,169 @@
+"""Run one policy on one instance: ``run(config, instance, distortion, algo) -> SimResult``.
+
+Regret per trial is ``eq:regret``: V(alpha*) - V(tau_T / T), measured from the
+optimal *mixture* (:meth:`~rsb_sim.instances.BernoulliInstance.optimal`).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from rsb_theory.distortions import Distortion
+
+from .config import SimConfig
+from .policies import get_policy
+from .rewards import RewardTable
+from .setup import Setup, prepare
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """Result of :func:`run` (frozen).
+
+    Attributes
+    ----------
+    algo : str
+    config : SimConfig
+    instance : BernoulliInstance or FiniteSupportInstance
+    distortion : str
+        ``Distortion.describe()``.
+    regrets : numpy.ndarray, shape (trials,)
+        V(alpha*) - V(tau_T / T) per trial (``eq:regret``).
+    counts : numpy.ndarray, shape (trials, K)
+        Final pull counts tau_T.
+    mean_regret, std_regret : float
+        Mean and standard deviation (ddof = 1; 0 for one trial) over trials.
+    v_star : float
+    alpha_star : tuple of float
+    seconds : float
+        Wall time of the simulation (setup included).
+    warnings : tuple of str
+        Plain-words notes on degenerate paper defaults.
+    entropy : int
+        Root SeedSequence entropy of the reward table.
+    setup : Setup
+        eps, n0, radius constant, q, L, N(eps), Delta_min(eps).
+    stats : dict
+        Search counters of the policy.
+    versions : dict
+        Package versions; ``git`` commit when available.
+    actions : numpy.ndarray or None
+        (trials, T) int8 when ``config.record_actions``.
+    """
+
+    algo: str
+    config: SimConfig
+    instance: object
+    distortion: str
+    regrets: np.ndarray = field(repr=False)
+    counts: np.ndarray = field(repr=False)
+    mean_regret: float
+    std_regret: float
+    v_star: float
+    alpha_star: tuple
+    seconds: float
+    warnings: tuple
+    entropy: int
+    setup: Setup = field(repr=False)
+    stats: dict = field(default_factory=dict)
+    versions: dict = field(default_factory=dict)
+    actions: np.ndarray | None = field(default=None, repr=False)
+
+    def summary(self) -> dict:
+        """JSON-ready summary (the ``rsb simulate --format json`` payload)."""
+        s = self.setup
+        return {
+            "algo": self.algo,
+            "distortion": self.distortion,
+            "instance": _instance_dict(self.instance),
+            "T": self.config.T,
+            "trials": self.config.trials,
+            "mean_regret": self.mean_regret,
+            "std_regret": self.std_regret,
+            "v_star": self.v_star,
+            "alpha_star": list(self.alpha_star),
+            "seconds": self.seconds,
+            "warnings": list(self.warnings),
+            "seed": self.config.seed,
+            "seed_entropy": str(self.entropy),
+            "eps": s.eps,
+            "explore_per_arm": s.n0,
+            "N_eps": s.N_eps,
+            "Delta_min": s.Delta_min,
+            "radius_constant": s.radius_c if s.algo in ("rs-ucb-m", "ce-ucb-m") else None,
+            "q": None if s.q != s.q else s.q,
+            "L": None if s.L != s.L else s.L,
+            "config": self.config.to_dict(),
+            "stats": self.stats,
+            "versions": self.versions,
+            "mean_counts": self.counts.mean(axis=0).tolist(),
+            "regrets": self.regrets.tolist(),
+        }
+
+
+def _instance_dict(inst) -> dict:
+    if inst.kind == "bernoulli":
+        return {"kind": "bernoulli", "p": list(inst.p)}
+    return {"kind": "finite", "support": list(inst.support), "probs": [list(r) for r in inst.probs]}
+
+
+def versions() -> dict:
+    """Versions of python, numpy, scipy, sympy and the git commit (if available)."""
+    import scipy
+    import sympy
+
+    out = {"python": sys.version.split()[0], "numpy": np.__version__, "scipy": scipy.__version__,
+           "sympy": sympy.__version__}
+    try:
+        root = Path(__file__).resolve().parents[1]
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=5)
+        if commit.returncode == 0:
+            out["git"] = commit.stdout.strip()
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover
+        pass
+    return out
+
+
+def regrets_of(counts: np.ndarray, T: int, instance, d: Distortion, v_star: float) -> np.ndarray:
+    """V* - V(tau_T / T) per trial (``eq:regret``)."""
+    return v_star - instance.value(d, counts / float(T))
+
+
+def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress=None) -> SimResult:
+    """Simulate ``algo`` for ``config.trials`` trials of horizon ``config.T``.
+
+    Parameters
+    ----------
+    config : SimConfig
+    instance : BernoulliInstance or FiniteSupportInstance
+    distortion : Distortion
+    algo : {"rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform"}
+    progress : callable(total=...) -> tqdm-like, optional
+        Progress bar factory for the time loop.
+
+    Raises
+    ------
+    ValueError
+        Invalid combination (message names the argument).
+    """
+    if not isinstance(distortion, Distortion):
+        raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
+    start = time.perf_counter()
+    setup = prepare(config, instance, distortion, algo)
+    table = RewardTable.from_seed(config.seed, config.trials, instance)
+    opt = instance.optimal(distortion)
+    pr = get_policy(algo)(setup, distortion, instance, table, record_actions=config.record_actions,
+                          progress=progress)
+    regrets = regrets_of(pr.counts, config.T, instance, distortion, opt.value)
+    seconds = time.perf_counter() - start
+    std = float(regrets.std(ddof=1)) if regrets.size > 1 else 0.0
+    return SimResult(algo, config, instance, distortion.describe(), regrets, pr.counts, float(regrets.mean()), std,
+                     opt.value, opt.alpha, seconds, setup.warnings, table.entropy, setup, pr.stats, versions(),
+                     pr.actions)

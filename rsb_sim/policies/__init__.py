@@ -1,0 +1,41 @@
+"""The four policies, one per module, vectorised across trials.
+
+Each module exposes ``simulate(setup, d, instance, table, record_actions=False,
+progress=None) -> PolicyRun``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PolicyRun:
+    """What a policy returns.
+
+    Attributes
+    ----------
+    counts : numpy.ndarray, shape (trials, K), int64
+        Final pull counts tau_T.
+    actions : numpy.ndarray or None, shape (trials, T), int8
+        Arm pulled at each step (0-based) when recorded.
+    stats : dict
+        Search counters (full searches, certificates), per trial-step.
+    """
+
+    counts: np.ndarray
+    actions: np.ndarray | None = None
+    stats: dict = field(default_factory=dict)
+
+
+def get_policy(algo: str):
+    """The ``simulate`` function of a policy name (``rs-etc-m``, ``rs-ucb-m``, ``ce-ucb-m``, ``uniform``)."""
+    from . import ce_ucb_m, rs_etc_m, rs_ucb_m, uniform
+
+    table = {"rs-etc-m": rs_etc_m.simulate, "rs-ucb-m": rs_ucb_m.simulate,
+             "ce-ucb-m": ce_ucb_m.simulate, "uniform": uniform.simulate}
+    if algo not in table:
+        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(table)}")
+    return table[algo]

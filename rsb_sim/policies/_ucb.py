@@ -1,0 +1,122 @@
+"""The loop shared by RS-UCB-M and CE-UCB-M (``algorithm:B-UCB-M``, ``algorithm:UCB-M``).
+
+1. Forced exploration: n0 pulls per arm, round-robin in arm order 0..K-1
+   (n0 = ceil(rho T eps / 4) or ``explore``); cut at T.
+2. a = optimistic mixture from the exploration data (no previous).
+3. For t = K n0 + 1, ..., T: pull A_t = argmax_i ((t-1) a(i) - tau(i)) (lowest
+   index on ties, ``eq:UCB_sampling_rule`` with t-1 pulls done), update the
+   counts, then (if t < T) recompute a with the previous a kept while still
+   optimal (:class:`rsb_sim.search.Searcher`).
+
+State arrays are (trials, K); the only Python loop is over time.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rsb_theory import argmax as am
+from rsb_theory.holder import holder
+
+from ..rewards import VectorRewards
+from ..rules import round_robin_counts, track
+from ..search import Searcher
+from . import PolicyRun
+
+
+def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus: bool,
+        record_actions: bool = False, progress=None, block: int = 2048, quick_keep=None,
+        data_free: bool = False) -> PolicyRun:
+    """Simulate one UCB-type policy.
+
+    Parameters
+    ----------
+    make_objective : callable(phat (b, K), radius (b, K)) -> rsb_theory.argmax.Objective
+    use_upper_bound : bool
+        Try the upper-bound certificate each step.
+    bonus : bool
+        The objective has the CE-UCB-M bonus (its drift enters the candidate certificate).
+    quick_keep : callable(phat, radius, a) -> bool array, optional
+        A cheap exact certificate that the current mixture is kept (checked first).
+    data_free : bool
+        Proven before the run that no decision depends on the rewards (every
+        grid value is the same at every t, so the first mixture is kept for
+        ever): one trial is simulated without rewards and broadcast.
+    """
+    B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
+    steps = setup.explore_steps
+    actions = np.empty((B, T), dtype=np.int8) if record_actions else None
+    if actions is not None:
+        actions[:, :steps] = np.arange(steps) % K
+    if steps >= T:
+        counts = np.broadcast_to(round_robin_counts(T, K), (B, K)).copy()
+        return PolicyRun(counts, actions, {"full": 0})
+    if data_free:
+        one = _data_free(setup, d, make_objective, record_actions)
+        counts = np.broadcast_to(one.counts, (B, K)).copy()
+        acts = None if one.actions is None else np.broadcast_to(one.actions, (B, T)).copy()
+        return PolicyRun(counts, acts, {"full": 1, "data_free": True})
+    rew = VectorRewards(table, block=block)
+    hist = rew.take(np.full(K, n0))
+    ones = hist[:, :, 1].astype(float)
+    tau = np.full((B, K), float(n0))
+    rows_all = np.arange(B)
+
+    hr = holder(d)
+    L_exact = float(hr.L_exact) if (hr.attained and hr.L_exact is not None) else math.nan
+    q = float(hr.q)
+    searcher = Searcher(setup.grid, B, q, L_exact, setup.L_bonus if bonus else 0.0, use_upper_bound)
+
+    def estimates():
+        phat = ones / tau
+        radius = setup.radius(tau)
+        return phat, radius
+
+    phat, radius = estimates()
+    searcher.full(make_objective(phat, radius), rows_all, phat, radius ** setup.q if bonus else None)
+    t0 = K * n0 + 1
+    bar = progress(total=T - t0 + 1) if progress is not None else None
+    for t in range(t0, T + 1):
+        arm = track(t - 1, searcher.a, tau)
+        out = rew.next(arm)
+        tau[rows_all, arm] += 1
+        ones[rows_all, arm] += out
+        if actions is not None:
+            actions[:, t - 1] = arm
+        if t < T:
+            phat, radius = estimates()
+            if quick_keep is not None:
+                todo = np.flatnonzero(~quick_keep(phat, radius, searcher.a))
+                searcher.stats.quick += B - todo.size
+                if todo.size == 0:
+                    continue
+            else:
+                todo = None
+            rq = radius ** setup.q if bonus else None
+            searcher.step(lambda rows: make_objective(phat[rows], radius[rows]), phat, rq, todo)
+            if bar is not None and (t - t0) % 1000 == 999:
+                bar.update(1000)
+    if bar is not None:
+        bar.close()
+    st = searcher.stats
+    return PolicyRun(tau.astype(np.int64), actions, {"full": st.full, "candidate": st.candidate,
+                                                     "upper_bound": st.upper_bound, "quick": st.quick})
+
+
+def _data_free(setup, d, make_objective, record_actions: bool) -> PolicyRun:
+    """One trial when no decision depends on data: first decision, then pure tracking."""
+    K, T, n0 = setup.K, setup.T, setup.n0
+    # every grid value is max h: the tie rule takes the first grid point, (0, ..., 0)
+    a = am.points_of(setup.grid, np.zeros((1, K - 1), dtype=np.int64))
+    tau = np.full((1, K), float(n0))
+    actions = np.empty((1, T), dtype=np.int8) if record_actions else None
+    if actions is not None:
+        actions[0, :K * n0] = np.arange(K * n0) % K
+    for t in range(K * n0 + 1, T + 1):
+        arm = track(t - 1, a, tau)
+        tau[0, arm] += 1
+        if actions is not None:
+            actions[0, t - 1] = arm[0]
+    return PolicyRun(tau.astype(np.int64), actions, {})

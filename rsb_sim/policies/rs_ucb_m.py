@@ -1,0 +1,44 @@
+"""RS-UCB-M (``algorithm:B-UCB-M``) for Bernoulli arms and concave h, vectorised across trials.
+
+The optimistic mixture of ``eq:UCB_alpha`` over the W1 balls of
+``eq:UCB_confidence_sets`` (radius radius_scale * 16 (sqrt(2 e log T) + 32) /
+sqrt(tau_i)) reduces, for concave h and laws on [0, 1], to the max of h over
+the interval of mixture means [<a, lo>, <a, hi>] with lo/hi = phat -/+ radius
+clipped to [0, 1] (:func:`rsb_theory.argmax.rs_ucb_objective`, proof there).
+The loop is :func:`rsb_sim.policies._ucb.run`.
+
+Two exact shortcuts:
+
+* if the current mixture's interval of means contains a maximiser x* of h, its
+  value is max h, which no grid point exceeds: it is kept (no search);
+* if radius >= 1 for every arm at every t (radius_c / sqrt(T - (K-1) n0) >= 1),
+  every interval is [0, 1], every grid value is max h and the first mixture
+  (the first grid point) is kept for ever: the run does not depend on the
+  rewards, and one trial is simulated and broadcast.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rsb_theory import argmax as am
+
+from . import _ucb
+
+
+def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    def make(phat, radius):
+        return am.rs_ucb_objective(d, phat, radius)
+
+    xs = float(am.etc_objective(d, np.full((1, setup.K), 0.5)).xs_lo)
+
+    def quick_keep(phat, radius, a):
+        lo = np.clip(phat - radius, 0.0, 1.0)
+        hi = np.clip(phat + radius, 0.0, 1.0)
+        return ((a * lo).sum(axis=1) <= xs) & ((a * hi).sum(axis=1) >= xs)
+
+    max_tau = setup.T - (setup.K - 1) * setup.n0
+    data_free = setup.explore_steps < setup.T and setup.radius_c ** 2 >= max_tau
+    return _ucb.run(setup, d, instance, table, make, use_upper_bound=True, bonus=False,
+                    record_actions=record_actions, progress=progress, quick_keep=quick_keep,
+                    data_free=data_free)

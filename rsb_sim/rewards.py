@@ -1,0 +1,164 @@
+"""The reward table: the j-th reward of arm i in trial k depends on (seed, k, i, j) only.
+
+One root :class:`numpy.random.SeedSequence` per experiment.  The stream of the
+pair (trial k, arm i) is ``SeedSequence(entropy, spawn_key=(k, i))`` driving a
+``PCG64`` generator; its j-th uniform (``Generator.random``, float64 in
+[0, 1)) gives the j-th reward of arm i in trial k by the instance's inverse
+CDF (:meth:`rsb_sim.instances.BernoulliInstance.outcome`: 1{U < p}).  Uniforms
+are drawn in blocks; since ``Generator.random(n)`` consumes the stream one
+64-bit word per double, block boundaries do not change the j-th uniform
+(tested).  Two policies, or the fast engine and the reference loop, therefore
+see the same rewards.
+
+* :class:`RewardTable` — the frozen specification (entropy, trials, instance);
+* :class:`ScalarRewards` — a plain accessor for one trial (reference loops);
+* :class:`VectorRewards` — "the next reward of arm A_k in every trial k" with
+  per-(k, i) pointers, for the vectorised engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Default number of uniforms drawn per (trial, arm) refill.
+DEFAULT_BLOCK = 2048
+
+
+def root_entropy(seed) -> int:
+    """The entropy of the root SeedSequence for ``seed`` (``None``: fresh OS entropy)."""
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"argument 'seed': expected a non-negative integer or None, got {seed!r}")
+    return int(np.random.SeedSequence(None if seed is None else int(seed)).entropy)
+
+
+@dataclass(frozen=True)
+class RewardTable:
+    """The frozen reward table of one experiment.
+
+    Attributes
+    ----------
+    entropy : int
+        Entropy of the root SeedSequence (record it to reproduce a run).
+    trials : int
+    instance : BernoulliInstance or FiniteSupportInstance
+    """
+
+    entropy: int
+    trials: int
+    instance: object
+
+    @classmethod
+    def from_seed(cls, seed, trials: int, instance) -> "RewardTable":
+        return cls(root_entropy(seed), int(trials), instance)
+
+    def generator(self, k: int, i: int) -> np.random.Generator:
+        """The PCG64 generator of the stream (trial k, arm i), at its start."""
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.entropy, spawn_key=(int(k), int(i)))))
+
+    def uniforms(self, k: int, i: int, n: int) -> np.ndarray:
+        """The first n uniforms of stream (k, i) (one draw)."""
+        return self.generator(k, i).random(n)
+
+    def outcomes(self, k: int, i: int, n: int) -> np.ndarray:
+        """The first n outcome indices (rewards for Bernoulli arms) of arm i in trial k."""
+        return self.instance.outcome(self.uniforms(k, i, n), i)
+
+
+class ScalarRewards:
+    """Plain per-trial accessor: ``next(i)`` is the next reward index of arm i in trial k."""
+
+    def __init__(self, table: RewardTable, k: int, block: int = 64) -> None:
+        self._table = table
+        self._k = int(k)
+        self._block = int(block)
+        K = table.instance.K
+        self._gens = [table.generator(k, i) for i in range(K)]
+        self._buf = [np.empty(0, dtype=np.int16) for _ in range(K)]
+        self._pos = [0] * K
+        self.pulls = [0] * K
+
+    def next(self, i: int) -> int:
+        if self._pos[i] == self._buf[i].size:
+            self._buf[i] = self._table.instance.outcome(self._gens[i].random(self._block), i)
+            self._pos[i] = 0
+        out = int(self._buf[i][self._pos[i]])
+        self._pos[i] += 1
+        self.pulls[i] += 1
+        return out
+
+
+class VectorRewards:
+    """Next reward of arm ``A_k`` in every trial k, with per-(k, i) pointers.
+
+    Buffers hold outcome indices (int8 for two outcomes, int16 otherwise) of
+    shape (trials, K, block); a stream is refilled from its generator when its
+    pointer reaches the end of its block.
+    """
+
+    def __init__(self, table: RewardTable, block: int = DEFAULT_BLOCK) -> None:
+        if block < 1:
+            raise ValueError(f"argument 'block': need block >= 1, got {block}")
+        self.table = table
+        inst = table.instance
+        self.B, self.K, self.block = table.trials, inst.K, int(block)
+        self._gens = [[table.generator(k, i) for i in range(self.K)] for k in range(self.B)]
+        dtype = np.int8 if inst.n_outcomes <= 127 else np.int16
+        self._buf = np.zeros((self.B * self.K, self.block), dtype=dtype)
+        self._pos = np.zeros(self.B * self.K, dtype=np.int64)  # next unread position in the buffer
+        self._fill = np.zeros(self.B * self.K, dtype=np.int64)  # valid length of the buffer
+        self.pulls = np.zeros((self.B, self.K), dtype=np.int64)
+        self._rowK = np.arange(self.B, dtype=np.int64) * self.K
+
+    def _refill(self, flat: np.ndarray) -> None:
+        inst = self.table.instance
+        for f in np.unique(flat).tolist():
+            k, i = divmod(f, self.K)
+            self._buf[f] = inst.outcome(self._gens[k][i].random(self.block), i)
+            self._pos[f] = 0
+            self._fill[f] = self.block
+
+    def next(self, arms: np.ndarray) -> np.ndarray:
+        """Outcome indices of the next pull of arm ``arms[k]`` in each trial k (shape (trials,))."""
+        flat = self._rowK + arms
+        pos = self._pos[flat]
+        empty = pos >= self._fill[flat]
+        if empty.any():
+            self._refill(flat[empty])
+            pos = self._pos[flat]
+        out = self._buf[flat, pos]
+        self._pos[flat] = pos + 1
+        self.pulls.ravel()[flat] += 1
+        return out
+
+    def take(self, n) -> np.ndarray:
+        """Consume the next ``n[i]`` rewards of every arm i in every trial; return per-outcome counts.
+
+        Parameters
+        ----------
+        n : array_like of int, shape (K,) or (trials, K)
+
+        Returns
+        -------
+        numpy.ndarray, shape (trials, K, n_outcomes), int64
+        """
+        inst = self.table.instance
+        n = np.broadcast_to(np.asarray(n, dtype=np.int64), (self.B, self.K))
+        m = inst.n_outcomes
+        hist = np.zeros((self.B * self.K, m), dtype=np.int64)
+        nf = n.ravel()
+        for f in np.flatnonzero(nf > 0).tolist():
+            need = int(nf[f])
+            avail = int(self._fill[f] - self._pos[f])
+            use = min(avail, need)
+            parts = []
+            if use:
+                parts.append(self._buf[f, self._pos[f]:self._pos[f] + use])
+                self._pos[f] += use
+            if need > use:
+                k, i = divmod(f, self.K)
+                parts.append(inst.outcome(self._gens[k][i].random(need - use), i))
+            hist[f] = np.bincount(np.concatenate(parts).astype(np.int64), minlength=m)
+        self.pulls += n
+        return hist.reshape(self.B, self.K, m)

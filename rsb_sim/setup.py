@@ -1,0 +1,192 @@
+"""Everything a policy needs that is fixed before the first pull.
+
+:func:`prepare` turns a :class:`~rsb_sim.config.SimConfig`, an instance, a
+distortion and an algorithm name into a frozen :class:`Setup`: eps and the
+grid, the exploration count per arm, the Hölder q and L of ``h``
+(:func:`rsb_theory.holder.holder`, never typed in), the confidence-radius
+constant, N(eps) and Delta_min(eps) for RS-ETC-M, and the plain-words
+warnings when a paper default makes the algorithm degenerate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rsb_theory.distortions import Distortion
+from rsb_theory.grids import Grid
+
+from .config import (
+    ALGORITHMS,
+    SimConfig,
+    N_eps_value,
+    etc_explore_per_arm,
+    radius_constant,
+    ucb_explore_per_arm,
+)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Constants of one run (see :func:`prepare`).
+
+    Attributes
+    ----------
+    algo : str
+    K, T : int
+    eps : float
+    grid : rsb_theory.grids.Grid or None
+        ``etc`` grid for RS-ETC-M, mid-point ``ucb`` grid for the UCBs, None for uniform.
+    n0 : int
+        Pulls per arm in the round-robin exploration (ETC: ceil(N(eps)/K); UCBs:
+        ceil(rho T eps / 4) or ``explore``; uniform: 0).
+    radius_c : float
+        radius_scale * 16 (sqrt(2 e log T) + 32); the radius of arm i is radius_c / sqrt(tau_i).
+    q, L : float
+        Hölder exponent and constant of h on Bernoulli laws (``assumption:Holder``).
+    L_bonus : float
+        The constant used in the bonus of ``eq:UCB_alpha2``: L for Bernoulli arms,
+        L * b^(1 - q) for finite-support arms on [0, b] (the W1-Hölder constant of
+        U_h on laws supported in [0, b]: int |h(S) - h(S')| <= L int |S - S'|^q
+        <= L b^(1-q) W1^q by Jensen).
+    u_star : float
+        A maximiser of h on [0, 1] (RS-UCB-M with concave h: max of h on [x, y]
+        is h(clip(u_star, x, y))).
+    N_eps : float or None
+        ETC: N(eps) of ``eq:number of samples main paper`` (or ``explore``).
+    Delta_min : float or None
+        ETC: Delta_min(eps) of the true instance on the etc grid (``eq:discrete_gap``).
+    warnings : tuple of str
+    """
+
+    algo: str
+    K: int
+    T: int
+    eps: float
+    grid: Grid | None
+    n0: int
+    radius_c: float
+    q: float
+    L: float
+    L_bonus: float
+    u_star: float
+    N_eps: float | None
+    Delta_min: float | None
+    warnings: tuple[str, ...]
+
+    @property
+    def explore_steps(self) -> int:
+        """Length of the round-robin phase, min(T, K n0)."""
+        return min(self.T, self.K * self.n0)
+
+    def radius(self, tau: np.ndarray) -> np.ndarray:
+        """radius_scale * 16 (sqrt(2 e log T) + 32) / sqrt(tau) (``eq:UCB_confidence_sets``)."""
+        return self.radius_c / np.sqrt(tau)
+
+
+def true_gap(d: Distortion, instance, grid: Grid) -> float:
+    """Delta_min(eps) of ``eq:discrete_gap`` for the true instance: best minus best non-optimal grid value.
+
+    Full enumeration of the grid in lexicographic blocks with the canonical
+    :func:`rsb_theory.argmax.values` (two passes: M, then the best value below
+    M - TIE_TOL).  With several optimal grid points the gap is to the best
+    point outside the optimal set (the literal ``a != a*`` reading would give 0
+    and N(eps) = inf).
+    """
+    from rsb_theory import argmax as am
+    from rsb_theory.discretization import TIE_TOL
+
+    obj = _true_objective(d, instance)
+    M = -math.inf
+    for block in am.lex_blocks(grid):
+        M = max(M, float(am.values(obj, grid, block).max()))
+    second = -math.inf
+    for block in am.lex_blocks(grid):
+        v = am.values(obj, grid, block)[0]
+        below = v[v < M - TIE_TOL]
+        if below.size:
+            second = max(second, float(below.max()))
+    return M - second if math.isfinite(second) else math.inf
+
+
+def _true_objective(d: Distortion, instance):
+    from rsb_theory import argmax as am
+
+    return am.etc_objective(d, np.asarray(instance.p)[None, :])
+
+
+def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
+    """Validate the combination and compute the constants of the run.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``algo``; T < K (names ``T``); eps too coarse for the grid (names
+        ``eps``); RS-UCB-M with finite-support arms or non-concave h (names ``algo``
+        / ``dr``); a Hölder constant that is not finite (names ``dr``).
+    """
+    from rsb_theory.holder import holder, optimal_means
+
+    if algo not in ALGORITHMS:
+        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(ALGORITHMS)}")
+    K, T = instance.K, cfg.T
+    cfg.check_K(K)
+    eps = cfg.eps_for(K)
+    warnings: list[str] = []
+    grid = None
+    q = L = L_bonus = float("nan")
+    u_star = float("nan")
+    n0 = 0
+    N = Dmin = None
+    radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
+    if algo == "uniform":
+        return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, ())
+    if algo == "rs-ucb-m":
+        if instance.kind != "bernoulli":
+            raise ValueError("argument 'algo': rs-ucb-m is implemented for Bernoulli arms only (the Jensen "
+                             "reduction of eq:UCB_alpha to an interval of means is exact only there)")
+        if not d.shape.is_concave:
+            raise ValueError(f"argument 'dr': rs-ucb-m needs a concave h (Jensen reduction of eq:UCB_alpha); "
+                             f"{d.describe()} is not concave")
+    if instance.kind != "bernoulli":
+        raise ValueError(f"argument 'algo': {algo} needs Bernoulli arms here (rsb_theory.argmax builds the "
+                         f"objectives of Bernoulli arms only); finite-support arms run with 'uniform' only")
+    hr = holder(d)
+    q, L = float(hr.q), float(hr.L_H)
+    if not (hr.attained and math.isfinite(L)) and algo in ("rs-etc-m", "ce-ucb-m"):
+        raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+                         f"{algo} needs one")
+    L_bonus = L * instance.width ** (1.0 - q) if instance.kind != "bernoulli" else L
+    tops = optimal_means(d, 0, 1)
+    u_star = float(tops[0])
+    if algo == "rs-etc-m":
+        grid = Grid(K, eps, "etc")
+        if cfg.explore is not None:
+            N = float(cfg.explore)
+        else:
+            Dmin = true_gap(d, instance, grid)
+            N = N_eps_value(K, T, eps, L, q, Dmin)
+        n0 = etc_explore_per_arm(N, K)
+        if K * n0 >= T:
+            warnings.append(
+                f"RS-ETC-M never commits: the exploration N(eps) = {N:.4g} gives ceil(N/K) = {n0} pulls per arm "
+                f"and K*ceil(N/K) >= T = {T}, so every pull is round-robin exploration")
+    else:
+        grid = Grid(K, eps, "ucb")
+        n0 = ucb_explore_per_arm(cfg, K)
+        if K * n0 >= T:
+            warnings.append(
+                f"{algo.upper()} never tracks: forced exploration of {n0} pulls per arm and K*{n0} >= T = {T}, "
+                f"so every pull is round-robin")
+        else:
+            max_tau = T - (K - 1) * n0
+            if radius_c / math.sqrt(max_tau) >= instance.width:
+                warnings.append(
+                    f"{algo.upper()}: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at "
+                    f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {radius_c / math.sqrt(max_tau):.3g} "
+                    f"for tau <= {max_tau}), so every law on the support is in every confidence set"
+                    + ("; the optimistic value is the same for every mixture and the first mixture is kept"
+                       if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
+    return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings))

@@ -1,0 +1,113 @@
+"""Engine results, warnings on degenerate defaults, the store, the sweep and the CLI."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from proofs_checks.cli import main
+from rsb_sim import store
+from rsb_sim.config import SimConfig
+from rsb_sim.engine import run
+from rsb_sim.instances import BernoulliInstance, FiniteSupportInstance
+from rsb_sim.sweep import sweep
+from rsb_theory.distortions import get
+
+GINI = get("gini")
+INST = BernoulliInstance((0.4, 0.9))
+
+
+def test_uniform_regret_is_exact():
+    r = run(SimConfig(T=101, trials=3, seed=0), INST, GINI, "uniform")
+    # counts 51/50: mean = (51*0.4 + 50*0.9)/101
+    x = (51 * 0.4 + 50 * 0.9) / 101
+    np.testing.assert_allclose(r.regrets, 0.25 - x * (1 - x), atol=1e-15)
+    assert r.counts.tolist() == [[51, 50]] * 3 and r.std_regret == 0.0
+
+
+def test_paper_defaults_are_degenerate_and_warned():
+    ucb = run(SimConfig(T=5000, trials=4, seed=0), INST, GINI, "rs-ucb-m")
+    etc = run(SimConfig(T=5000, trials=4, seed=0), INST, GINI, "rs-etc-m")
+    assert len(ucb.warnings) == 1 and "confidence radius" in ucb.warnings[0]
+    assert len(etc.warnings) == 1 and "never commits" in etc.warnings[0]
+    # RS-UCB-M keeps the first grid point a = (eps/2, 1 - eps/2): arm 2 gets almost everything
+    assert np.all(ucb.counts[:, 1] > 0.9 * 5000)
+    assert np.all(etc.counts == 2500)
+    assert math.isfinite(etc.setup.N_eps) and etc.setup.N_eps > 5000
+
+
+def test_tuned_constants_learn_the_mixture():
+    r = run(SimConfig(T=4000, trials=20, seed=1, eps=0.05, radius_scale=0.002), INST, GINI, "rs-ucb-m")
+    assert not r.warnings
+    assert abs(r.counts[:, 0].mean() / 4000 - 0.8) < 0.05
+    assert r.mean_regret < 0.005
+
+
+def test_result_metadata_and_reproducibility():
+    a = run(SimConfig(T=300, trials=3, seed=9, eps=0.1, radius_scale=0.001), INST, GINI, "ce-ucb-m")
+    b = run(SimConfig(T=300, trials=3, seed=9, eps=0.1, radius_scale=0.001), INST, GINI, "ce-ucb-m")
+    assert np.array_equal(a.counts, b.counts) and a.entropy == 9
+    s = a.summary()
+    assert s["trials"] == 3 and len(s["regrets"]) == 3 and "numpy" in s["versions"]
+    json.dumps(s)
+
+
+@pytest.mark.parametrize("algo", ["rs-ucb-m", "ce-ucb-m", "rs-etc-m"])
+def test_finite_support_arms_refused_with_named_argument(algo):
+    inst = FiniteSupportInstance((0.0, 1.0, 2.0), ((0.2, 0.3, 0.5), (0.5, 0.5, 0.0)))
+    with pytest.raises(ValueError, match="'algo'"):
+        run(SimConfig(T=50), inst, GINI, algo)
+
+
+def test_finite_support_uniform():
+    inst = FiniteSupportInstance((0.0, 1.0, 2.0), ((0.2, 0.3, 0.5), (0.5, 0.5, 0.0)))
+    r = run(SimConfig(T=50, trials=2), inst, GINI, "uniform")
+    assert r.counts.tolist() == [[25, 25]] * 2 and np.all(r.regrets >= -1e-12)
+
+
+def test_non_concave_h_refused_for_rs_ucb():
+    from rsb_theory.distortions import resolve
+
+    convex = resolve("u**2")
+    with pytest.raises(ValueError, match="'dr'"):
+        run(SimConfig(T=50), INST, convex, "rs-ucb-m")
+
+
+def test_store_and_sweep_skip_done(tmp_path):
+    specs = [{"algo": a, "dr": "gini", "params": {}, "p": [0.4, 0.9],
+              "config": {"T": 200, "trials": 2, "seed": 0, "eps": 0.1}} for a in ("uniform", "rs-etc-m")]
+    keys = sweep(specs, tmp_path)
+    summary, arrays = store.load(tmp_path, keys[0])
+    assert summary["algo"] == "uniform" and arrays["counts"].shape == (2, 2)
+    mtime = (tmp_path / f"{keys[1]}.json").stat().st_mtime_ns
+    sweep(specs, tmp_path)  # nothing to do
+    assert (tmp_path / f"{keys[1]}.json").stat().st_mtime_ns == mtime
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_cli_simulate_json(capsys):
+    rc = main(["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "100", "--trials", "2",
+               "--format", "json", "--quiet"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["trials"] == 2 and len(out["regrets"]) == 2 and "seed_entropy" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--algo", "nope"], "'--algo'"),
+    (["--algo", "uniform", "--T", "1"], "'--T'"),
+    (["--algo", "uniform", "--trials", "0"], "'--trials'"),
+    (["--algo", "rs-ucb-m", "--rho", "1.5"], "'--rho'"),
+    (["--algo", "rs-ucb-m", "--eps", "0"], "'--eps'"),
+    (["--algo", "rs-ucb-m", "--explore", "-2"], "'--explore'"),
+    (["--algo", "uniform", "--p", "0.4"], "'--p'"),
+])
+def test_cli_simulate_errors(capsys, argv, needle):
+    base = {"--dr": "gini", "--p": "0.4,0.9", "--T": "100"}
+    args = list(argv)
+    for k, v in base.items():
+        if k not in args:
+            args += [k, v]
+    rc = main(["simulate"] + args + ["--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and needle in err[0]
