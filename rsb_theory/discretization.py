@@ -108,9 +108,43 @@ def enumerate_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOp
                        int(optimal.sum()), g.size)
 
 
-def discrete_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> DiscreteOptimum:
-    """Delta(eps), Delta_min(eps) and a* by enumeration (Bernoulli arms); see :func:`enumerate_optimum`."""
-    opt = enumerate_optimum(d, p, eps, grid)
+def fast_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOptimum:
+    """:func:`enumerate_optimum` without enumerating the grid (concave h).
+
+    The ETC objective of :mod:`rsb_theory.argmax` evaluated at the true means
+    is V(a) = h(<a, p>) (``eq:V``); its exact branch and bound gives the
+    first optimal grid point, and :func:`rsb_theory.argmax.second_best` the
+    best value outside the optimal set and the size of that set.  Tests check
+    that it agrees with :func:`enumerate_optimum`.
+
+    Raises
+    ------
+    ValueError
+        Bad ``p``, ``eps`` or ``grid``; an h that is not concave (argument ``d``).
+    """
+    from . import argmax as am
+
+    p = check_p(p)
+    g = Grid(p.size, float(eps), grid)
+    obj = am.etc_objective(d, p[None, :])
+    dec = am.argmax(obj, g, method="bnb")
+    best, second, n_opt = am.second_best(obj, g, method="bnb")
+    gap = float(best[0] - second[0]) if np.isfinite(second[0]) else float("inf")
+    return GridOptimum(dec.points[0], float(dec.value[0]), gap, int(n_opt[0]), g.size)
+
+
+def discrete_optimum(d: Distortion, p, eps: float, grid: str = "ucb", method: str = "auto") -> DiscreteOptimum:
+    """Delta(eps), Delta_min(eps) and a* for Bernoulli arms.
+
+    ``method``: ``"enumerate"`` (:func:`enumerate_optimum`, the definition),
+    ``"bnb"`` (:func:`fast_optimum`, concave h), ``"auto"`` (bnb for concave h,
+    else enumeration).
+    """
+    if method not in ("auto", "enumerate", "bnb"):
+        raise ValueError(f"argument 'method': expected auto, enumerate or bnb, got {method!r}")
+    if method == "auto":
+        method = "bnb" if d.shape.is_concave else "enumerate"
+    opt = fast_optimum(d, p, eps, grid) if method == "bnb" else enumerate_optimum(d, p, eps, grid)
     p = check_p(p)
     tops = optimal_means(d, float(p.min()), float(p.max()))
     v_star = float(d.numeric(np.array([float(tops[0])]))[0])

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .discretization import check_p, enumerate_optimum
+from .discretization import check_p, enumerate_optimum, fast_optimum
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on, exact_number
 
 
@@ -81,13 +81,20 @@ class AnalyticBeta:
     reason: str
 
 
-def delta_min(d: Distortion, p, eps: float, grid: str = "ucb") -> GapPoint:
-    """Delta_min(eps) of ``eq:discrete_gap`` by full enumeration (Bernoulli arms).
+def delta_min(d: Distortion, p, eps: float, grid: str = "ucb", method: str = "auto") -> GapPoint:
+    """Delta_min(eps) of ``eq:discrete_gap`` (Bernoulli arms).
 
-    See :func:`rsb_theory.discretization.enumerate_optimum`, of which this is the
-    gap part.
+    ``method="enumerate"`` evaluates every grid point
+    (:func:`rsb_theory.discretization.enumerate_optimum`); ``"bnb"`` uses the
+    exact branch and bound of :mod:`rsb_theory.argmax` (concave h, no
+    enumeration: :func:`rsb_theory.discretization.fast_optimum`); ``"auto"``
+    takes bnb for concave h.  Both give the same gap (tests).
     """
-    opt = enumerate_optimum(d, p, eps, grid)
+    if method not in ("auto", "enumerate", "bnb"):
+        raise ValueError(f"argument 'method': expected auto, enumerate or bnb, got {method!r}")
+    if method == "auto":
+        method = "bnb" if d.shape.is_concave else "enumerate"
+    opt = fast_optimum(d, p, eps, grid) if method == "bnb" else enumerate_optimum(d, p, eps, grid)
     return GapPoint(float(eps), opt.Delta_min, opt.n_optimal, opt.grid_size)
 
 

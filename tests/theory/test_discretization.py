@@ -48,3 +48,29 @@ def test_grid_with_the_optimum_has_zero_delta():
     opt = discrete_optimum(get("gini"), (0.4, 0.9), 0.1, "etc")
     np.testing.assert_allclose(opt.a_star, [0.8, 0.2])
     assert opt.Delta == pytest.approx(0.0, abs=1e-15)
+
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rsb_theory.discretization import enumerate_optimum, fast_optimum
+from rsb_theory.gap import delta_min
+
+_MEANS = st.sampled_from([0.0, 0.1, 0.25, 0.4, 0.5, 0.55, 0.9, 1.0]) | st.floats(0, 1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["gini", "mean_median", "right_tail", "cvar", "pht", "mean", "inter_es"]),
+       p=st.lists(_MEANS, min_size=2, max_size=5), n=st.integers(3, 14), grid=st.sampled_from(["etc", "ucb"]),
+       footnote=st.sampled_from([0.0, 0.37]))
+def test_fast_optimum_agrees_with_enumeration(name, p, n, grid, footnote):
+    """The branch-and-bound discrete optimum (no enumeration) equals the definition by enumeration."""
+    d = get(name)
+    # footnote > 0: 1/eps not on the grid, the last coordinate takes the deficit
+    eps = 1.0 / (n + footnote) if grid == "etc" else 1.0 / (n + len(p) / 2 + footnote)
+    e, f = enumerate_optimum(d, p, eps, grid), fast_optimum(d, p, eps, grid)
+    assert np.allclose(e.a_star, f.a_star, atol=1e-12)
+    assert abs(e.value - f.value) <= 1e-12
+    assert e.n_optimal == f.n_optimal and e.grid_size == f.grid_size
+    assert (e.Delta_min == f.Delta_min == float("inf")) or abs(e.Delta_min - f.Delta_min) <= 1e-12
+    assert delta_min(d, p, eps, grid, method="enumerate").delta_min == e.Delta_min
