@@ -256,6 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     from rsb_sim.cli import add_commands as add_sim_commands  # rsb simulate, rsb bench
 
     add_sim_commands(sub)
+    from .slopes import add_command as add_slopes_command  # rsb slopes
+
+    add_slopes_command(sub)
     return parser
 
 

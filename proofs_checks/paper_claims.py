@@ -258,3 +258,15 @@ def lemma_claim(ident: str) -> LemmaClaim:
         if c.id == ident:
             return c
     raise KeyError(ident)
+
+
+#: Printed bounds of the sampling lemmas and proof steps of appendix ``proof:UCB upper bound`` /
+#: ``Appendix:RS-ETC-M`` (keyed by ledger id; expression syntax of this module).
+SAMPLING_CLAIMS: dict[str, str] = {
+    "lemma:undersampling": "|tau_t(i)/t - a*(i)| < K/t for t >= T(eps)",
+    "lemma:oversampling": "O_t = {} for t > T(eps) = T_0 + m, m = (2/eps - 1)*T_0 - 2/eps",
+    "eq:oversampledproof": "under-sampled at the latest at t = rho*T/2",
+    "lemma:probability of E3": "T*((2/T**2 + 1)**K - 1)",
+    "eq: ETC commit 6": "2*N(eps)/T",
+    "eq: ETC commit 5": "N(eps)/(K*T)",
+}

@@ -15,6 +15,7 @@ from .checks import (beta_lemma_monotone, concentration, delta_error, example_ut
                      grid_size, holder_dual_power, holder_gini, holder_inter_es, holder_mean_median, holder_pht,
                      holder_quadratic, holder_rtd, lipschitz_wasserstein, literature_comparison, risk_concave,
                      table_regrets, table_risks, theorem_W, wasserstein_dual)
+from .checks import etc_commit, oversampling, probability_E3, slopes_gini, theorems_experiments, undersampling
 from .ledger import CheckResult
 
 Check = Callable[[], "CheckResult | None"]
@@ -49,6 +50,18 @@ def registered() -> list[tuple[str, Check]]:
     for mod in HOLDER_LEMMA_CHECKS:
         for part in mod.PARTS:
             out.append((f"{mod.LABEL}#{part}", partial(mod.check, part)))
+    # lemma:undersampling, lemma:oversampling, lemma:probability of E3, eq: ETC commit 5/6, theorems vs experiments
+    out.append((undersampling.ID, partial(undersampling.check, "bound")))
+    out.append((undersampling.ID_RHO, partial(undersampling.check, "rhoT2")))
+    out.append((oversampling.ID, oversampling.check))
+    out.append((probability_E3.ID, probability_E3.check))
+    out.append((etc_commit.ID, partial(etc_commit.check, "6")))
+    out.append((etc_commit.ID5, partial(etc_commit.check, "5")))
+    for part in theorems_experiments.PARTS:
+        out.append((theorems_experiments.IDS[part], partial(theorems_experiments.check, part)))
+    for algo in slopes_gini.LABELS:
+        for row in slopes_gini.INSTANCES:
+            out.append((f"{slopes_gini.LABELS[algo]}#slope.{row}", partial(slopes_gini.check, algo, row)))
     return out
 
 

@@ -19,6 +19,7 @@ PAPER_LABELS = {
     "lemma: concentration", "eq:UCB_confidence_sets", "eq:number of samples main paper",
     "theorem: ETC upper bound", "theorem:RS-ETC-M", "theorem:UCB upper bound", "corollary:RS-UCB-M",
     "lemma:probability of E3", "lemma:undersampling", "lemma:oversampling", "eq: ETC commit 6",
+    "eq: ETC commit 5", "eq:oversampledproof",
 }
 TABLE_CELL_RE = re.compile(r"^(table:table_regrets#[a-z_]+\.(h|ucb|etc)|table:table_risks#[a-z_]+\.(q|r|beta|L)"
                            r"|table:literature_comparison#(rs_etc_m|rs_ucb_m))$")
