@@ -259,6 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .slopes import add_command as add_slopes_command  # rsb slopes
 
     add_slopes_command(sub)
+    from .plots import add_command as add_plot_command  # rsb plot bounds
+    from .reproduce import add_command as add_reproduce_command  # rsb reproduce
+
+    add_reproduce_command(sub)
+    add_plot_command(sub)
     return parser
 
 

@@ -1,0 +1,205 @@
+"""The eps-dependent regret bounds of the paper evaluated numerically for one instance.
+
+* ``theorem: ETC upper bound`` (RS-ETC-M)::
+
+      R^E(T) <= (L K + W^-q) (3 W M(eps) log T / T)^q + Delta(eps),   for T > N(eps),
+
+  with M(eps) = N(eps) / log T and N(eps) of ``eq:number of samples main paper``.
+* ``theorem:UCB upper bound`` (RS-UCB-M and CE-UCB-M)::
+
+      R^pi(T) <= [B + L (W^q + 1)] [64/sqrt(eps rho T) (sqrt(2 e log T) + 32)]^q + Delta(eps),
+      for T > max(e^K, T(eps)).
+
+The formulas are :func:`rsb_theory.rates.etc_bound_eps` /
+:func:`rsb_theory.rates.ucb_bound_eps` (lambdified, never retyped); the
+constants are derived for the instance: q and L of ``assumption:Holder`` from
+:func:`rsb_theory.holder.holder`; W from :func:`rsb_theory.oracle.W_bernoulli`;
+Delta(eps) = V(alpha*) - V(a*) and Delta_min(eps) (``eq:discrete_gap``) by
+:func:`rsb_theory.discretization.discrete_optimum` on the algorithm's grid
+(``etc`` for RS-ETC-M, ``ucb`` for the UCBs); N(eps) and T(eps) from
+:mod:`rsb_sim.config` / :func:`rsb_theory.rates.T_of_eps`.
+
+B: the paper uses "the DR is bounded above by B" (proofs of the two theorems)
+without defining B; we take B = sup over laws on [0, 1] of U_h = max_u h(u)
+(U_h(F) = int_0^1 h(1 - F(x)) dx <= max h), which is exact for Bernoulli arms.
+
+The *trivial bound* is V* - min_alpha V(alpha) = max h - min h on
+[min p, max p]; a bound at or above it is *vacuous*.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+
+from rsb_theory import rates
+
+BOUND_LABELS = {"rs-etc-m": "theorem: ETC upper bound", "rs-ucb-m": "theorem:UCB upper bound",
+                "ce-ucb-m": "theorem:UCB upper bound"}
+
+
+@dataclass(frozen=True)
+class InstanceConstants:
+    """Constants of one (distortion, Bernoulli instance) used by the bounds.
+
+    Attributes
+    ----------
+    K : int
+    q, L : float
+        Hölder exponent and constant of h on [0, 1] (``assumption:Holder``).
+    W : float
+        W of the instance (:func:`rsb_theory.oracle.W_bernoulli`).
+    B : float
+        max_u h(u) on [0, 1] (bound on U_h; see the module docstring).
+    v_star : float
+        V(alpha*) = max h on [min p, max p].
+    trivial : float
+        V* - min_alpha V(alpha) (largest possible regret).
+    """
+
+    K: int
+    q: float
+    L: float
+    W: float
+    B: float
+    v_star: float
+    trivial: float
+
+
+@lru_cache(maxsize=64)
+def _constants(dr: str, params: tuple, p: tuple) -> InstanceConstants:
+    from rsb_theory.distortions import resolve
+    from rsb_theory.holder import holder, optimal_means
+    from rsb_theory.oracle import W_bernoulli
+
+    d = resolve(dr, **dict(params))
+    hr = holder(d)
+    B = float(d.numeric(np.array([float(optimal_means(d, 0, 1)[0])]))[0])
+    lo, hi = min(p), max(p)
+    v_star = float(d.numeric(np.array([float(optimal_means(d, lo, hi)[0])]))[0])
+    xs = np.concatenate([np.linspace(lo, hi, 20001), [lo, hi]])
+    v_min = float(np.min(d.numeric(xs)))
+    return InstanceConstants(len(p), float(hr.q), float(hr.L_H), float(W_bernoulli(np.array(p))), B, v_star,
+                             v_star - v_min)
+
+
+def instance_constants(dr: str, params: dict | None, p) -> InstanceConstants:
+    """:class:`InstanceConstants` of ``dr`` (registry name or expression) on Bernoulli means ``p`` (cached)."""
+    return _constants(dr, tuple(sorted((params or {}).items())), tuple(float(x) for x in p))
+
+
+@lru_cache(maxsize=4)
+def _lambdified(kind: str):
+    """The discrete-regret term of the theorem as an mpmath function of (T, K, eps, q, L, W, B, rho, Delta_min)."""
+    eb = rates.etc_bound_eps() if kind == "etc" else rates.ucb_bound_eps()
+    syms = (rates.T, rates.K, rates.eps, rates.q, rates.L, rates.W, rates.B, rates.rho, rates.Delta_min)
+    return sp.lambdify(syms, eb.discrete_regret, "mpmath")
+
+
+def _eval(kind: str, *args) -> float:
+    import mpmath
+
+    with mpmath.workdps(30):
+        v = _lambdified(kind)(*(mpmath.mpf(a) for a in args))
+    try:
+        return float(v)
+    except (OverflowError, TypeError):
+        return math.inf
+
+
+@dataclass(frozen=True)
+class BoundPoint:
+    """A theorem's bound at one horizon.
+
+    Attributes
+    ----------
+    T : int
+    eps : float
+    discrete : float
+        The discrete-regret term.
+    Delta : float
+        Delta(eps) (exact, on the algorithm's grid).
+    bound : float
+        discrete + Delta.
+    Delta_min : float
+    threshold : float
+        N(eps) (ETC) or max(e^K, T(eps)) (UCB): the theorem needs T > threshold.
+    side_ok : bool
+        Whether T > threshold.
+    vacuous : bool
+        bound >= trivial bound.
+    label : str
+    """
+
+    T: int
+    eps: float
+    discrete: float
+    Delta: float
+    bound: float
+    Delta_min: float
+    threshold: float
+    side_ok: bool
+    vacuous: bool
+    label: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def theorem_bound(algo: str, dr: str, params: dict | None, p, T: int, eps: float | None = None,
+                  rho: float = 0.1) -> BoundPoint:
+    """Evaluate the eps-dependent theorem for ``algo`` at horizon ``T``.
+
+    Parameters
+    ----------
+    algo : {"rs-etc-m", "rs-ucb-m", "ce-ucb-m"}
+    dr, params, p
+        Distortion and Bernoulli means.
+    T : int
+    eps : float, optional
+        Default sqrt(K log T / T) (``sec: experiments``).
+    rho : float
+        Exploration rate (UCB bound and T(eps)).
+
+    Returns
+    -------
+    BoundPoint
+
+    Raises
+    ------
+    ValueError
+        ``algo`` without a bound in the paper (names ``algo``).
+    """
+    from rsb_sim.config import N_eps_value
+    from rsb_theory.discretization import discrete_optimum
+    from rsb_theory.distortions import resolve
+
+    if algo not in BOUND_LABELS:
+        raise ValueError(f"argument 'algo': the paper proves no regret bound for {algo!r}; "
+                         f"bounds exist for {', '.join(BOUND_LABELS)}")
+    c = instance_constants(dr, params, p)
+    K, T = c.K, int(T)
+    if eps is None:
+        eps = math.sqrt(K * math.log(T) / T)
+    eps = min(float(eps), 1.0)
+    d = resolve(dr, **(params or {}))
+    grid = "etc" if algo == "rs-etc-m" else "ucb"
+    opt = discrete_optimum(d, np.asarray(p, dtype=float), eps, grid)
+    if algo == "rs-etc-m":
+        N = N_eps_value(K, T, eps, c.L, c.q, opt.Delta_min)
+        disc = _eval("etc", T, K, eps, c.q, c.L, c.W, c.B, rho, opt.Delta_min) if math.isfinite(N) else math.inf
+        threshold = N
+    else:
+        disc = _eval("ucb", T, K, eps, c.q, c.L, c.W, c.B, rho, opt.Delta_min)
+        if math.isfinite(opt.Delta_min) and opt.Delta_min > 0:
+            T_eps = rates.T_of_eps(eps, rho, opt.Delta_min, K, c.L, c.q).T_eps
+        else:
+            T_eps = 0.0 if math.isinf(opt.Delta_min) else math.inf
+        threshold = max(math.exp(K), T_eps)
+    bound = float(disc) + float(opt.Delta)
+    return BoundPoint(T, eps, float(disc), float(opt.Delta), bound, float(opt.Delta_min), float(threshold),
+                      bool(T > threshold), bool(bound >= c.trivial), BOUND_LABELS[algo])
