@@ -1,4 +1,5 @@
-# Two commands: `make demo` (install into .venv, run the ledger and a derivation)
+# Two commands: `make demo` (install into .venv, run the ledger, a derivation and a small
+# reproduction of the regret-vs-T figure into demo-figures/)
 # and `make test` (install with test extras, run the test suite).
 PYTHON ?= python3
 VENV   := .venv
@@ -19,6 +20,7 @@ install: $(VENV)/.installed
 demo: install
 	$(BIN)/rsb verify --format md
 	$(BIN)/rsb derive --h "u**0.3*(1-u)" --p 0.2,0.9
+	$(BIN)/rsb reproduce regret-vs-T --out demo-figures --trials 20
 
 test: install
 	$(BIN)/python -m pytest -q
