@@ -93,7 +93,7 @@ def _progress_factory(enabled: bool):
 
 
 def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | None = None,
-             progress: bool = False, executor: str = "local", client=None) -> list[Row]:
+             progress: bool = False, executor: str = "local", client=None, jobs: int = 1) -> list[Row]:
     """Run (or reload) every run of ``exp`` and aggregate it into rows.
 
     Parameters
@@ -105,8 +105,9 @@ def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | 
         Override the experiment's defaults.
     progress : bool
         tqdm bar over the pending runs (stderr).
-    executor, client
-        Passed to :func:`rsb_sim.sweep.sweep` (``"dask"`` for a cluster).
+    executor, client, jobs
+        Passed to :func:`rsb_sim.sweep.sweep` (``"processes"`` with ``jobs``
+        workers on this machine, ``"dask"`` for a cluster).
 
     Returns
     -------
@@ -118,7 +119,7 @@ def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | 
     runs = exp.runs(trials, seed)
     cache = out / "runs"
     keys = sweep([r.spec for r in runs], cache, executor=executor, client=client,
-                 progress=_progress_factory(progress))
+                 progress=_progress_factory(progress), jobs=jobs)
     rows = []
     for run, key in zip(runs, keys):
         summary, arrays = store.load(cache, key)
@@ -203,7 +204,7 @@ def caption(exp: Experiment, rows: list[Row], trials: int, seed: int) -> str:
 
 
 def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | None = None,
-                  progress: bool = False, executor: str = "local", client=None) -> dict:
+                  progress: bool = False, executor: str = "local", client=None, jobs: int = 1) -> dict:
     """Run one experiment and write ``<name>.csv/.json/.png/.pdf/.txt`` into ``out``.
 
     Returns
@@ -218,7 +219,7 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
     seed = exp.seed if seed is None else seed
     exp.runs(trials, seed)  # validates trials and seed before anything is written
     out.mkdir(parents=True, exist_ok=True)
-    rows = simulate(exp, out, trials, seed, progress, executor, client)
+    rows = simulate(exp, out, trials, seed, progress, executor, client, jobs)
     header = _header(exp, trials, seed)
     paths = {k: out / f"{exp.name}.{k}" for k in ("csv", "json", "png", "pdf", "txt")}
     write_csv(paths["csv"], rows, header)
@@ -229,7 +230,7 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
 
 
 def reproduce(name: str, out, trials: int | None = None, seed: int | None = None, progress: bool = False,
-              executor: str = "local", client=None) -> list[dict]:
+              executor: str = "local", client=None, jobs: int = 1) -> list[dict]:
     """``rsb reproduce NAME --out DIR [--trials M]``; ``name == "all"`` runs the five experiments.
 
     Raises
@@ -246,7 +247,7 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"argument 'seed': need an integer >= 0, got {seed!r}")
     check_out(out)
-    return [reproduce_one(e, out, trials, seed, progress, executor, client) for e in exps]
+    return [reproduce_one(e, out, trials, seed, progress, executor, client, jobs) for e in exps]
 
 
 # ---------------------------------------------------------------------------
@@ -275,7 +276,10 @@ def cmd_reproduce(args) -> str:
     except ValueError as exc:
         raise ValueError(str(exc).replace("argument 'out'", "argument '--out'")) from None
     show = not args.quiet and sys.stderr.isatty()
-    results = reproduce(args.experiment, args.out, trials, seed, progress=show)
+    jobs = _int_arg(args.jobs, "jobs", 1)
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    results = reproduce(args.experiment, args.out, trials, seed, progress=show,
+                        executor="processes" if jobs > 1 else "local", jobs=jobs)
     lines = []
     for r in results:
         lines.append(f"{Path(r['csv']).stem}: {r['png']} {r['pdf']} {r['csv']} {r['txt']}")
@@ -296,5 +300,6 @@ def add_command(sub) -> None:
     s.add_argument("--trials", default=None, help="trials per point (default 1000, as in the paper)")
     s.add_argument("--seed", default=None, help="root seed (default 0)")
     s.add_argument("--format", choices=("json", "table"), default="table")
+    s.add_argument("--jobs", default=None, help="worker processes (default: the number of CPUs)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_reproduce)
