@@ -10,7 +10,7 @@ from functools import partial
 from typing import Callable
 
 from . import paper_claims
-from .checks import (beta_lemma_monotone, concentration, delta_error, example_utility, experiments_alpha_star,
+from .checks import (beta_lemma_monotone, discussion_etc_vs_ucb, concentration, delta_error, example_utility, experiments_alpha_star,
                      experiments_exploration, experiments_n_eps, experiments_radius,
                      grid_size, holder_dual_power, holder_gini, holder_inter_es, holder_mean_median, holder_pht,
                      holder_quadratic, holder_rtd, lipschitz_wasserstein, literature_comparison, risk_concave,
@@ -45,6 +45,8 @@ def registered() -> list[tuple[str, Check]]:
         out.append((mod.ID, mod.check))
     for mod in (experiments_radius, experiments_n_eps, experiments_exploration):
         out.append((mod.ID, mod.check))
+    for part in discussion_etc_vs_ucb.PARTS:
+        out.append((f"{discussion_etc_vs_ucb.LABEL}#{part}", partial(discussion_etc_vs_ucb.check, part)))
     for part in ("bound", "radius"):
         out.append((f"lemma: concentration#{part}", partial(concentration.check, part)))
     for mod in HOLDER_LEMMA_CHECKS:

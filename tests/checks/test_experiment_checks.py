@@ -33,3 +33,14 @@ def test_n_eps_exceeds_horizon():
     assert lower > 300_000
     res = experiments_n_eps.check()
     assert res.status == "conditional"
+
+
+def test_discussion_right_tail_is_refuted_by_plain_exponents():
+    """Independent arithmetic: ETC decays T^(qr/(2b+r)), UCB T^(qr/(2b+2q)); q = 1/2, r = 2 (derived)."""
+    from proofs_checks.checks import discussion_etc_vs_ucb as m
+
+    q, r = 0.5, 2.0
+    for b in (0.1, 1.0, 7.0):
+        assert q * r / (2 * b + 2 * q) > q * r / (2 * b + r)  # UCB decays faster
+    assert m.check("discussion.right_tail").status == "refuted"
+    assert m.check("discussion.gini").status == "verified"

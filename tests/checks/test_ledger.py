@@ -16,7 +16,7 @@ PAPER_LABELS = {
     "sec: experiments", "lemma:risk-concave", "theorem:W", "lemma:Delta_error", "lemma:beta_lemma_monotone", "eq:E2C",
     "lemma:example_utility_Holder", "lemma:PHT", "lemma:RTD", "lemma:mean_median_Holder", "lemma:inter_ES_Holder",
     "lemma:Dual_Power", "lemma:Quadratic", "lemma:lipschitz-wasserstein", "theorem:Wasserstein_dual",
-    "lemma: concentration", "eq:UCB_confidence_sets", "eq:number of samples main paper",
+    "lemma: concentration", "eq:UCB_confidence_sets", "eq:UCB_alpha2", "eq:number of samples main paper",
     "theorem: ETC upper bound", "theorem:RS-ETC-M", "theorem:UCB upper bound", "corollary:RS-UCB-M",
     "lemma:probability of E3", "lemma:undersampling", "lemma:oversampling", "eq: ETC commit 6",
     "eq: ETC commit 5", "eq:oversampledproof",
