@@ -102,6 +102,7 @@ def plot_experiment(exp, rows: list[dict], png, pdf) -> None:
             ax.set_xscale("log")
         if exp.log_y:
             ax.set_yscale("log", nonpositive="clip")
+            _widen_flat_log_axis(ax, [r for r in vrows])
         if exp.x_name == "K":
             ax.set_xticks(sorted({r["x"] for r in vrows}))
         ax.set_xlabel(exp.x_label)
@@ -114,6 +115,18 @@ def plot_experiment(exp, rows: list[dict], png, pdf) -> None:
     fig.tight_layout()
     _save(fig, png, pdf)
     plt.close(fig)
+
+
+def _widen_flat_log_axis(ax, rows: list[dict]) -> None:
+    """Give a log axis at least one decade when every plotted value is (nearly) the same.
+
+    Matplotlib otherwise zooms into a sliver around the single value and the
+    tick labels collide with the title.
+    """
+    vals = np.array([v for r in rows for v in (r["mean_regret"], r["q05"], r["q95"]) if v > 0], dtype=float)
+    if vals.size and vals.max() < 3.0 * vals.min():
+        mid = float(np.sqrt(vals.max() * vals.min()))
+        ax.set_ylim(mid / np.sqrt(10.0), mid * np.sqrt(10.0))
 
 
 def _variant_title(v) -> str:

@@ -47,7 +47,7 @@ def _params(items) -> dict:
 
 def _means(text) -> tuple[float, ...]:
     if text is None:
-        raise ValueError("argument '--p': required (Bernoulli means, comma-separated)")
+        raise ValueError("argument '--p': required (Bernoulli means, comma-separated), or --support and --probs")
     try:
         vals = tuple(float(x) for x in text.split(",") if x.strip())
     except ValueError:
@@ -57,9 +57,44 @@ def _means(text) -> tuple[float, ...]:
     return vals
 
 
+def _numbers(text, name: str) -> tuple[float, ...]:
+    try:
+        vals = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise ValueError(f"argument '--{name}': expected comma-separated numbers, got {text!r}") from None
+    if not all(math.isfinite(v) for v in vals):
+        raise ValueError(f"argument '--{name}': entries must be finite, got {text!r}")
+    return vals
+
+
+def _instance(args):
+    """Bernoulli arms from ``--p``, or finite-support arms from ``--support`` and ``--probs``.
+
+    ``--probs`` holds one law per arm, arms separated by ';' and masses by ','
+    (e.g. --support 0,0.5,1 --probs "0.2,0.3,0.5;0.6,0.2,0.2").
+    """
+    from .instances import BernoulliInstance, FiniteSupportInstance
+
+    finite = args.support is not None or args.probs is not None
+    if finite:
+        if args.p is not None:
+            raise ValueError("argument '--p': give either --p (Bernoulli) or --support/--probs, not both")
+        if args.support is None or args.probs is None:
+            missing = "--support" if args.support is None else "--probs"
+            raise ValueError(f"argument '{missing}': finite-support arms need both --support and --probs")
+        support = _numbers(args.support, "support")
+        probs = tuple(_numbers(row, "probs") for row in args.probs.split(";") if row.strip())
+        try:
+            return FiniteSupportInstance(support, probs)
+        except ValueError as exc:
+            raise _config_errors_as_flags(exc) from None
+    return BernoulliInstance(_means(args.p))
+
+
 def _config_errors_as_flags(exc: ValueError) -> ValueError:
     msg = str(exc)
-    for name in ("T", "trials", "seed", "eps", "rho", "radius_scale", "explore", "p", "algo", "dr"):
+    for name in ("T", "trials", "seed", "eps", "rho", "radius_scale", "explore", "p", "algo", "dr", "support",
+                 "probs"):
         flag = "--" + name.replace("_", "-")
         msg = msg.replace(f"argument '{name}'", f"argument '{flag}'")
     return ValueError(msg)
@@ -69,13 +104,12 @@ def cmd_simulate(args) -> str:
     from rsb_theory.distortions import resolve
 
     from .engine import run
-    from .instances import BernoulliInstance
 
     if args.algo not in ALGORITHMS:
         raise ValueError(f"argument '--algo': unknown algorithm {args.algo!r}; known: {', '.join(ALGORITHMS)}")
     if args.format not in ("json", "table"):
         raise ValueError(f"argument '--format': expected json or table, got {args.format!r}")
-    p = _means(args.p)
+    instance = _instance(args)
     try:
         d = resolve(args.dr, **_params(args.param))
     except ValueError as exc:
@@ -92,7 +126,7 @@ def cmd_simulate(args) -> str:
 
             def progress(total):
                 return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
-        res = run(cfg, BernoulliInstance(p), d, args.algo, progress=progress)
+        res = run(cfg, instance, d, args.algo, progress=progress)
     except ValueError as exc:
         raise _config_errors_as_flags(exc) from None
     for w in res.warnings:
@@ -121,7 +155,11 @@ def add_commands(sub) -> None:
     s.add_argument("--algo", required=True, help=f"one of: {', '.join(ALGORITHMS)}")
     s.add_argument("--dr", required=True, help="distortion: a registry name or an expression in u")
     s.add_argument("--param", action="append", metavar="K=V", help="distortion parameter (repeatable)")
-    s.add_argument("--p", required=True, help="Bernoulli means, comma-separated")
+    s.add_argument("--p", default=None, help="Bernoulli means, comma-separated")
+    s.add_argument("--support", default=None,
+                   help="finite-support arms: common support points in [0, b], comma-separated (with --probs)")
+    s.add_argument("--probs", default=None,
+                   help="finite-support arms: one law per arm, ';' between arms, e.g. '0.2,0.3,0.5;0.6,0.2,0.2'")
     s.add_argument("--T", required=True, help="horizon")
     s.add_argument("--trials", default="100", help="number of trials (default 100)")
     s.add_argument("--seed", default="0", help="root seed (default 0)")

@@ -33,6 +33,11 @@ def grid_values(setup: Setup, d, instance, points: np.ndarray, hist: np.ndarray)
       over the interval of mixture means [<a, lo>, <a, hi>], lo/hi = phat -/+ radius
       clipped to [0, 1], i.e. h(clip(u_star, <a, lo>, <a, hi>));
     * CE-UCB-M, ``eq:UCB_alpha2``: V(a) + L sum_i (a_i radius_i)^q.
+
+    Finite-support arms (``hist`` = counts per support point, ``eq:empirical_CDF``):
+    V(a) = U_h(sum_i a_i F_i,t), the masses a @ (hist / tau) handed to
+    :func:`rsb_theory.riskmetric.finite_support` (not :mod:`rsb_theory.argmax`),
+    and the CE-UCB-M bonus constant is ``setup.L_bonus`` = L b^(1-q).
     """
     h = d.numeric
     tau = hist.sum(axis=1).astype(float)

@@ -33,6 +33,20 @@ Two certificates avoid a search; neither approximates a decision.
    outside S is optimal or can beat prev, so M_t = Mhat_t and the rule applied
    within S gives the exact decision.  Otherwise the trial gets a full search.
    The guard 1e-12 * max(1, |value|) absorbs floating-point rounding.
+
+   Finite-support arms (``etc_finite``/``ce_finite`` objectives).  With the
+   support x_1 < ... < x_m in [0, b], V(a) = x_1 h(1) + sum_j w_j h(S_j(a)),
+   w_j = x_{j+1} - x_j, S_j(a) = sum_i a_i S_ij and S_ij = P_i(X > x_j) the
+   empirical survival of arm i on the step [x_j, x_{j+1})
+   (:func:`rsb_theory.argmax.etc_objective_finite`).  S_j(a) is a convex
+   combination of the S_ij, so |S_j,t(a) - S_j,s(a)| <= D_j = max_i |S_ij,t -
+   S_ij,s| and (clipping to [0, 1] is 1-Lipschitz)
+
+       |V_t(a) - V_s(a)| <= L_H sum_j w_j D_j^q,
+
+   which replaces L_H D^q above (the bonus part is unchanged; its constant is
+   the objective's L).  Bernoulli arms are the case m = 2, x = (0, 1): one step,
+   w = 1, S_i1 = phat_i, D_1 = D.
 """
 
 from __future__ import annotations
@@ -77,8 +91,19 @@ def fast_values(obj, P: np.ndarray) -> np.ndarray:
 
     if obj.kind == "rs_ucb":
         return h(np.minimum(np.maximum(obj.xs_lo, dot(obj.lo)), dot(obj.hi)))
-    v = h(np.clip(dot(obj.phat), 0.0, 1.0))
-    if obj.kind == "ce_ucb":
+    if obj.finite:
+        v = None
+        for j in range(obj.widths.size):
+            w = float(obj.widths[j])
+            if w == 0.0:
+                continue
+            term = w * (h(np.clip(dot(obj.surv[:, :, j]), 0.0, 1.0)) - (obj.h1 if obj.left[j] else 0.0))
+            v = term if v is None else v + term
+        if v is None:  # a support {0}: cannot happen (two points at least), kept for safety
+            v = np.zeros((obj.B, P.shape[-2]))
+    else:
+        v = h(np.clip(dot(obj.phat), 0.0, 1.0))
+    if obj.kind in ("ce_ucb", "ce_finite"):
         if obj.q == 1.0:
             v = v + obj.L * dot(obj.radius)
         else:
@@ -112,11 +137,19 @@ class Searcher:
     use_upper_bound : bool
         Try certificate 1 first.
     n_cand : int
+    step_widths : numpy.ndarray, shape (J,), optional
+        Finite-support arms: the widths w_j of the steps of the survival
+        functions; the drift statistic passed as ``phat`` to :meth:`full` and
+        :meth:`step` is then the survival array S_ij of shape (B, K, J) and the
+        candidate bound uses L_H sum_j w_j D_j^q (module docstring).  None:
+        Bernoulli arms, ``phat`` of shape (B, K).
     """
 
     def __init__(self, grid: Grid, B: int, holder_q: float, holder_L: float, L_bonus: float,
-                 use_upper_bound: bool, n_cand: int = N_CAND, enum_max: int = ENUM_MAX) -> None:
+                 use_upper_bound: bool, n_cand: int = N_CAND, enum_max: int = ENUM_MAX,
+                 step_widths: np.ndarray | None = None) -> None:
         self.grid, self.B = grid, B
+        self.w = None if step_widths is None else np.asarray(step_widths, dtype=float)
         self.q, self.Lh, self.Lb = float(holder_q), float(holder_L), float(L_bonus)
         self.use_ub = use_upper_bound
         self.small = grid.size <= enum_max
@@ -133,7 +166,7 @@ class Searcher:
             self.S = np.zeros((B, n), dtype=np.int64)
             self.out = np.full(B, -np.inf)  # best value outside S (-inf: S is the whole grid)
             self.has_S = np.zeros(B, dtype=bool)
-            self.phat_s = np.zeros((B, grid.K))
+            self.phat_s = np.zeros((B, grid.K) if self.w is None else (B, grid.K, self.w.size))
             self.rq_s = np.zeros((B, grid.K))
 
     # ------------------------------------------------------------------
@@ -141,7 +174,8 @@ class Searcher:
         """Full enumeration for ``rows`` (obj built for exactly these rows): decide, rebuild S."""
         b, size = rows.size, self.grid.size
         V = np.empty((b, size))
-        step = max(1, ENUM_CHUNK // max(b * self.grid.K, 1))
+        J = 1 if self.w is None else self.w.size
+        step = max(1, ENUM_CHUNK // max(b * self.grid.K * J, 1))
         for lo in range(0, size, step):
             V[:, lo:lo + step] = fast_values(obj, self.all_points[lo:lo + step])
         M = V.max(axis=1)
@@ -208,8 +242,8 @@ class Searcher:
         ----------
         build : callable(rows) -> Objective
             Builds the objective for the trials ``rows`` (int array).
-        phat : numpy.ndarray, shape (B, K)
-            Current estimated means.
+        phat : numpy.ndarray, shape (B, K), or (B, K, J) for finite-support arms
+            Current estimated means (survival functions S_ij for finite support).
         rq : numpy.ndarray, shape (B, K) or None
             Current radius^q (CE-UCB-M), else None.
         rows : int array, optional
@@ -235,8 +269,12 @@ class Searcher:
                 S = self.S[rows]
                 vS = fast_values(o, self.all_points[S])
                 Mhat = vS.max(axis=1)
-                D = np.abs(phat[rows] - self.phat_s[rows]).max(axis=1)
-                bound = self.out[rows] + self.Lh * (1 + 1e-12) * D ** self.q
+                D = np.abs(phat[rows] - self.phat_s[rows]).max(axis=1)  # (b,) or (b, J)
+                if self.w is None:
+                    drift = D ** self.q
+                else:
+                    drift = (D ** self.q) @ self.w
+                bound = self.out[rows] + self.Lh * (1 + 1e-12) * drift
                 if rq is not None:
                     bound = bound + self.Lb * np.minimum((rq[rows] - self.rq_s[rows]).max(axis=1), 0.0)
                 with np.errstate(invalid="ignore"):

@@ -112,9 +112,13 @@ def true_gap(d: Distortion, instance, grid: Grid) -> float:
 
 
 def _true_objective(d: Distortion, instance):
+    """``eq:ETC_alpha`` on the true laws: h(<a, p>) (Bernoulli) or U_h(sum_i a_i F_i) (finite support)."""
     from rsb_theory import argmax as am
 
-    return am.etc_objective(d, np.asarray(instance.p)[None, :])
+    if instance.kind == "bernoulli":
+        return am.etc_objective(d, np.asarray(instance.p)[None, :])
+    return am.etc_objective_finite(d, np.asarray(instance.support, dtype=float),
+                                   np.asarray(instance.probs, dtype=float)[None])
 
 
 def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
@@ -126,6 +130,13 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
         Unknown ``algo``; T < K (names ``T``); eps too coarse for the grid (names
         ``eps``); RS-UCB-M with finite-support arms or non-concave h (names ``algo``
         / ``dr``); a Hölder constant that is not finite (names ``dr``).
+
+    Notes
+    -----
+    Finite-support arms run with RS-ETC-M, CE-UCB-M and uniform.  Delta_min(eps)
+    is then computed on the true laws with
+    :func:`rsb_theory.argmax.etc_objective_finite`, and N(eps) uses L_H =
+    L b^(1-q) (``L_bonus``), the W1-Hölder constant of U_h on laws on [0, b].
     """
     from rsb_theory.holder import holder, optimal_means
 
@@ -150,9 +161,6 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
         if not d.shape.is_concave:
             raise ValueError(f"argument 'dr': rs-ucb-m needs a concave h (Jensen reduction of eq:UCB_alpha); "
                              f"{d.describe()} is not concave")
-    if instance.kind != "bernoulli":
-        raise ValueError(f"argument 'algo': {algo} needs Bernoulli arms here (rsb_theory.argmax builds the "
-                         f"objectives of Bernoulli arms only); finite-support arms run with 'uniform' only")
     hr = holder(d)
     q, L = float(hr.q), float(hr.L_H)
     if not (hr.attained and math.isfinite(L)) and algo in ("rs-etc-m", "ce-ucb-m"):
@@ -167,7 +175,8 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
             N = float(cfg.explore)
         else:
             Dmin = true_gap(d, instance, grid)
-            N = N_eps_value(K, T, eps, L, q, Dmin)
+            # the L_H of eq:Holder (W1-Hölder constant of U_h): L on [0, 1], L b^(1-q) on [0, b]
+            N = N_eps_value(K, T, eps, L_bonus, q, Dmin)
         n0 = etc_explore_per_arm(N, K)
         if K * n0 >= T:
             warnings.append(

@@ -8,7 +8,10 @@
    counts, then (if t < T) recompute a with the previous a kept while still
    optimal (:class:`rsb_sim.search.Searcher`).
 
-State arrays are (trials, K); the only Python loop is over time.
+State arrays are (trials, K) for Bernoulli arms (number of ones) and
+(trials, K, m) for finite-support arms (counts of each support point: the
+exact sufficient statistic of the empirical CDF ``eq:empirical_CDF``); the
+only Python loop is over time.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
 
     Parameters
     ----------
-    make_objective : callable(phat (b, K), radius (b, K)) -> rsb_theory.argmax.Objective
+    make_objective : callable(est, radius (b, K)) -> rsb_theory.argmax.Objective
+        ``est`` is phat (b, K) for Bernoulli arms, the empirical laws (b, K, m)
+        for finite-support arms.
     use_upper_bound : bool
         Try the upper-bound certificate each step.
     bonus : bool
@@ -60,42 +65,58 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
         return PolicyRun(counts, acts, {"full": 1, "data_free": True})
     rew = VectorRewards(table, block=block)
     hist = rew.take(np.full(K, n0))
-    ones = hist[:, :, 1].astype(float)
+    finite = instance.kind != "bernoulli"
+    if finite:
+        counts_m = hist.astype(float)  # (B, K, m) counts of each support point
+        widths = np.diff(np.asarray(instance.support, dtype=float))  # steps [x_j, x_{j+1}), j = 1..m-1
+    else:
+        ones = hist[:, :, 1].astype(float)
+        widths = None
     tau = np.full((B, K), float(n0))
     rows_all = np.arange(B)
 
     hr = holder(d)
     L_exact = float(hr.L_exact) if (hr.attained and hr.L_exact is not None) else math.nan
     q = float(hr.q)
-    searcher = Searcher(setup.grid, B, q, L_exact, setup.L_bonus if bonus else 0.0, use_upper_bound)
+    searcher = Searcher(setup.grid, B, q, L_exact, setup.L_bonus if bonus else 0.0, use_upper_bound,
+                        step_widths=widths)
 
     def estimates():
-        phat = ones / tau
+        """(estimate for the objective, drift statistic for the searcher, radius)."""
         radius = setup.radius(tau)
-        return phat, radius
+        if not finite:
+            phat = ones / tau
+            return phat, phat, radius
+        probs = counts_m / tau[:, :, None]
+        # S_ij = P_i(X > x_j) on the steps [x_j, x_{j+1}) (reverse cumulative sums of the masses)
+        surv = np.clip(np.cumsum(probs[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:], 0.0, 1.0)
+        return probs, surv, radius
 
-    phat, radius = estimates()
-    searcher.full(make_objective(phat, radius), rows_all, phat, radius ** setup.q if bonus else None)
+    est, stat, radius = estimates()
+    searcher.full(make_objective(est, radius), rows_all, stat, radius ** setup.q if bonus else None)
     t0 = K * n0 + 1
     bar = progress(total=T - t0 + 1) if progress is not None else None
     for t in range(t0, T + 1):
         arm = track(t - 1, searcher.a, tau)
         out = rew.next(arm)
         tau[rows_all, arm] += 1
-        ones[rows_all, arm] += out
+        if finite:
+            counts_m[rows_all, arm, out] += 1
+        else:
+            ones[rows_all, arm] += out
         if actions is not None:
             actions[:, t - 1] = arm
         if t < T:
-            phat, radius = estimates()
+            est, stat, radius = estimates()
             if quick_keep is not None:
-                todo = np.flatnonzero(~quick_keep(phat, radius, searcher.a))
+                todo = np.flatnonzero(~quick_keep(est, radius, searcher.a))
                 searcher.stats.quick += B - todo.size
                 if todo.size == 0:
                     continue
             else:
                 todo = None
             rq = radius ** setup.q if bonus else None
-            searcher.step(lambda rows: make_objective(phat[rows], radius[rows]), phat, rq, todo)
+            searcher.step(lambda rows: make_objective(est[rows], radius[rows]), stat, rq, todo)
             if bar is not None and (t - t0) % 1000 == 999:
                 bar.update(1000)
     if bar is not None:

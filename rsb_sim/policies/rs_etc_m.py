@@ -11,6 +11,10 @@
    is pulled until it has target_i pulls (fewer if the horizon runs out), else
    it is skipped; the rest of the budget goes to arm K.
 
+Finite-support arms: the exploration yields per-support-point counts (B, K, m),
+the empirical laws of ``eq:empirical_CDF``, and a_E maximises
+U_h(sum_i a_i F_i) with :func:`rsb_theory.argmax.etc_objective_finite`.
+
 Only the exploration rewards matter, so the commit phase is computed in
 closed form (no time loop).
 """
@@ -35,8 +39,12 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
         return PolicyRun(counts, actions, {"full": 0})
     rew = VectorRewards(table, block=1)  # take() draws the exploration straight from the streams
     hist = rew.take(np.full(K, n0))
-    phat = instance.empirical(hist)
-    dec = am.argmax(am.etc_objective(d, phat), setup.grid)
+    est = instance.empirical(hist)  # phat (B, K) or empirical laws (B, K, m)
+    if instance.kind == "bernoulli":
+        obj = am.etc_objective(d, est)
+    else:
+        obj = am.etc_objective_finite(d, np.asarray(instance.support, dtype=float), est)
+    dec = am.argmax(obj, setup.grid)
     target = etc_targets(T, dec.points)
     counts = np.empty((B, K), dtype=np.int64)
     extra = np.zeros((B, K), dtype=np.int64)
