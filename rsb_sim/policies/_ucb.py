@@ -78,8 +78,9 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
     hr = holder(d)
     L_exact = float(hr.L_exact) if (hr.attained and hr.L_exact is not None) else math.nan
     q = float(hr.q)
+    # candidate sets pay off for CE-UCB-M only (see Searcher's use_candidates)
     searcher = Searcher(setup.grid, B, q, L_exact, setup.L_bonus if bonus else 0.0, use_upper_bound,
-                        step_widths=widths)
+                        step_widths=widths, use_candidates=bonus)
 
     def estimates():
         """(estimate for the objective, drift statistic for the searcher, radius)."""
