@@ -26,12 +26,12 @@ import sys
 import numpy as np
 import sympy as sp
 
+from rsb_sim.args import parse_means, parse_params
 from rsb_theory import rates
 from rsb_theory.discretization import W_bernoulli, discrete_optimum
 from rsb_theory.grids import GRID_KINDS
 from rsb_theory.holder import optimal_means
-from rsb_theory.profile import alpha_star_bernoulli
-from rsb_theory.distortions import REGISTRY, DistortionError, get, resolve
+from rsb_theory.distortions import REGISTRY, DistortionError, resolve
 from rsb_theory.holder import HolderError, holder
 from rsb_theory.profile import instance_profile
 from rsb_theory.riskmetric import bernoulli_closed_form
@@ -45,30 +45,19 @@ class UsageError(ValueError):
 
 
 def _parse_params(items: list[str] | None) -> dict[str, str]:
-    out = {}
-    for item in items or []:
-        if "=" not in item:
-            raise UsageError(f"argument '--param': expected k=v, got {item!r}")
-        k, v = item.split("=", 1)
-        if not k.strip().isidentifier():
-            raise UsageError(f"argument '--param': bad name {k!r}")
-        out[k.strip()] = v.strip()
-    return out
+    try:
+        return parse_params(items)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _parse_p(text: str | None) -> list[float] | None:
     if text is None:
         return None
     try:
-        vals = [float(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise UsageError(f"argument '--p': expected comma-separated numbers, got {text!r}") from None
-    if len(vals) < 2:
-        raise UsageError(f"argument '--p': need at least two arms, got {text!r}")
-    bad = [v for v in vals if not (math.isfinite(v) and 0.0 <= v <= 1.0)]
-    if bad:
-        raise UsageError(f"argument '--p': Bernoulli means must lie in [0, 1], got {bad[0]}")
-    return vals
+        return list(parse_means(text))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _table(results) -> str:

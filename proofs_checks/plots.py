@@ -346,7 +346,7 @@ def cmd_plot(args) -> str:
             raise ValueError(f"argument '--param': expected k=v, got {item!r}")
         k, v = item.split("=", 1)
         params[k.strip()] = v.strip()
-    from rsb_sim.cli import _means
+    from rsb_sim.args import parse_means as _means
 
     p = _means(args.p)
     try:

@@ -254,15 +254,10 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
 # command line
 # ---------------------------------------------------------------------------
 def _int_arg(text, name: str, minimum: int):
-    if text is None:
-        return None
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"argument '--{name}': not a number: {text!r}") from None
-    if not math.isfinite(v) or v != int(v) or v < minimum:
-        raise ValueError(f"argument '--{name}': need an integer >= {minimum}, got {text!r}")
-    return int(v)
+    """An optional integer flag (None when absent), see :func:`rsb_sim.args.parse_int`."""
+    from rsb_sim.args import parse_int
+
+    return parse_int(text, name, minimum, optional=True)
 
 
 def cmd_reproduce(args) -> str:

@@ -519,16 +519,9 @@ def _split(text: str | None, name: str) -> list[str]:
 
 
 def _instances(text: str) -> list[tuple[float, ...]]:
-    out = []
-    for chunk in text.split(";"):
-        try:
-            vals = tuple(float(x) for x in chunk.split(",") if x.strip())
-        except ValueError:
-            raise ValueError(f"argument '--p': expected comma-separated numbers, got {chunk!r}") from None
-        if len(vals) < 2 or any(not (math.isfinite(v) and 0 <= v <= 1) for v in vals):
-            raise ValueError(f"argument '--p': need at least two Bernoulli means in [0, 1], got {chunk!r}")
-        out.append(vals)
-    return out
+    from rsb_sim.args import parse_instances
+
+    return parse_instances(text)
 
 
 def _num(text: str, name: str, lo: float | None = None, integer: bool = False):

@@ -10,51 +10,17 @@ import json
 import math
 import sys
 
+from .args import parse_float as _float
+from .args import parse_int as _int
+from .args import parse_means
+from .args import parse_params as _params
 from .config import ALGORITHMS, SimConfig
-
-
-def _int(text, name: str, minimum: int = 0) -> int:
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"argument '--{name}': not a number: {text!r}") from None
-    if not math.isfinite(v) or v != int(v) or v < minimum:
-        raise ValueError(f"argument '--{name}': need an integer >= {minimum}, got {text!r}")
-    return int(v)
-
-
-def _float(text, name: str) -> float:
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"argument '--{name}': not a number: {text!r}") from None
-    if not math.isfinite(v):
-        raise ValueError(f"argument '--{name}': must be finite, got {text!r}")
-    return v
-
-
-def _params(items) -> dict:
-    out = {}
-    for item in items or []:
-        if "=" not in item:
-            raise ValueError(f"argument '--param': expected k=v, got {item!r}")
-        k, v = item.split("=", 1)
-        if not k.strip().isidentifier():
-            raise ValueError(f"argument '--param': bad name {k!r}")
-        out[k.strip()] = v.strip()
-    return out
 
 
 def _means(text) -> tuple[float, ...]:
     if text is None:
         raise ValueError("argument '--p': required (Bernoulli means, comma-separated), or --support and --probs")
-    try:
-        vals = tuple(float(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise ValueError(f"argument '--p': expected comma-separated numbers, got {text!r}") from None
-    if len(vals) < 2 or any(not (math.isfinite(v) and 0 <= v <= 1) for v in vals):
-        raise ValueError(f"argument '--p': need at least two Bernoulli means in [0, 1], got {text!r}")
-    return vals
+    return parse_means(text)
 
 
 def _numbers(text, name: str) -> tuple[float, ...]:
