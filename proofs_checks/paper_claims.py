@@ -248,6 +248,12 @@ EXPERIMENTS: tuple[ExperimentSetup, ...] = (
     ExperimentSetup("fig:ucb_zeta", (3,), (75_000,), None, "sqrt(K*log(T)/T)", None, None),
 )
 
+#: Discussion after ``eq:UCB_alpha2``: the algorithm said to have the better regret guarantee, per row.
+DISCUSSION_BETTER: dict[str, str] = {"right_tail": "RS-ETC-M", "gini": "RS-UCB-M"}
+
+#: ``sec: experiments``: "the optimal mixing coefficient is alpha* = [0.8, 0.2]" (Gini, Bern(0.4), Bern(0.9)).
+EXPERIMENT_ALPHA_STAR: tuple[float, ...] = (0.8, 0.2)
+
 #: The horizons the experiments state (from :data:`EXPERIMENTS`).
 EXPERIMENT_HORIZONS: tuple[int, ...] = tuple(sorted({T for e in EXPERIMENTS for T in e.T}))
 

@@ -22,9 +22,7 @@ from .. import paper_claims
 from ..ledger import CheckResult
 
 LABEL = "eq:UCB_alpha2"
-#: row key -> the algorithm the Discussion says is better
-CLAIMED_BETTER = {"right_tail": "RS-ETC-M", "gini": "RS-UCB-M"}
-PARTS = tuple(f"discussion.{k}" for k in CLAIMED_BETTER)
+PARTS = tuple(f"discussion.{k}" for k in paper_claims.DISCUSSION_BETTER)
 _BETA = sp.Symbol("beta", positive=True)
 
 
@@ -57,7 +55,7 @@ def check(part: str) -> CheckResult:
     row = paper_claims.risk_row(key)
     pq, pr = sp.sympify(row.q), sp.sympify(row.r)
     p_better, p_why = _verdict(pq, pr)
-    claimed = CLAIMED_BETTER[key]
+    claimed = paper_claims.DISCUSSION_BETTER[key]
     if better == claimed:
         status = "verified"
     elif p_better == claimed:
