@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rsb_sim.args import add_sweep_options, parse_sweep_options
+
 #: Columns of the ``rsb plot bounds`` CSV.
 BOUND_COLUMNS: tuple[str, ...] = (
     "dr", "params", "p", "algo", "T", "eps", "trials", "mean_regret", "std_regret", "stderr", "ci_low", "ci_high",
@@ -150,7 +152,7 @@ def _slug(text: str) -> str:
 
 
 def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path, seed: int = 0, rho: float = 0.1,
-                radius_scale: float = 1.0, explore: str | None = None, progress=None) -> dict:
+                radius_scale: float = 1.0, explore: str | None = None, progress=None, **sweep_opts) -> dict:
     """Simulate ``algo`` at each horizon and evaluate the theorem's bound there.
 
     Returns
@@ -173,7 +175,7 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
         cfg = {"T": T, "trials": trials, "seed": seed + i, "eps": None, "rho": rho,
                "radius_scale": radius_scale, "explore": _explore_value(explore, T)}
         specs.append({"algo": algo, "dr": dr, "params": dict(params), "p": list(p), "config": cfg})
-    keys = sweep(specs, out / "runs", progress=progress)
+    keys = sweep(specs, out / "runs", progress=progress, **sweep_opts)
     loaded = [store.load(out / "runs", k) for k in keys]
     regrets = [np.asarray(a["regrets"], dtype=float) for _s, a in loaded]
     derived = {"exponent": None, "log_power": None, "rate": "none", "source": "", "constant": None}
@@ -276,8 +278,11 @@ def plot_bounds(data: dict, png, pdf, title: str) -> None:
 
 def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS, trials: int = DEFAULT_TRIALS,
                         seed: int = 0, rho: float = 0.1, radius_scale: float = 1.0, explore: str | None = None,
-                        progress=None) -> dict:
-    """Run :func:`bounds_data`, write ``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` into ``out``; return the paths."""
+                        progress=None, **sweep_opts) -> dict:
+    """Run :func:`bounds_data`, write ``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` into ``out``; return the paths.
+
+    ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, scheduler, chunk).
+    """
     from rsb_sim.config import ALGORITHMS
     from rsb_theory.distortions import resolve
 
@@ -293,7 +298,7 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
         raise ValueError(f"argument 'trials': need an integer >= 1, got {trials!r}")
     out = check_out(out)
     out.mkdir(parents=True, exist_ok=True)
-    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress)
+    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, **sweep_opts)
     stem = f"bounds-{_slug(dr)}-{algo}"
     paths = {k: out / f"{stem}.{k}" for k in ("png", "pdf", "csv", "txt")}
     par = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
@@ -370,16 +375,16 @@ def cmd_plot(args) -> str:
     rs = num(args.radius_scale, "radius-scale", 0)
     if args.explore is not None:
         _parse_expr(args.explore, "explore")
+    opts = parse_sweep_options(args, default_jobs=1)
     progress = None
     if not args.quiet and sys.stderr.isatty():
-        from tqdm import tqdm
+        from rsb_sim.sweep import tqdm_progress
 
-        def progress(items):
-            return tqdm(items, file=sys.stderr, unit="run", desc="rsb plot bounds", leave=False)
+        progress = tqdm_progress("rsb plot bounds")
 
     try:
         res = plot_bounds_command(args.dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
-                                  progress)
+                                  progress, **opts)
     except ValueError as exc:
         msg = str(exc)
         for name, flag in (("algo", "--algo"), ("Ts", "--Ts"), ("trials", "--trials"), ("out", "--out"),
@@ -415,4 +420,5 @@ def add_command(sub) -> None:
                    help="ETC: replaces N(eps); UCBs: forced pulls per arm; integer or expression in T (e.g. T/10)")
     s.add_argument("--format", choices=("json", "table"), default="table")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_sweep_options(s, default_jobs="1")
     s.set_defaults(func=cmd_plot)

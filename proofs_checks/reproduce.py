@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rsb_sim.args import add_sweep_options, parse_sweep_options
+
 from .experiments import NAMES, Experiment, all_experiments, get_experiment
 
 #: CSV columns of ``DIR/<name>.csv`` (stable).
@@ -84,16 +86,13 @@ def _check_trials(trials) -> int | None:
 def _progress_factory(enabled: bool):
     if not enabled:
         return None
-    from tqdm import tqdm
+    from rsb_sim.sweep import tqdm_progress
 
-    def progress(items):
-        return tqdm(items, file=sys.stderr, unit="run", desc="rsb reproduce", leave=False)
-
-    return progress
+    return tqdm_progress("rsb reproduce")
 
 
 def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | None = None,
-             progress: bool = False, executor: str = "local", client=None, jobs: int = 1) -> list[Row]:
+             progress: bool = False, **sweep_opts) -> list[Row]:
     """Run (or reload) every run of ``exp`` and aggregate it into rows.
 
     Parameters
@@ -105,9 +104,10 @@ def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | 
         Override the experiment's defaults.
     progress : bool
         tqdm bar over the pending runs (stderr).
-    executor, client, jobs
-        Passed to :func:`rsb_sim.sweep.sweep` (``"processes"`` with ``jobs``
-        workers on this machine, ``"dask"`` for a cluster).
+    **sweep_opts
+        Passed to :func:`rsb_sim.sweep.sweep`: ``executor`` (``"local"``,
+        ``"processes"`` with ``jobs`` workers on this machine, ``"dask"`` with
+        ``client`` or ``scheduler``) and ``chunk`` (trials per stored chunk).
 
     Returns
     -------
@@ -118,8 +118,7 @@ def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | 
 
     runs = exp.runs(trials, seed)
     cache = out / "runs"
-    keys = sweep([r.spec for r in runs], cache, executor=executor, client=client,
-                 progress=_progress_factory(progress), jobs=jobs)
+    keys = sweep([r.spec for r in runs], cache, progress=_progress_factory(progress), **sweep_opts)
     rows = []
     for run, key in zip(runs, keys):
         summary, arrays = store.load(cache, key)
@@ -204,7 +203,7 @@ def caption(exp: Experiment, rows: list[Row], trials: int, seed: int) -> str:
 
 
 def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | None = None,
-                  progress: bool = False, executor: str = "local", client=None, jobs: int = 1) -> dict:
+                  progress: bool = False, **sweep_opts) -> dict:
     """Run one experiment and write ``<name>.csv/.json/.png/.pdf/.txt`` into ``out``.
 
     Returns
@@ -219,7 +218,7 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
     seed = exp.seed if seed is None else seed
     exp.runs(trials, seed)  # validates trials and seed before anything is written
     out.mkdir(parents=True, exist_ok=True)
-    rows = simulate(exp, out, trials, seed, progress, executor, client, jobs)
+    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)
     header = _header(exp, trials, seed)
     paths = {k: out / f"{exp.name}.{k}" for k in ("csv", "json", "png", "pdf", "txt")}
     write_csv(paths["csv"], rows, header)
@@ -230,8 +229,11 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
 
 
 def reproduce(name: str, out, trials: int | None = None, seed: int | None = None, progress: bool = False,
-              executor: str = "local", client=None, jobs: int = 1) -> list[dict]:
+              **sweep_opts) -> list[dict]:
     """``rsb reproduce NAME --out DIR [--trials M]``; ``name == "all"`` runs the five experiments.
+
+    ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, client,
+    scheduler, chunk): how the runs are executed, never what they compute.
 
     Raises
     ------
@@ -247,7 +249,7 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"argument 'seed': need an integer >= 0, got {seed!r}")
     check_out(out)
-    return [reproduce_one(e, out, trials, seed, progress, executor, client, jobs) for e in exps]
+    return [reproduce_one(e, out, trials, seed, progress, **sweep_opts) for e in exps]
 
 
 # ---------------------------------------------------------------------------
@@ -271,10 +273,8 @@ def cmd_reproduce(args) -> str:
     except ValueError as exc:
         raise ValueError(str(exc).replace("argument 'out'", "argument '--out'")) from None
     show = not args.quiet and sys.stderr.isatty()
-    jobs = _int_arg(args.jobs, "jobs", 1)
-    jobs = (os.cpu_count() or 1) if jobs is None else jobs
-    results = reproduce(args.experiment, args.out, trials, seed, progress=show,
-                        executor="processes" if jobs > 1 else "local", jobs=jobs)
+    opts = parse_sweep_options(args)
+    results = reproduce(args.experiment, args.out, trials, seed, progress=show, **opts)
     lines = []
     for r in results:
         lines.append(f"{Path(r['csv']).stem}: {r['png']} {r['pdf']} {r['csv']} {r['txt']}")
@@ -295,6 +295,6 @@ def add_command(sub) -> None:
     s.add_argument("--trials", default=None, help="trials per point (default 1000, as in the paper)")
     s.add_argument("--seed", default=None, help="root seed (default 0)")
     s.add_argument("--format", choices=("json", "table"), default="table")
-    s.add_argument("--jobs", default=None, help="worker processes (default: the number of CPUs)")
+    add_sweep_options(s)
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_reproduce)

@@ -65,6 +65,7 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
+from rsb_sim.args import add_sweep_options, parse_sweep_options
 from rsb_sim.config import ALGORITHMS
 from rsb_theory import rates
 
@@ -409,7 +410,7 @@ def specs_for(req: SlopeRequest, eps_expr: sp.Expr) -> list[dict]:
     return out
 
 
-def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=None) -> SlopeResult:
+def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=None, **sweep_opts) -> SlopeResult:
     """Simulate ``req`` (resumable when ``out`` is a directory) and fit the slope.
 
     Parameters
@@ -419,6 +420,9 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
         Cache directory for :func:`rsb_sim.sweep.sweep`; None runs in memory (no cache).
     progress : callable, optional
         Wraps the list of pending specs (e.g. tqdm).
+    **sweep_opts
+        How the sweep runs (:func:`rsb_sim.sweep.sweep`: executor, jobs,
+        scheduler, chunk); used only with a cache directory.
     """
     from rsb_sim import store
     from rsb_sim.sweep import run_spec, sweep
@@ -432,13 +436,13 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
     specs = specs_for(req, eps_expr)
     regrets, warns, eps_used = [], [], []
     if out is None:
-        for s in (progress(specs) if progress else specs):
+        for s in (progress(specs, total=len(specs)) if progress else specs):
             res = run_spec(s)
             regrets.append(np.asarray(res.regrets))
             warns.append(tuple(res.warnings))
             eps_used.append(res.setup.eps)
     else:
-        keys = sweep(specs, out, progress=progress)
+        keys = sweep(specs, out, progress=progress, **sweep_opts)
         for k in keys:
             summary, arrays = store.load(out, k)
             regrets.append(np.asarray(arrays["regrets"]))
@@ -556,12 +560,12 @@ def cmd_slopes(args) -> str:
         _parse_expr(eps, "--eps")
     if args.explore is not None:
         _parse_expr(args.explore, "--explore")
+    opts = parse_sweep_options(args, default_jobs=1)
     progress = None
     if not args.quiet and sys.stderr.isatty():
-        from tqdm import tqdm
+        from rsb_sim.sweep import tqdm_progress
 
-        def progress(items):
-            return tqdm(items, file=sys.stderr, unit="run", leave=False)
+        progress = tqdm_progress("rsb slopes")
 
     results = []
     for dr in _split(args.dr, "dr"):
@@ -573,7 +577,7 @@ def cmd_slopes(args) -> str:
                                        eps=eps, radius_scale=_num(args.radius_scale, "radius-scale", 0),
                                        rho=_num(args.rho, "rho", 0), explore=args.explore,
                                        n_boot=_num(args.bootstrap, "bootstrap", 10, True), tol=_num(args.tol, "tol", 0))
-                    results.append(measure(req, None if args.no_cache else args.out, progress))
+                    results.append(measure(req, None if args.no_cache else args.out, progress, **opts))
                 except ValueError as exc:
                     msg = str(exc)
                     for name in ("T", "trials", "seed", "eps", "rho", "radius_scale", "explore", "p", "algo", "dr",
@@ -613,4 +617,5 @@ def add_command(sub) -> None:
     s.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the cache")
     s.add_argument("--format", choices=("json", "table"), default="table")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_sweep_options(s, default_jobs="1")
     s.set_defaults(func=cmd_slopes)

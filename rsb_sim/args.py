@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["parse_int", "parse_float", "parse_params", "parse_means", "parse_instances"]
+__all__ = ["parse_int", "parse_float", "parse_params", "parse_means", "parse_instances", "add_sweep_options",
+           "parse_sweep_options"]
 
 
 def parse_int(text, name: str, minimum: int = 0, optional: bool = False) -> int | None:
@@ -70,3 +71,41 @@ def parse_instances(text, name: str = "p") -> list[tuple[float, ...]]:
     if text is None:
         raise ValueError(f"argument '--{name}': required")
     return [parse_means(chunk, name) for chunk in text.split(";")]
+
+
+def add_sweep_options(parser, default_jobs: str = "the number of CPUs") -> None:
+    """Register ``--jobs``, ``--scheduler`` and ``--chunk`` (how a sweep runs, never what it computes)."""
+    parser.add_argument("--jobs", default=None, help=f"local worker processes (default: {default_jobs})")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run on the Dask cluster of this scheduler (e.g. tcp://10.0.0.5:8786) instead of "
+                             "local processes; workers return results, files are written here")
+    parser.add_argument("--chunk", default=None,
+                        help="trials per stored chunk (default 1000); an interrupted run loses at most the "
+                             "chunks in flight; does not change any result")
+
+
+def parse_sweep_options(args, default_jobs: int | None = None) -> dict:
+    """Keyword arguments of :func:`rsb_sim.sweep.sweep` from the options of :func:`add_sweep_options`.
+
+    ``--scheduler`` selects the Dask executor (``--jobs`` is then refused);
+    otherwise ``--jobs`` worker processes (default ``default_jobs``, or the
+    number of CPUs), in-process when it is 1.
+    """
+    import os
+
+    from .sweep import DEFAULT_CHUNK
+
+    jobs = parse_int(args.jobs, "jobs", 1, optional=True)
+    chunk = parse_int(args.chunk, "chunk", 1, optional=True)
+    chunk = DEFAULT_CHUNK if chunk is None else chunk
+    if args.scheduler is not None:
+        if jobs is not None:
+            raise ValueError("argument '--jobs': not with --scheduler (the cluster decides the workers)")
+        addr = str(args.scheduler).strip()
+        if not addr or any(c.isspace() for c in addr):
+            raise ValueError(f"argument '--scheduler': expected an address such as tcp://HOST:8786, got "
+                             f"{args.scheduler!r}")
+        return {"executor": "dask", "scheduler": addr, "chunk": chunk}
+    if jobs is None:
+        jobs = default_jobs if default_jobs is not None else (os.cpu_count() or 1)
+    return {"executor": "processes" if jobs > 1 else "local", "jobs": jobs, "chunk": chunk}

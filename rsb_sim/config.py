@@ -54,6 +54,10 @@ class SimConfig:
         Keep the (trials, T) int8 action array in the result (small T only).
     block : int
         Reward-table block size (does not change any reward).
+    first_trial : int
+        Index of the first simulated trial (>= 0): the run simulates trials
+        first_trial, ..., first_trial + trials - 1 of the reward table, so
+        chunks of trials (:mod:`rsb_sim.sweep`) reproduce one big run exactly.
     """
 
     T: int
@@ -65,6 +69,7 @@ class SimConfig:
     explore: int | None = None
     record_actions: bool = False
     block: int = 2048
+    first_trial: int = 0
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
@@ -88,6 +93,8 @@ class SimConfig:
             raise ValueError("argument 'record_actions': trials * T too large to record actions")
         if not _is_int(self.block) or self.block < 1:
             raise ValueError(f"argument 'block': need an integer >= 1, got {self.block!r}")
+        if not _is_int(self.first_trial) or self.first_trial < 0:
+            raise ValueError(f"argument 'first_trial': need an integer >= 0, got {self.first_trial!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""

@@ -115,9 +115,18 @@ class BernoulliInstance:
         return hist[..., 1] / hist.sum(axis=-1)
 
     def value(self, d: Distortion, alpha) -> np.ndarray:
-        """V(alpha) = h(<alpha, p>) (``eq:V``), vectorised over leading axes of ``alpha``."""
+        """V(alpha) = h(<alpha, p>) (``eq:V``), vectorised over leading axes of ``alpha``.
+
+        The inner product is summed left to right over the arms, so the value
+        of one row does not depend on the others (a matrix product may round
+        differently with the batch size; chunks of a sweep must agree with one
+        big run bit for bit).
+        """
         a = _check_alpha(alpha, self.K)
-        return np.asarray(d.numeric(np.clip(a @ np.asarray(self.p), 0.0, 1.0)), dtype=float)
+        m = a[..., 0] * self.p[0]
+        for i in range(1, self.K):
+            m = m + a[..., i] * self.p[i]
+        return np.asarray(d.numeric(np.clip(m, 0.0, 1.0)), dtype=float)
 
     def optimal(self, d: Distortion) -> Optimum:
         """alpha* and V* (``eq:optimal alpha``): V* = max h on [min p, max p], exactly.

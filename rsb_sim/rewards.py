@@ -43,19 +43,25 @@ class RewardTable:
         Entropy of the root SeedSequence (record it to reproduce a run).
     trials : int
     instance : BernoulliInstance or FiniteSupportInstance
+    first : int
+        Index of the first trial: local trial k of this table is trial
+        ``first + k`` of the experiment (a chunk of trials of a sweep sees
+        exactly the rewards those trials see in a single run).
     """
 
     entropy: int
     trials: int
     instance: object
+    first: int = 0
 
     @classmethod
-    def from_seed(cls, seed, trials: int, instance) -> "RewardTable":
-        return cls(root_entropy(seed), int(trials), instance)
+    def from_seed(cls, seed, trials: int, instance, first: int = 0) -> "RewardTable":
+        return cls(root_entropy(seed), int(trials), instance, int(first))
 
     def generator(self, k: int, i: int) -> np.random.Generator:
-        """The PCG64 generator of the stream (trial k, arm i), at its start."""
-        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.entropy, spawn_key=(int(k), int(i)))))
+        """The PCG64 generator of the stream (trial first + k, arm i), at its start."""
+        key = (self.first + int(k), int(i))
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.entropy, spawn_key=key)))
 
     def uniforms(self, k: int, i: int, n: int) -> np.ndarray:
         """The first n uniforms of stream (k, i) (one draw)."""

@@ -194,7 +194,11 @@ class Searcher:
             keep[has] = V[np.flatnonzero(has), prev[has]] >= thr[has]
         first = np.argmax(V >= thr[:, None], axis=1)
         new = np.where(keep, prev, first)
-        self._set(rows, new)
+        changed = new != prev
+        if changed.all():
+            self._set(rows, new)
+        elif changed.any():
+            self._set(rows[changed], new[changed])
         if self.cand_ok:
             n = self.S.shape[1]
             if n < size:
@@ -258,21 +262,26 @@ class Searcher:
         """
         B = self.B
         todo = np.arange(B) if rows is None else np.asarray(rows)
-        obj = build(todo)
+        last: list = []  # (rows, objective) of the last build: rebuilt only when the rows change
+
+        def objective(r: np.ndarray):
+            if not last or last[0].size != r.size or not np.array_equal(last[0], r):
+                last[:] = [r, build(r)]
+            return last[1]
+
         if self.use_ub:
+            obj = objective(todo)
             vp = am.values(obj, self.grid, self.cur[todo][:, None, :])[:, 0]
             ok = vp >= am.upper_bound(obj) - TIE_TOL
             self.stats.upper_bound += int(ok.sum())
             if ok.all():
                 return
-            n_before = todo.size
             todo = todo[~ok]
-            obj = build(todo) if todo.size < n_before else obj
         if self.cand_ok:
             valid = self.has_S[todo]
             if valid.any():
                 rows = todo[valid]
-                o = obj if rows.size == todo.size else build(rows)
+                o = objective(rows)
                 S = self.S[rows]
                 vS = fast_values(o, self.all_points[S])
                 Mhat = vS.max(axis=1)
@@ -305,5 +314,4 @@ class Searcher:
                     todo = todo[~done[todo]]
                     if todo.size == 0:
                         return
-        o = build(todo)
-        self.full(o, todo, phat[todo], None if rq is None else rq[todo])
+        self.full(objective(todo), todo, phat[todo], None if rq is None else rq[todo])

@@ -38,11 +38,14 @@ def key_of(spec: dict) -> str:
 
 
 def save(directory, key: str, result) -> Path:
-    """Write ``<key>.npz`` then ``<key>.json`` atomically; return the JSON path."""
+    """Write a SimResult: ``<key>.npz`` then ``<key>.json`` atomically; return the JSON path."""
+    return save_arrays(directory, key, result.summary(), result.regrets, result.counts)
+
+
+def save_arrays(directory, key: str, summary: dict, regrets: np.ndarray, counts: np.ndarray) -> Path:
+    """Write ``<key>.npz`` (regrets, counts) then ``<key>.json`` (summary) atomically; return the JSON path."""
     directory = Path(directory)
-    _atomic_write(directory / f"{key}.npz",
-                  lambda fh: np.savez(fh, regrets=result.regrets, counts=result.counts))
-    summary = result.summary()
+    _atomic_write(directory / f"{key}.npz", lambda fh: np.savez(fh, regrets=regrets, counts=counts))
     _atomic_write(directory / f"{key}.json", lambda fh: fh.write(json.dumps(summary, indent=1).encode()))
     return directory / f"{key}.json"
 

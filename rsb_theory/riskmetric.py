@@ -574,5 +574,8 @@ def mixture_value(h_numeric: Callable, support, arm_probs, alpha) -> np.ndarray:
     if arms.ndim != 2:
         raise ValueError(f"argument 'arm_probs': expected shape (K, {xs.size}), got {arms.shape}")
     weights = _as_probs(alpha, arms.shape[0], "alpha")
-    mix = np.clip(weights @ arms, 0.0, 1.0)
-    return _step_sum(h, xs, mix)
+    # summed left to right over the arms: a row's value does not depend on the batch it is in
+    mix = weights[..., 0, None] * arms[0]
+    for i in range(1, arms.shape[0]):
+        mix = mix + weights[..., i, None] * arms[i]
+    return _step_sum(h, xs, np.clip(mix, 0.0, 1.0))
