@@ -81,3 +81,18 @@ def test_ties_between_identical_arms():
     # identical arms: many grid points tie; the tie rule decides everything
     for algo in ("rs-ucb-m", "ce-ucb-m", "rs-etc-m"):
         _compare("gini", (0.5, 0.5, 0.5), 120, 0.2, 0.001, 4, algo, seed=5)
+
+
+@pytest.mark.parametrize("algo", ["rs-ucb-m", "ce-ucb-m"])
+@pytest.mark.parametrize("budget", [0, None])
+def test_grid_above_enum_max_branch_and_bound_or_enumeration(monkeypatch, algo, budget):
+    """A Bernoulli grid above ENUM_MAX (K = 3, eps = 0.004: 31 375 points): searches for a few trials enumerate
+    the materialised grid (default ENUM_BUDGET) or run the branch and bound (budget 0); both identical to the
+    reference loop."""
+    from rsb_sim import search
+
+    if budget is not None:
+        monkeypatch.setattr(search, "ENUM_BUDGET", budget)
+    res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, algo, seed=3, trials=2)
+    assert res.setup.grid.size > search.ENUM_MAX and res.stats["full"] >= 3
+    assert changes >= 1

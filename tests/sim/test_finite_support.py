@@ -159,10 +159,15 @@ def test_candidate_certificate_used_and_exact():
     assert sum(int(np.count_nonzero(np.diff(dec))) for dec in decisions) >= 1
 
 
-def test_ce_ucb_large_grid_uses_branch_and_bound_exactly():
-    """A grid above ENUM_MAX: every search is rsb_theory.argmax.argmax (finite objective, previous kept)."""
+@pytest.mark.parametrize("budget", [0, None])
+def test_ce_ucb_large_grid_uses_branch_and_bound_exactly(monkeypatch, budget):
+    """A grid above ENUM_MAX: searches by rsb_theory.argmax.argmax (budget 0: every search; finite objective,
+    previous kept) or, by default, enumeration of the materialised grid for these few trials."""
+    from rsb_sim import search
     from rsb_sim.search import ENUM_MAX
 
+    if budget is not None:
+        monkeypatch.setattr(search, "ENUM_BUDGET", budget)
     support, probs = INSTANCES["K3m3"]
     inst = FiniteSupportInstance(support, probs)
     cfg = SimConfig(T=150, trials=2, seed=2, eps=0.004, explore=10, radius_scale=0.004)
