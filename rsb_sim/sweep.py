@@ -147,6 +147,12 @@ def _finish(out: Path, spec: dict, key: str, chunks: list[Chunk]) -> None:
     shutil.rmtree(cdir, ignore_errors=True)
 
 
+def _cost(c: Chunk) -> int:
+    spec = c.spec
+    K = len(spec["probs"]) if "probs" in spec else len(spec.get("p", ()))
+    return int(spec["config"].get("T", 1)) * (c.hi - c.lo) * max(K, 1)
+
+
 def _check(executor: str, jobs, chunk) -> None:
     if executor not in EXECUTORS:
         raise ValueError(f"argument 'executor': expected one of {', '.join(EXECUTORS)}, got {executor!r}")
@@ -203,6 +209,10 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
     for k, n in list(left.items()):  # every chunk already on disk (interrupted before the merge)
         if n == 0:
             _finish(out, pending[k][0], k, pending[k][1])
+
+    # largest first (horizon x trials x arms, a rough proxy of the cost): with several workers the long runs
+    # start early instead of last (longest-processing-time order); the order never changes a result
+    todo.sort(key=lambda c: -_cost(c))
 
     def bar(it):
         return progress(it, total=len(todo)) if progress else it
