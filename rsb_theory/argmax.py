@@ -1003,6 +1003,11 @@ class _Search:
         if obj.finite:  # rounding of a sum over the steps scales with the support's length
             self.g = self.g * max(1.0, float(np.abs(obj.widths).sum()))
 
+    @property
+    def needs_start(self) -> bool:
+        """:meth:`start` also sets up a bound used later (CE-UCB, K > 2): it cannot be skipped."""
+        return self.obj.kind == "ce_ucb" and self.K > 2
+
     def start(self) -> np.ndarray:
         """Dive for a first incumbent and, for CE-UCB, switch on the Lagrangian bound at its mean."""
         B = self.obj.B
@@ -1510,18 +1515,50 @@ def argmax(obj: Objective, grid: Grid, previous=None, tol: float = TIE_TOL, meth
     search = _Search(obj, grid)
     B = obj.B
     rows = np.arange(B)
-    inc = search.start()
     vprev = np.full(B, -np.inf)
+    known = vprev
     if prev is not None:
         has = ~np.all(prev == -1, axis=1)
         if np.any(has):
             vprev[has] = _values_at(obj, grid, prev[has], rows[has])
-    M = search.maximum(np.maximum(inc, vprev))
+            # the previous choice's neighbours are grid points: their values are lower bounds on M that
+            # often reach the certificate of phase 1 (max h for ETC and RS-UCB) and end it at once
+            known = np.maximum(vprev, _neighbour_best(obj, grid, prev, has))
+    if search.needs_start or np.any(known < search.cert):
+        inc = np.maximum(search.start(), known)
+    else:
+        inc = known  # every trial is certified already: no dive needed
+    M = search.maximum(inc)
     need = ~(vprev >= M - tol)
     first = np.zeros((B, grid.K - 1), dtype=np.int64)
     if np.any(need):
         first[need] = search.first_optimal(np.flatnonzero(need), M - tol)
     return _finish(obj, grid, M, first, prev, tol, "bnb", search.lines)
+
+
+@lru_cache(maxsize=16)
+def _moves(k: int) -> np.ndarray:
+    """Unit moves of the coordinates (n_1, ..., n_k) (the last arm takes the deficit): +-e_i and e_i - e_j."""
+    eye = np.eye(k, dtype=np.int64)
+    pairs = [eye[i] - eye[j] for i in range(k) for j in range(k) if i != j]
+    out = np.concatenate([eye, -eye] + ([np.array(pairs)] if pairs else []), axis=0)
+    out.setflags(write=False)
+    return out
+
+
+def _neighbour_best(obj: Objective, grid: Grid, prev: np.ndarray, has: np.ndarray) -> np.ndarray:
+    """Best value among the grid points one unit move from ``prev`` (-inf where none or no previous)."""
+    B = obj.B
+    out = np.full(B, -np.inf)
+    rows = np.flatnonzero(has)
+    cand = prev[rows][:, None, :] + _moves(grid.K - 1)[None, :, :]  # (b, moves, K-1)
+    ok = np.all(cand >= 0, axis=-1) & (cand.sum(axis=-1) <= grid.budget)
+    if not ok.any():
+        return out
+    r_idx, m_idx = np.nonzero(ok)
+    vals = _values_at(obj, grid, cand[r_idx, m_idx], rows[r_idx])
+    np.maximum.at(out, rows[r_idx], vals)
+    return out
 
 
 def _finish(obj, grid, M, first, prev, tol, method, lines) -> Decision:

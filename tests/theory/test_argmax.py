@@ -391,3 +391,28 @@ def test_non_concave_enumeration():
     np.testing.assert_array_equal(dec.counts, [[0, 8]])  # the best arm as much as the grid allows
     ce = argmax(ce_ucb_objective(d, p, 0.1, 1.0, 1.0), grid)
     assert ce.value[0] == pytest.approx(ce.best[0])
+
+
+def test_neighbours_of_previous_seed_the_search_without_changing_it(monkeypatch):
+    """A neighbour of `previous` reaching max h certifies M at once (no dive); decisions equal enumeration."""
+    from rsb_theory import argmax as am
+
+    assert am._moves(3).shape == (3 * 4, 3) and not np.any(np.all(am._moves(3) == 0, axis=1))
+    d = get("gini")
+    grid = Grid(4, 0.05, "ucb")
+    one = rs_ucb_objective(d, np.array([[0.9, 0.2, 0.3, 0.95]]), 0.02)
+    counts = grid.counts()
+    v = am.values(one, grid, counts[None])[0]
+    # a previous choice below max h with a neighbour at max h (found by scanning the grid)
+    nb = np.array([am._neighbour_best(one, grid, c[None], np.array([True]))[0] for c in counts[v < one.h_max][:400]])
+    prev = counts[v < one.h_max][:400][np.flatnonzero(nb == one.h_max)[0]][None]
+    dives = []
+    real = am._Search.start
+    monkeypatch.setattr(am._Search, "start", lambda self: dives.append(1) or real(self))
+    _same(argmax(one, grid, previous=prev, method="enumerate"), argmax(one, grid, previous=prev, method="bnb"))
+    assert dives == []
+    # a trial whose means are all below 1/2 is not certified by a neighbour: the dive runs, same decisions
+    two = rs_ucb_objective(d, np.array([[0.9, 0.2, 0.3, 0.95], [0.1, 0.15, 0.2, 0.25]]), 0.02)
+    prev2 = np.concatenate([prev, [[0, 0, 0]]])
+    _same(argmax(two, grid, previous=prev2, method="enumerate"), argmax(two, grid, previous=prev2, method="bnb"))
+    assert dives == [1]
