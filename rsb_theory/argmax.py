@@ -71,8 +71,10 @@ over (trial, prefix) rows and processed in slices (bounded memory):
   r-th prefix of every trial, then the (r+1)-th, ...), handed over in windows of
   growing rank, so a trial that is finished early costs nothing more;
 * phase 1 finds M, ranking a trial's prefixes by decreasing bound (best first):
-  a greedy dive gives the first incumbent, prefixes whose bound + guard is not
-  above the incumbent are pruned; when the incumbent reaches the computed
+  the values of ``previous`` and of its unit-move neighbours (K(K-1) grid
+  points) and a greedy dive give the first incumbent (the dive is skipped when
+  the neighbours already reach the certificate below), prefixes whose bound +
+  guard is not above the incumbent are pruned; when the incumbent reaches the computed
   maximum of h itself (ETC, RS-UCB) no grid value can exceed it and the trial
   stops;
 * phase 2 (only when ``previous`` is not kept) walks each trial's prefixes in
