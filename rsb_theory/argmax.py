@@ -319,7 +319,14 @@ def etc_objective(d: Distortion, phat) -> Objective:
     return Objective("etc", d, _check_phat(phat), **_concave_fields(d))
 
 
-def rs_ucb_objective(d: Distortion, phat, radius) -> Objective:
+def _trusted(arr) -> np.ndarray:
+    """A float array taken as valid (``validate=False``): read-only, no checks."""
+    arr = np.asarray(arr, dtype=float)
+    arr.setflags(write=False)
+    return arr
+
+
+def rs_ucb_objective(d: Distortion, phat, radius, validate: bool = True) -> Objective:
     """``eq:UCB_alpha`` with the W1 balls of ``eq:UCB_confidence_sets`` (Bernoulli arms).
 
     g(a) = max_{x in [<a, lo>, <a, hi>]} h(x), lo = clip(phat - radius, 0, 1),
@@ -333,6 +340,10 @@ def rs_ucb_objective(d: Distortion, phat, radius) -> Objective:
     phat : array_like, shape (B, K)
     radius : float or array_like broadcastable to (B, K)
         Radii >= 0; ``inf`` allowed (the interval is then [0, 1]).
+    validate : bool
+        Check ``phat`` and ``radius`` (default).  The simulator passes False
+        for arrays it built itself (shape (B, K), values in range), saving the
+        checks at every step; the result is the same for valid input.
     """
     d = _check_d(d)
     if not d.shape.is_concave:
@@ -340,8 +351,11 @@ def rs_ucb_objective(d: Distortion, phat, radius) -> Objective:
             f"argument 'd': the RS-UCB reduction needs a concave h (Jensen); {d.describe()} is "
             f"{d.shape.curvature} ({d.shape.curvature_witness})"
         )
-    phat = _check_phat(phat)
-    radius = _check_radius(radius, phat.shape, finite=False)
+    if validate:
+        phat = _check_phat(phat)
+        radius = _check_radius(radius, phat.shape, finite=False)
+    else:
+        phat, radius = _trusted(phat), _trusted(radius)
     with np.errstate(invalid="ignore"):
         lo = np.clip(phat - radius, 0.0, 1.0)
         hi = np.clip(phat + radius, 0.0, 1.0)
@@ -350,7 +364,7 @@ def rs_ucb_objective(d: Distortion, phat, radius) -> Objective:
     return Objective("rs_ucb", d, phat, lo=lo, hi=hi, radius=radius, **_concave_fields(d))
 
 
-def ce_ucb_objective(d: Distortion, phat, radius, q: float, L: float) -> Objective:
+def ce_ucb_objective(d: Distortion, phat, radius, q: float, L: float, validate: bool = True) -> Objective:
     """``eq:UCB_alpha2``: h(<a, phat>) + L * sum_i (a_i radius_i)^q.
 
     Parameters
@@ -363,10 +377,15 @@ def ce_ucb_objective(d: Distortion, phat, radius, q: float, L: float) -> Objecti
         Hölder exponent, 0 < q <= 1.
     L : float
         Hölder constant, L >= 0 (finite).
+    validate : bool
+        As in :func:`rs_ucb_objective` (q and L are checked either way).
     """
     d = _check_d(d)
-    phat = _check_phat(phat)
-    radius = _check_radius(radius, phat.shape, finite=True)
+    if validate:
+        phat = _check_phat(phat)
+        radius = _check_radius(radius, phat.shape, finite=True)
+    else:
+        phat, radius = _trusted(phat), _trusted(radius)
     try:
         q, L = float(q), float(L)
     except (TypeError, ValueError):

@@ -29,7 +29,7 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
             return am.ce_ucb_objective_finite(d, support, probs, radius, setup.q, setup.L_bonus)
     else:
         def make(phat, radius):
-            return am.ce_ucb_objective(d, phat, radius, setup.q, setup.L_bonus)
+            return am.ce_ucb_objective(d, phat, radius, setup.q, setup.L_bonus, validate=False)
 
     return _ucb.run(setup, d, instance, table, make, use_upper_bound=False, bonus=True,
                     record_actions=record_actions, progress=progress)

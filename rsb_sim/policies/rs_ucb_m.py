@@ -28,7 +28,7 @@ from . import _ucb
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
     def make(phat, radius):
-        return am.rs_ucb_objective(d, phat, radius)
+        return am.rs_ucb_objective(d, phat, radius, validate=False)
 
     xs = float(am.etc_objective(d, np.full((1, setup.K), 0.5)).xs_lo)
 

@@ -416,3 +416,18 @@ def test_neighbours_of_previous_seed_the_search_without_changing_it(monkeypatch)
     prev2 = np.concatenate([prev, [[0, 0, 0]]])
     _same(argmax(two, grid, previous=prev2, method="enumerate"), argmax(two, grid, previous=prev2, method="bnb"))
     assert dives == [1]
+
+
+def test_unvalidated_objectives_equal_validated_ones():
+    """validate=False (the simulator's own arrays) builds the same objective as the checked path."""
+    d = get("gini")
+    grid = Grid(3, 0.1, "ucb")
+    phat = np.array([[0.2, 0.5, 0.9], [0.0, 1.0, 0.5]])
+    radius = np.array([[0.1, 0.02, 0.3], [0.5, 0.0, 0.05]])
+    counts = grid.counts()[None].repeat(2, axis=0)
+    for make in (lambda v: rs_ucb_objective(d, phat, radius, validate=v),
+                 lambda v: ce_ucb_objective(d, phat, radius, 1.0, 1.0, validate=v)):
+        a, b = make(True), make(False)
+        assert np.array_equal(A.values(a, grid, counts), A.values(b, grid, counts))
+    with pytest.raises(ValueError, match="'phat'"):
+        rs_ucb_objective(d, np.array([[0.2, 1.5]]), 0.1)
