@@ -11,7 +11,8 @@ for bit, whatever the chunk size or the executor.  Each finished chunk is
 written atomically (:mod:`rsb_sim.store`) to ``out/chunks/<key>/``; when all
 chunks of a spec are on disk they are merged into ``out/<key>`` and removed.
 Rerunning a sweep skips finished specs and finished chunks, so an interrupted
-run loses at most the chunks in flight.
+run loses at most the chunks in flight (resume with the same ``chunk``: chunks
+of another size are not reused).
 
 Executors (workers only simulate; the calling process writes every file):
 
@@ -194,7 +195,10 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
     keys = [store.key_of(s) for s in specs]
     pending: dict[str, tuple[dict, list[Chunk]]] = {}
     for s, k in zip(specs, keys):
-        if k not in pending and not store.exists(out, k):
+        if store.exists(out, k):
+            if _chunk_dir(out, k).exists():  # merged, but interrupted before the chunks were removed
+                shutil.rmtree(_chunk_dir(out, k), ignore_errors=True)
+        elif k not in pending:
             pending[k] = (s, chunks_of(s, k, chunk))
     todo = [c for _s, cs in pending.values() for c in cs if not store.exists(_chunk_dir(out, c.key), c.name)]
     left = {k: sum(not store.exists(_chunk_dir(out, k), c.name) for c in cs) for k, (_s, cs) in pending.items()}

@@ -115,6 +115,12 @@ def test_all_chunks_stored_but_not_merged_is_merged_on_rerun(tmp_path, monkeypat
     monkeypatch.setattr(sw, "_run_chunk", lambda *a: pytest.fail("no chunk should run again"))
     sw.sweep(spec, tmp_path, chunk=2)
     assert store.exists(tmp_path, key) and store.load(tmp_path, key)[0]["trials"] == 4
+    assert not (tmp_path / "chunks" / key).exists()
+    # merged, but interrupted before the chunk files were removed: the next sweep removes them
+    (tmp_path / "chunks" / key).mkdir(parents=True)
+    (tmp_path / "chunks" / key / "0000000-0000002.json").write_text("{}")
+    sw.sweep(spec, tmp_path, chunk=2)
+    assert not (tmp_path / "chunks" / key).exists()
 
 
 @pytest.mark.parametrize("kwargs, needle", [
