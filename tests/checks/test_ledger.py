@@ -112,3 +112,17 @@ def test_docs_ledger_matches_verify(capsys, ledger):
 
     path = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
     assert path.read_text() == to_markdown(ledger), "docs/ledger.md is stale: run `make docs`"
+
+
+def test_parallel_checks_give_the_same_ledger(ledger):
+    """run_checks on two worker processes returns the sequential results, in order (a slice of the ledger)."""
+    from proofs_checks.registry import run_checks
+
+    picked = [c for c in registered() if c[0].startswith(("table:table_risks#gini", "theorem:W", "eq:E2C"))]
+    assert len(picked) >= 4
+    par = run_checks(picked, jobs=2)
+    by_id = {r.id: r for r in ledger}
+    assert [r.id for r in par] == [i for i, _fn in picked if i in by_id]
+    assert [to_json([r]) for r in par] == [to_json([by_id[r.id]]) for r in par]
+    with pytest.raises(ValueError, match="'jobs'"):
+        run_checks(picked, jobs=0)
