@@ -63,7 +63,7 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None):
 
     from .config import SimConfig
     from .engine import run
-    from .instances import BernoulliInstance, FiniteSupportInstance
+    from .instances import make_instance
 
     cfg = dict(spec["config"])
     total = int(cfg.get("trials", 1))
@@ -71,10 +71,7 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None):
     cfg["trials"] = hi - lo
     cfg["first_trial"] = int(cfg.get("first_trial", 0)) + lo
     d = resolve(spec["dr"], **spec.get("params", {}))
-    if "support" in spec:
-        inst = FiniteSupportInstance(tuple(spec["support"]), tuple(tuple(r) for r in spec["probs"]))
-    else:
-        inst = BernoulliInstance(tuple(spec["p"]))
+    inst = make_instance(spec.get("p"), spec.get("support"), spec.get("probs"))
     return run(SimConfig(**cfg), inst, d, spec["algo"])
 
 
@@ -201,7 +198,9 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         elif k not in pending:
             pending[k] = (s, chunks_of(s, k, chunk))
     todo = [c for _s, cs in pending.values() for c in cs if not store.exists(_chunk_dir(out, c.key), c.name)]
-    left = {k: sum(not store.exists(_chunk_dir(out, k), c.name) for c in cs) for k, (_s, cs) in pending.items()}
+    left = dict.fromkeys(pending, 0)  # chunks still to run, per spec
+    for c in todo:
+        left[c.key] += 1
 
     def stored(c: Chunk, result) -> None:
         summary, regrets, counts = result

@@ -204,3 +204,16 @@ def test_cli_sweep_option_errors(tmp_path, capsys, argv, needle):
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and needle in err[0]
     assert not (out / "runs").exists() or not any((out / "runs").rglob("*.json"))
+
+
+def test_finite_support_spec_in_chunks(tmp_path):
+    from rsb_sim.instances import FiniteSupportInstance
+
+    spec = {"algo": "ce-ucb-m", "dr": "gini", "params": {}, "support": [0.0, 0.5, 1.0],
+            "probs": [[0.2, 0.3, 0.5], [0.6, 0.2, 0.2]],
+            "config": {"T": 120, "trials": 5, "seed": 1, "eps": 0.1, "radius_scale": 0.01}}
+    (key,) = sw.sweep([spec], tmp_path, chunk=2)
+    inst = FiniteSupportInstance((0.0, 0.5, 1.0), ((0.2, 0.3, 0.5), (0.6, 0.2, 0.2)))
+    whole = run(SimConfig(**spec["config"]), inst, GINI, "ce-ucb-m")
+    arrays = _arrays(tmp_path, key)[1]
+    assert np.array_equal(arrays["counts"], whole.counts) and np.array_equal(arrays["regrets"], whole.regrets)
