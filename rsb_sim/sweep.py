@@ -188,6 +188,8 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         written before the arguments are checked.
     """
     _check(executor, jobs, chunk)
+    if executor == "dask" and client is None and scheduler:
+        _probe(scheduler)  # before anything on disk is touched
     out = Path(out)
     keys = [store.key_of(s) for s in specs]
     pending: dict[str, tuple[dict, list[Chunk]]] = {}
@@ -265,8 +267,6 @@ def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None
         raise ValueError("argument 'executor': dask is not installed (pip install \"dask[distributed]\")") from None
     own = client is None
     if own:
-        if scheduler:
-            _probe(scheduler)
         try:
             client = Client(scheduler, timeout="10s") if scheduler else Client(processes=True)
         except (OSError, TimeoutError) as exc:
