@@ -1,0 +1,826 @@
+"""Exact discrete argmax of the CE-UCB-M objective with a linear bonus, by hull-edge lines (compiled).
+
+For Bernoulli arms and q = 1 the objective of ``eq:UCB_alpha2`` is
+
+    f(a) = h(<a, p>) + <a, c>,        c = L * radius,
+
+a function of the two linear forms x = <a, p> and y = <a, c>.  For concave h
+the exact maximiser over a grid of ``rsb_theory.grids`` is found without
+touching most grid points:
+
+1. *Identity.*  For any two arms i != j with p_i != p_j let l(x) = alpha + beta x
+   be the line through (p_i, c_i) and (p_j, c_j) and d_k = l(p_k) - c_k.  Since
+   sum_k a_k = 1,  y = l(x) - sum_k a_k d_k,  so
+
+       f(a) = phi(x) - delta(a),   phi(x) = h(x) + alpha + beta x (concave),
+       delta(a) = sum_{k not in {i, j}} a_k d_k.
+
+   If (i, j) is an edge of the upper hull of the points (p_k, c_k), every
+   d_k >= 0.
+2. *Lines.*  Every grid point lies on exactly one line "the counts of the arms
+   k not in {i, j} are w_k, n_i + n_j = m - sum w", and delta is constant on it:
+   delta_w = delta_0 + eps sum_k w_k d_k.  Its x is that of line 0 (w = 0)
+   at the shifted position t + tau_w, tau_w = eps sum_k w_k (p_k - p_j) / s,
+   s = eps (p_i - p_j).  So every value is g(t + tau_w) - (delta_w - delta_0)
+   with one concave function g(t) = phi(x_0(t)) - delta_0 of the line-0
+   position t, real, over [tA, tB] (the positions whose x lies in
+   [min p, max p], the x-range of every grid point).
+3. *Bounds of g.*  Line 0 is sampled at its discrete peak (found by bisection
+   on the sign of consecutive differences) and two points on each side.
+   Secants of consecutive samples bound g on each piece [t, t+1] of that
+   window, and the end secants bound g on [tA, first sample] and [last
+   sample, tB] (a concave function lies below its secants outside their
+   interval).  These bounds hold whatever the bisection found.
+4. *Pruning.*  With M_lo the best value found so far, a point of line w can
+   reach M_lo - tol only if g(t + tau_w) >= theta_w = M_lo - tol +
+   (delta_w - delta_0).  A line whose theta_w exceeds every bound is skipped,
+   and since d_k >= 0 so is every line with larger w (a walk over w, the last
+   off-edge arm in a tight inner loop, the others in an odometer that carries
+   when pruned).  On the other lines only the t with t + tau_w in the union of
+   the pieces whose bound reaches theta_w are evaluated.  After
+   :data:`REFINE_AFTER` lines (few lines pruned: equal bonuses, where
+   f = h(x) + const), the bracket is narrowed once by bisection on g itself
+   between a point where g < theta and the best point found (concavity: g is
+   below theta beyond such a point); it holds for all later lines, whose
+   thresholds only grow.  The rest of line 0 is treated as a line last.
+5. *Decision.*  The rule of ARCHITECTURE.md: M = the best value (every point
+   that could be within tol of it has been evaluated), keep the previous point
+   if v(prev) >= M - tol, else the first point in lexicographic order of
+   (n_1, ..., n_{K-1}) with v >= M - tol.
+
+Which hull edge is used only changes the work, never the decision: the one
+next to the hull vertex with the largest h(p_k) + c_k (the maximum of
+h + upper hull lies on an edge next to it) on whose side h + l increases.
+Rounding: every bound carries a guard of 1e-11 relative to the magnitudes
+involved (d_k computed slightly below 0 count as 0 with their size added to
+the guard; positions get a slack of 1e-7); guards only widen the set of
+evaluated points.  When no edge applies (all p_k equal up to 1e-9) or more
+than :data:`CAND_CAP` points tie within tol, the trial is decided by plain
+enumeration of the grid in the same compiled code.  Values are computed as in
+:func:`rsb_theory.argmax.values` (x and y summed over arms in order, the last
+coordinate 1 - sum of the others, clipped at 0); decisions agree with the
+NumPy routes and the reference loop within the tie tolerance (tests).
+
+The kernel is compiled with numba (``h`` is compiled from its SymPy
+expression with ``lambdify(modules="math")`` as a C callback, so the kernel
+itself is compiled once per installation, about 20 s, and then loaded from
+numba's on-disk cache; the callback costs about 0.5 s per distortion and
+process); :func:`available` says whether this works for a distortion, and
+callers fall back to :func:`rsb_theory.argmax.argmax` otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .discretization import TIE_TOL
+from .distortions import U, Distortion
+from .grids import Grid
+
+#: Points within tol of the running maximum kept per trial; more ties -> enumeration of the grid.
+CAND_CAP = 64
+
+#: Pairs with |p_i - p_j| below this are not used as edges.
+P_SEP = 1e-9
+
+#: After this many lines of one trial, the bracket of line-0 positions is narrowed by bisection
+#: (REFINE_ITERS halvings on each side); pays off when few lines are pruned (equal bonuses).
+REFINE_AFTER = 8
+REFINE_ITERS = 8
+
+_H_CACHE: dict = {}
+_COMPILED: dict = {}
+
+
+def _numba():
+    """numba, imported on first use (it takes about a second), or None when it is not installed."""
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a dependency; kept for partial installs
+        return None
+    return numba
+
+
+def _compile_h(d: Distortion):
+    """h compiled by numba as a C callback ``float64(float64)``, or None when that fails.
+
+    A C callback (rather than a jitted function) gives the kernel one fixed
+    signature, so the kernel is compiled once and cached on disk for every h;
+    only this small callback is compiled per distortion and process.
+    """
+    numba = _numba()
+    if numba is None:
+        return None
+    key = d.expr
+    if key in _H_CACHE:
+        return _H_CACHE[key]
+    import sympy as sp
+
+    try:
+        raw = sp.lambdify(U, d.expr, modules="math")
+        fn = numba.cfunc("float64(float64)")(raw)
+        probe = np.linspace(0.0, 1.0, 9)
+        got = np.array([fn.ctypes(float(u)) for u in probe])
+        want = d.numeric(probe)
+        if not np.allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=False):
+            fn = None
+    except Exception:  # noqa: BLE001 - any compile or evaluation failure means: not available
+        fn = None
+    _H_CACHE[key] = fn
+    return fn
+
+
+def available(d: Distortion) -> bool:
+    """True when the compiled path applies to ``d``: numba present, h concave and compilable."""
+    return d.shape.is_concave and _compile_h(d) is not None
+
+
+def _require(d: Distortion) -> None:
+    if not available(d):
+        raise ValueError(f"argument 'd': the compiled line search needs a concave h that numba can compile; "
+                         f"{d.describe()} is not")
+
+
+def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous: np.ndarray | None = None,
+           tol: float = TIE_TOL) -> tuple[np.ndarray, np.ndarray]:
+    """Exact decisions of ``argmax h(<a, phat>) + <a, c>`` over ``grid`` for a batch of trials.
+
+    Parameters
+    ----------
+    d : Distortion
+        Concave h (:func:`available`).
+    grid : Grid
+    phat : numpy.ndarray, shape (B, K)
+        Means in [0, 1].
+    c : numpy.ndarray, shape (B, K)
+        Linear bonus per arm (L * radius for ``eq:UCB_alpha2`` with q = 1); finite.
+    previous : numpy.ndarray, shape (B, K-1), optional
+        Previous choice (integer coordinates), rows of -1 for none.
+    tol : float
+
+    Returns
+    -------
+    counts : numpy.ndarray, shape (B, K-1), int64
+        The decisions.
+    evaluated : numpy.ndarray, shape (B,), int64
+        Objective evaluations per trial (grid size for trials decided by enumeration,
+        negated so that callers can count them).
+    """
+    _require(d)
+    phat = np.ascontiguousarray(phat, dtype=float)
+    c = np.ascontiguousarray(c, dtype=float)
+    if phat.ndim != 2 or phat.shape[1] != grid.K or c.shape != phat.shape:
+        raise ValueError(f"argument 'phat': expected shapes (B, {grid.K}) for phat and c, got {phat.shape}, {c.shape}")
+    if not np.all((phat >= 0) & (phat <= 1)):
+        raise ValueError("argument 'phat': means must lie in [0, 1]")
+    if not np.all(np.isfinite(c)):
+        raise ValueError("argument 'c': the bonus must be finite")
+    B, K = phat.shape
+    if previous is None:
+        prev = np.full((B, K - 1), -1, dtype=np.int64)
+    else:
+        prev = np.ascontiguousarray(previous, dtype=np.int64)
+        if prev.shape != (B, K - 1):
+            raise ValueError(f"argument 'previous': expected shape ({B}, {K - 1}), got {prev.shape}")
+    out = np.empty((B, K - 1), dtype=np.int64)
+    evaluated = np.empty(B, dtype=np.int64)
+    _kernel()(_compile_h(d), phat, c, prev, int(grid.budget), float(grid.eps), float(grid.offset), float(tol),
+              CAND_CAP, out, evaluated)
+    return out, evaluated
+
+
+def stepper(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, tol: float = TIE_TOL,
+            track_tol: float = 1e-9):
+    """The compiled per-step work of CE-UCB-M (``algorithm:UCB-M``) for Bernoulli arms, q = 1.
+
+    Returns ``advance(ones, tau, arm, out, t, update, cur, a, stats)`` which, for every trial b:
+
+    1. if ``update``: tau[b, arm[b]] += 1 and ones[b, arm[b]] += out[b] (the pull of step t);
+    2. phat = ones / tau and c = L_bonus * (radius_c / sqrt(tau)) (``eq:UCB_confidence_sets``;
+       the same floating-point operations as the NumPy loop), the decision of
+       ``eq:UCB_alpha2`` by :func:`_decide_one` with the previous choice cur[b] (-1: none),
+       written to cur[b], and the mixture a[b] (as :func:`rsb_theory.argmax.points_of`);
+    3. the next arm, argmax_i (t a_i - tau_i) with the lowest index among those within
+       ``track_tol`` of the largest (``eq:UCB_sampling_rule``, as :func:`rsb_sim.rules.track`
+       with t pulls made), written to arm[b].
+
+    ``stats`` (int64, 2) accumulates evaluations and trials decided by enumeration.  It lives
+    in this module so that numba's on-disk cache is invalidated with the search it inlines.
+    """
+    _require(d)
+    _kernel()
+    if "_advance" not in _COMPILED:
+        _COMPILED["_advance"] = globals()["_advance"] = _numba().njit(cache=True)(_advance)
+    adv, h = _COMPILED["_advance"], _compile_h(d)
+    m, eps, off = int(grid.budget), float(grid.eps), float(grid.offset)
+    rc, Lb, tol, ttol = float(radius_c), float(L_bonus), float(tol), float(track_tol)
+
+    def advance(ones, tau, arm, out, t, update, cur, a, stats):
+        adv(h, ones, tau, arm, out, int(t), bool(update), rc, Lb, m, eps, off, tol, ttol, CAND_CAP, cur, a, stats)
+
+    return advance
+
+
+def _advance(h, ones, tau, arm, out, t, update, rc, Lb, m, eps, off, tol, ttol, cap, cur, a, stats):
+    B, K = tau.shape
+    K1 = K - 1
+    sc = _scratch(K, m, cap)
+    p = np.empty(K)
+    c = np.empty(K)
+    new = np.empty(K1, dtype=np.int64)
+    dfc = np.empty(K)
+    for b in range(B):
+        if update:
+            i = arm[b]
+            tau[b, i] += 1.0
+            ones[b, i] += out[b]
+        for k in range(K):
+            p[k] = ones[b, k] / tau[b, k]
+            c[k] = Lb * (rc / math.sqrt(tau[b, k]))
+        ev = _decide_one(h, p, c, cur[b], new, m, eps, off, tol, cap, sc)
+        if ev < 0:
+            stats[0] -= ev
+            stats[1] += 1
+        else:
+            stats[0] += ev
+        s = 0.0
+        for k in range(K1):
+            cur[b, k] = new[k]
+            av = eps * (float(new[k]) + off)
+            a[b, k] = av
+            s += av
+        last = 1.0 - s
+        a[b, K1] = last if last > 0.0 else 0.0
+        top = -np.inf
+        for k in range(K):
+            dfc[k] = float(t) * a[b, k] - tau[b, k]
+            if dfc[k] > top:
+                top = dfc[k]
+        for k in range(K):
+            if dfc[k] >= top - ttol:
+                arm[b] = k
+                break
+
+
+#: Helpers inlined by numba (it passes arrays as structs: a call costs about 100 ns otherwise).
+_INLINE = ("_forms", "_hy", "_value", "_offer", "_sample", "_head_sums", "_line0_point", "_lex_less", "_compact",
+           "_bracket", "_g", "_scan_line", "_decide_one")
+
+
+def _kernel():
+    """The compiled kernel (compiled on first use, then loaded from numba's on-disk cache)."""
+    if not _COMPILED:
+        numba = _numba()
+        g = globals()
+        for name in ("_forms", "_hy", "_value", "_lex_less", "_compact", "_offer", "_line0_point", "_sample",
+                     "_head_sums", "_x_at_line0", "_pieces", "_bracket", "_g", "_refine_end", "_refine",
+                     "_scan_line", "_grid_pass", "_enumerate", "_next_point", "_scratch", "_decide_one",
+                     "_decide_all"):
+            inline = "always" if name in _INLINE else "never"
+            _COMPILED[name] = g[name] = numba.njit(cache=True, inline=inline)(g[name])
+    return _COMPILED["_decide_all"]
+
+
+# ---------------------------------------------------------------------------
+# Compiled code (plain Python below, compiled by numba.njit; readable as Python)
+# ---------------------------------------------------------------------------
+
+
+def _forms(n, K, eps, off, p, c, clamp):
+    """(x, y) = (<a, p>, <a, c>) at explicit coordinates n (K-1,), summed over arms in order; the
+    last coordinate is 1 - sum of the others, clipped at 0 when ``clamp`` (as points_of does)."""
+    s = 0.0
+    x = 0.0
+    y = 0.0
+    for k in range(K - 1):
+        a = eps * (n[k] + off)
+        s += a
+        x += a * p[k]
+        y += a * c[k]
+    last = 1.0 - s
+    if clamp and last < 0.0:
+        last = 0.0
+    return x + last * p[K - 1], y + last * c[K - 1]
+
+
+def _hy(h, x, y):
+    """h(clip(x, 0, 1)) + y."""
+    if x < 0.0:
+        x = 0.0
+    elif x > 1.0:
+        x = 1.0
+    return h(x) + y
+
+
+def _value(h, n, K, eps, off, p, c):
+    """f at explicit coordinates n (K-1,), as rsb_theory.argmax.values computes it."""
+    x, y = _forms(n, K, eps, off, p, c, True)
+    return _hy(h, x, y)
+
+
+def _lex_less(a, b, n):
+    for k in range(n):
+        if a[k] != b[k]:
+            return a[k] < b[k]
+    return False
+
+
+def _scratch(K, m, cap):
+    """Work arrays of :func:`_decide_one` (allocated once per batch)."""
+    K1 = K - 1
+    return (np.zeros(K1, dtype=np.int64), np.zeros(K1), np.empty(cap), np.empty((cap, K1), dtype=np.int64),
+            np.empty(m + 1), np.zeros(m + 1, dtype=np.bool_), np.empty(8), np.empty(8), np.empty(8), np.empty(K),
+            np.zeros(K, dtype=np.int64), np.empty(K, dtype=np.int64), np.empty((K * K, 2), dtype=np.int64))
+
+
+def _decide_all(h, P, C, PREV, m, eps, off, tol, cap, out, evaluated):
+    B, K = P.shape
+    sc = _scratch(K, m, cap)
+    for b in range(B):
+        evaluated[b] = _decide_one(h, P[b], C[b], PREV[b], out[b], m, eps, off, tol, cap, sc)
+
+
+def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
+    """The decision of one trial into ``out`` (K-1 coordinates); returns the number of evaluations
+    (negated when the grid was enumerated)."""
+    n, nf, cand_v, cand_n, samples, have, piece_a, piece_b, piece_u, d, w, others, hull = sc
+    K = p.shape[0]
+    K1 = K - 1
+    count = 0
+    M = -np.inf  # running maximum
+    nc = 0  # candidates within tol of M
+    ok = True
+    overflow = False
+    have_prev = prev[0] >= 0
+    vprev = -np.inf
+    if have_prev:
+        for k in range(K1):
+            n[k] = prev[k]
+        vprev = _value(h, n, K, eps, off, p, c)
+        count += 1
+        M = vprev
+    cmax = 0.0
+    pmin = p[0]
+    pmax = p[0]
+    for k in range(K):
+        cmax = max(cmax, abs(c[k]))
+        pmin = min(pmin, p[k])
+        pmax = max(pmax, p[k])
+    # ---- edges of the upper hull of the points (p_k, c_k)
+    nh = 0
+    for i in range(K):
+        for j in range(i + 1, K):
+            if abs(p[i] - p[j]) < P_SEP:
+                continue
+            beta = (c[i] - c[j]) / (p[i] - p[j])
+            alpha = c[i] - beta * p[i]
+            dtol = 1e-13 * (1.0 + abs(alpha) + abs(beta) + cmax)
+            ok = True
+            for k in range(K):
+                if k != i and k != j and alpha + beta * p[k] - c[k] < -dtol:
+                    ok = False
+                    break
+            if ok:
+                hull[nh, 0] = i
+                hull[nh, 1] = j
+                nh += 1
+    if nh == 0:
+        overflow = True  # all means equal (or no usable edge): enumerate
+    else:
+        # the maximum of G = h + upper hull lies on an edge next to the best hull vertex; of those
+        # edges take the one on whose side G increases (a heuristic: any hull edge gives exact results)
+        gbest = -np.inf
+        vb = -1
+        for e in range(nh):
+            for side in range(2):
+                k = hull[e, side]
+                xk = min(max(p[k], 0.0), 1.0)
+                g = h(xk) + c[k]
+                if g > gbest:
+                    gbest = g
+                    vb = k
+        best_e = -1
+        best_g = -np.inf
+        for e in range(nh):
+            i = hull[e, 0]
+            j = hull[e, 1]
+            if i != vb and j != vb:
+                continue
+            o = j if i == vb else i
+            beta = (c[i] - c[j]) / (p[i] - p[j])
+            alpha = c[i] - beta * p[i]
+            x = p[vb] + 1e-3 * (p[o] - p[vb])
+            g = h(min(max(x, 0.0), 1.0)) + alpha + beta * x
+            if g > best_g:
+                best_g = g
+                best_e = e
+        i = hull[best_e, 0]
+        j = hull[best_e, 1]
+        beta = (c[i] - c[j]) / (p[i] - p[j])
+        alpha = c[i] - beta * p[i]
+        scale = 1.0 + abs(alpha) + abs(beta) + cmax
+        dneg = 0.0
+        for k in range(K):
+            if k == i or k == j:
+                d[k] = 0.0
+                continue
+            dk = alpha + beta * p[k] - c[k]
+            if dk < 0.0:
+                dneg = max(dneg, -dk)
+                dk = 0.0
+            d[k] = dk
+        # ---- line 0 (n_i = t, n_j = m - t, the other arms at 0): its peak by bisection, then a window
+        for t in range(m + 1):
+            have[t] = False
+        lo = 0
+        hi = m
+        while lo < hi:
+            mid = (lo + hi) // 2
+            M, nc, ne, ok = _sample(h, n, i, j, mid, mid + 1, K, m, eps, off, p, c, samples, have, cand_v, cand_n,
+                                    M, nc, cap, tol)
+            count += ne
+            overflow = overflow or not ok
+            if samples[mid + 1] > samples[mid]:
+                lo = mid + 1
+            else:
+                hi = mid
+        ka = max(0, lo - 2)
+        kb = min(m, lo + 2)
+        M, nc, ne, ok = _sample(h, n, i, j, ka, kb, K, m, eps, off, p, c, samples, have, cand_v, cand_n, M, nc, cap,
+                                tol)
+        count += ne
+        overflow = overflow or not ok
+        s = eps * (p[i] - p[j])
+        x00 = _x_at_line0(n, i, j, K, m, eps, off, p)
+        tA = (pmin - x00) / s
+        tB = (pmax - x00) / s
+        if tA > tB:
+            tA, tB = tB, tA
+        tA = min(tA, 0.0)
+        tB = max(tB, float(m))
+        vmax_abs = 0.0
+        for t in range(ka, kb + 1):
+            vmax_abs = max(vmax_abs, abs(samples[t]))
+        guard = 1e-11 * (1.0 + vmax_abs + scale) * (1.0 + max(1.0, tB - kb, ka - tA)) + 2.0 * dneg
+        npc = _pieces(samples, ka, kb, tA, tB, piece_a, piece_b, piece_u)
+        top = -np.inf
+        for q in range(npc):
+            top = max(top, piece_u[q])
+        top += guard
+        # ---- the other lines: off-edge counts w, depth first, last coordinate fastest, carry when pruned
+        no = 0
+        for k in range(K):
+            w[k] = 0
+            if k != i and k != j:
+                others[no] = k
+                no += 1
+        # per unit of w_k: delta grows by eps d_k, the line-0 position by eps (p_k - p_j) / s
+        kstar = ka
+        for t in range(ka, kb + 1):
+            if samples[t] > samples[kstar]:
+                kstar = t
+        best_pos = float(kstar) if samples[kstar] >= M else np.nan
+        visits = 0
+        refined = False
+        ref_lo = -np.inf
+        ref_hi = np.inf
+        for k in range(K1):
+            n[k] = 0
+            nf[k] = 0.0
+        # outer odometer over the off-edge arms others[0 .. no-2] (last fastest, carry when pruned),
+        # inner loop over the last one, others[no-1], whose lines are visited in a tight loop
+        nhead = no - 1
+        first = True
+        # positions tau of the lines are at most about m / |s| * (max p - min p) in size
+        slack = 1e-7 * (1.0 + (m + 1) * (pmax - pmin) * eps / abs(s) + m)
+        while not overflow and no > 0:
+            if not first:
+                lvl = nhead - 1
+                while lvl >= 0:
+                    k = others[lvl]
+                    w[k] += 1
+                    tot_o, delta_o, tau_o = _head_sums(w, others, nhead, d, p, j, eps, s)
+                    if tot_o <= m and M - tol + delta_o <= top:
+                        break
+                    w[k] = 0
+                    lvl -= 1
+                if lvl < 0:
+                    break
+            first = False
+            tot_o, delta_o, tau_o = _head_sums(w, others, nhead, d, p, j, eps, s)
+            for q in range(nhead):
+                if others[q] < K1:
+                    n[others[q]] = w[others[q]]
+            kl = others[no - 1]
+            ud = eps * d[kl]
+            ut = eps * (p[kl] - p[j]) / s
+            wl = 1 if tot_o == 0 else 0
+            while True:
+                tot = tot_o + wl
+                if tot > m:
+                    break
+                delta = delta_o + wl * ud
+                if M - tol + delta > top:
+                    break  # d >= 0: larger wl only raises delta
+                tau = tau_o + wl * ut
+                visits += 1
+                if visits == REFINE_AFTER:
+                    # many lines: narrow the bracket of theta = M - tol - guard (delta = 0) once; it holds
+                    # every later line, whose theta is larger.  g(best_pos) >= M (a point of line w at
+                    # line-0 position t + tau has value g(t + tau) - (delta_w - delta_0) <= g(t + tau)).
+                    theta0 = M - tol - guard
+                    lo0, hi0 = _bracket(theta0, npc, piece_a, piece_b, piece_u)
+                    if lo0 <= best_pos <= hi0:
+                        ref_lo, ref_hi, ne = _refine(h, nf, i, j, K, m, eps, off, p, c, lo0, hi0, best_pos,
+                                                     theta0, REFINE_ITERS)
+                        count += ne
+                        refined = True
+                if refined:
+                    lo_t = ref_lo
+                    hi_t = ref_hi
+                else:
+                    lo_t, hi_t = _bracket(M - tol - guard + delta, npc, piece_a, piece_b, piece_u)
+                if kl < K1:
+                    n[kl] = wl
+                M, nc, ok, ne, pos = _scan_line(h, n, i, j, m - tot, tau, lo_t, hi_t, -1, -1, slack, K, eps, off,
+                                                p, c, cand_v, cand_n, M, nc, cap, tol)
+                count += ne
+                if pos == pos:
+                    best_pos = pos
+                if not ok:
+                    overflow = True
+                    break
+                wl += 1
+            if kl < K1:
+                n[kl] = 0
+            if nhead == 0:
+                break
+        # ---- the rest of line 0 (outside the sampled window)
+        if not overflow:
+            for k in range(K1):
+                n[k] = 0
+            lo_t, hi_t = _bracket(M - tol - guard, npc, piece_a, piece_b, piece_u)
+            M, nc, ok, ne, pos = _scan_line(h, n, i, j, m, 0.0, lo_t, hi_t, ka, kb, 1e-7, K, eps, off, p, c,
+                                            cand_v, cand_n, M, nc, cap, tol)
+            count += ne
+            overflow = not ok
+    if overflow:
+        return -_enumerate(h, K, m, eps, off, p, c, tol, n, have_prev, prev, out)
+    if have_prev and vprev >= M - tol:
+        for k in range(K1):
+            out[k] = prev[k]
+        return count
+    first = -1
+    for q in range(nc):
+        if cand_v[q] >= M - tol:
+            if first < 0 or _lex_less(cand_n[q], cand_n[first], K1):
+                first = q
+    for k in range(K1):
+        out[k] = cand_n[first, k]
+    return count
+
+
+def _offer(v, n, K1, cand_v, cand_n, M, nc, cap, tol):
+    """Record a value: the running maximum M and the nc candidates within tol of it.
+
+    Returns (M, nc, ok); ok is False when more than ``cap`` candidates tie.
+    """
+    if v < M - tol:
+        return M, nc, True
+    if v > M:
+        M = v
+        nc = _compact(cand_v, cand_n, nc, v - tol, K1)
+    if nc >= cap:
+        return M, nc, False
+    cand_v[nc] = v
+    for k in range(K1):
+        cand_n[nc, k] = n[k]
+    return M, nc + 1, True
+
+
+def _sample(h, n, i, j, t0, t1, K, m, eps, off, p, c, samples, have, cand_v, cand_n, M, nc, cap, tol):
+    """Evaluate line 0 at t0..t1 where not yet done (samples, have) and offer the values.
+
+    Returns (M, nc, evaluations, ok)."""
+    K1 = K - 1
+    ne = 0
+    ok = True
+    for t in range(t0, t1 + 1):
+        if not have[t]:
+            _line0_point(n, i, j, t, K1, m)
+            v = _value(h, n, K, eps, off, p, c)
+            ne += 1
+            samples[t] = v
+            have[t] = True
+            M, nc, good = _offer(v, n, K1, cand_v, cand_n, M, nc, cap, tol)
+            ok = ok and good
+    return M, nc, ne, ok
+
+
+def _head_sums(w, others, nhead, d, p, j, eps, s):
+    """(total count, delta_w - delta_0, position shift tau) of the off-edge counts others[:nhead]."""
+    tot = 0
+    delta = 0.0
+    tau = 0.0
+    for q in range(nhead):
+        kk = others[q]
+        tot += w[kk]
+        delta += eps * w[kk] * d[kk]
+        tau += eps * w[kk] * (p[kk] - p[j]) / s
+    return tot, delta, tau
+
+
+def _line0_point(n, i, j, t, K1, m):
+    """Set n to the point t of line 0: n_i = t, n_j = m - t, the other explicit coordinates 0."""
+    for k in range(K1):
+        n[k] = 0
+    if i < K1:
+        n[i] = t
+    if j < K1:
+        n[j] = m - t
+
+
+def _pieces(v, ka, kb, tA, tB, pa, pb, pu):
+    """Upper bounds pu of a concave g sampled at t = ka..kb on the pieces [pa, pb].
+
+    Pieces: [tA, ka], [k, k+1] for ka <= k < kb, [kb, tB].  On [k, k+1] g lies below the
+    secant of (k-1, k) extended right and below the secant of (k+1, k+2) extended left;
+    beyond the window below the end secants (a concave function lies below its secants
+    outside their interval).  A piece without a secant gets +inf.  Returns the number of pieces.
+    """
+    q = 0
+    pa[q] = tA
+    pb[q] = float(ka)
+    pu[q] = max(v[ka], v[ka] + (v[ka] - v[ka + 1]) * (ka - tA)) if kb > ka else np.inf
+    q += 1
+    for k in range(ka, kb):
+        u = np.inf
+        if k - 1 >= ka:
+            u = min(u, max(v[k], 2.0 * v[k] - v[k - 1]))
+        if k + 2 <= kb:
+            u = min(u, max(v[k + 1], 2.0 * v[k + 1] - v[k + 2]))
+        pa[q] = float(k)
+        pb[q] = float(k + 1)
+        pu[q] = max(u, v[k], v[k + 1])
+        q += 1
+    pa[q] = float(kb)
+    pb[q] = tB
+    pu[q] = max(v[kb], v[kb] + (v[kb] - v[kb - 1]) * (tB - kb)) if kb > ka else np.inf
+    return q + 1
+
+
+def _bracket(theta, npc, pa, pb, pu):
+    """[lo, hi]: the union of the pieces whose bound reaches theta (lo > hi: none)."""
+    lo = np.inf
+    hi = -np.inf
+    for q in range(npc):
+        if pu[q] >= theta:
+            lo = min(lo, pa[q])
+            hi = max(hi, pb[q])
+    return lo, hi
+
+
+def _g(h, nf, i, j, t, K, m, eps, off, p, c):
+    """g at a real position t of line 0: the objective at n_i = t, n_j = m - t (real counts),
+    extended linearly beyond the simplex (no clipping of the last coordinate: positions outside
+    [0, m] stand for points of other lines, whose x lies in [min p, max p])."""
+    K1 = K - 1
+    if i < K1:
+        nf[i] = t
+    if j < K1:
+        nf[j] = m - t
+    x, y = _forms(nf, K, eps, off, p, c, False)
+    return _hy(h, x, y)
+
+
+def _refine(h, nf, i, j, K, m, eps, off, p, c, lo, hi, top_t, theta, iters):
+    """Narrow [lo, hi] (line-0 positions) around top_t, where g(top_t) >= theta, by bisection.
+
+    Concavity: if g(a) < theta <= g(top_t) with a < top_t, every t < a has g(t) < g(a) < theta
+    (and symmetrically on the right), so the returned interval still holds {g >= theta}.
+    Returns (lo, hi, evaluations).
+    """
+    a, na = _refine_end(h, nf, i, j, K, m, eps, off, p, c, lo, top_t, theta, iters)
+    z, nz = _refine_end(h, nf, i, j, K, m, eps, off, p, c, hi, top_t, theta, iters)
+    return a, z, na + nz
+
+
+def _refine_end(h, nf, i, j, K, m, eps, off, p, c, end, top_t, theta, iters):
+    """One end of :func:`_refine`: a point between ``end`` and ``top_t`` (``end`` itself when
+    g(end) >= theta) beyond which g < theta; returns (point, evaluations)."""
+    if not (np.isfinite(end) and end != top_t):
+        return end, 0
+    if _g(h, nf, i, j, end, K, m, eps, off, p, c) >= theta:
+        return end, 1
+    b = top_t
+    for _ in range(iters):
+        mid = 0.5 * (end + b)
+        if _g(h, nf, i, j, mid, K, m, eps, off, p, c) < theta:
+            end = mid
+        else:
+            b = mid
+    return end, 1 + iters
+
+
+def _scan_line(h, n, i, j, R, tau, lo, hi, skip_a, skip_b, slack, K, eps, off, p, c, cand_v, cand_n, M, nc, cap,
+               tol):
+    """Evaluate the points t = 0..R of a line (n_i = t, n_j = R - t, other arms as in n) whose
+    line-0 position t + tau lies in [lo, hi] (widened by ``slack``); t in [skip_a, skip_b] is skipped.
+
+    Returns (M, nc, ok, evaluations, pos): ok is False on candidate overflow; pos is the line-0
+    position t + tau of a point that raised M (nan if none did).
+    """
+    pos = np.nan
+    if not (lo <= hi):
+        return M, nc, True, 0, pos
+    t_lo = max(0, int(math.ceil(lo - tau - slack)))
+    t_hi = min(R, int(math.floor(hi - tau + slack)))
+    K1 = K - 1
+    ne = 0
+    for t in range(t_lo, t_hi + 1):
+        if skip_a <= t <= skip_b:
+            continue
+        if i < K1:
+            n[i] = t
+        if j < K1:
+            n[j] = R - t
+        v = _value(h, n, K, eps, off, p, c)
+        ne += 1
+        if v > M:
+            pos = t + tau
+        M, nc, ok = _offer(v, n, K1, cand_v, cand_n, M, nc, cap, tol)
+        if not ok:
+            return M, nc, False, ne, pos
+    return M, nc, True, ne, pos
+
+
+def _compact(cand_v, cand_n, ncand, thr, K1):
+    keep = 0
+    for q in range(ncand):
+        if cand_v[q] >= thr:
+            cand_v[keep] = cand_v[q]
+            for k in range(K1):
+                cand_n[keep, k] = cand_n[q, k]
+            keep += 1
+    return keep
+
+
+def _x_at_line0(n, i, j, K, m, eps, off, p):
+    """x = <a, p> at t = 0 of line 0 (n_i = 0, n_j = m, the others 0), summed as _value does."""
+    for k in range(K - 1):
+        n[k] = 0
+    if j < K - 1:
+        n[j] = m
+    return _forms(n, K, eps, off, p, p, True)[0]
+
+
+def _enumerate(h, K, m, eps, off, p, c, tol, n, have_prev, prev, out_row):
+    """Plain enumeration in lexicographic order (two passes); returns the number of points."""
+    M, total = _grid_pass(h, n, K, m, eps, off, p, c, np.inf, out_row)
+    if have_prev and _value(h, prev, K, eps, off, p, c) >= M - tol:
+        for k in range(K - 1):
+            out_row[k] = prev[k]
+        return total
+    _grid_pass(h, n, K, m, eps, off, p, c, M - tol, out_row)
+    return total
+
+
+def _grid_pass(h, n, K, m, eps, off, p, c, thr, out_row):
+    """Walk the grid in lexicographic order; stop at the first value >= thr (written to out_row).
+
+    Returns (the largest value seen, the number of points seen).
+    """
+    K1 = K - 1
+    M = -np.inf
+    total = 0
+    for k in range(K1):
+        n[k] = 0
+    while True:
+        v = _value(h, n, K, eps, off, p, c)
+        total += 1
+        M = max(M, v)
+        if v >= thr:
+            for k in range(K1):
+                out_row[k] = n[k]
+            break
+        if not _next_point(n, K1, m):
+            break
+    return M, total
+
+
+def _next_point(n, K1, m):
+    """Next integer vector with sum <= m in lexicographic order; False after the last."""
+    tot = 0
+    for k in range(K1):
+        tot += n[k]
+    k = K1 - 1
+    while k >= 0:
+        if tot < m:
+            n[k] += 1
+            return True
+        tot -= n[k]
+        n[k] = 0
+        k -= 1
+    return False
