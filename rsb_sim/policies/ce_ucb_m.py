@@ -5,6 +5,13 @@ Mixture estimate of ``eq:UCB_alpha2``: UCB_t(a) = h(<a, phat>) + L sum_i
 in) and the radius of ``eq:UCB_confidence_sets`` times ``radius_scale``.
 The loop is :func:`rsb_sim.policies._ucb.run`.
 
+With q = 1 (Gini, mean-median, inter-ES, CVaR, dual power, ...) the objective
+is h(<a, phat>) + <a, c> with c = L radius, and for concave h the whole
+per-step work (counts, estimates, exact decision, next arm) is compiled
+(:mod:`rsb_sim.policies._ce_compiled`, :func:`rsb_theory.edge_lines.stepper`;
+switch: :data:`USE_COMPILED`); otherwise the decisions come from
+:class:`rsb_sim.search.Searcher`.
+
 Finite-support arms on [0, b]: UCB_t(a) = U_h(sum_i a_i F_i,t) +
 L_bonus sum_i (a_i radius_i)^q (:func:`rsb_theory.argmax.ce_ucb_objective_finite`)
 on the empirical laws of ``eq:empirical_CDF`` (per-support-point counts),
@@ -17,11 +24,30 @@ from __future__ import annotations
 import numpy as np
 
 from rsb_theory import argmax as am
+from rsb_theory import edge_lines
 
-from . import _ucb
+from . import _ce_compiled, _ucb
+
+#: Use the compiled line search (:mod:`rsb_theory.edge_lines`) when it applies: Bernoulli arms,
+#: q = 1 and a concave h that numba compiles.  Same decisions either way (tests run both
+#: routes); set to False to force the NumPy searcher.
+USE_COMPILED = True
+
+#: Smallest K for the compiled path (K = 2: the grid is one line of 19 points at eps = 0.05 and the
+#: NumPy enumeration is nearly as fast: measured 2026-11-23, T = 3000, 1000 trials, Gini,
+#: 1.38e6 / 1.43e6 trial-steps/s with NumPy and 1.62e6 / 1.46e6 compiled, radius scale 1 / 0.01).
+COMPILED_MIN_K = 2
+
+
+def compiled_applies(setup, d, instance) -> bool:
+    """True when the run's decisions go through :func:`rsb_theory.edge_lines.decide`."""
+    return (USE_COMPILED and instance.kind == "bernoulli" and setup.K >= COMPILED_MIN_K and setup.q == 1.0
+            and edge_lines.available(d))
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    if compiled_applies(setup, d, instance) and setup.explore_steps < setup.T:
+        return _ce_compiled.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
     if instance.kind != "bernoulli":
         support = np.asarray(instance.support, dtype=float)
 

@@ -48,7 +48,21 @@ def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ucb_identical_actions(case, algo, seed):
     res, changes = _compare(*case, algo=algo, seed=seed)
-    assert res.stats["full"] >= 3
+    assert res.stats["full"] + res.stats.get("lines", 0) >= 3
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-K{len(c[1])}")
+@pytest.mark.parametrize("compiled", [True, False])
+def test_ce_ucb_both_routes_identical_actions(monkeypatch, case, compiled):
+    """CE-UCB-M through the compiled line search and through the NumPy searcher: the reference's actions."""
+    from rsb_sim.policies import ce_ucb_m
+
+    monkeypatch.setattr(ce_ucb_m, "USE_COMPILED", compiled)
+    res, changes = _compare(*case, algo="ce-ucb-m", seed=3)
+    applies = compiled and get(case[0]).shape.is_concave and case[0] not in ("pht", "right_tail")
+    assert ("lines" in res.stats) == applies
+    if applies:
+        assert res.stats["lines"] > 0
 
 
 def test_ucb_decisions_do_change():
@@ -90,9 +104,17 @@ def test_grid_above_enum_max_branch_and_bound_or_enumeration(monkeypatch, algo, 
     the materialised grid (default ENUM_BUDGET) or run the branch and bound (budget 0); both identical to the
     reference loop."""
     from rsb_sim import search
+    from rsb_sim.policies import ce_ucb_m
 
+    monkeypatch.setattr(ce_ucb_m, "USE_COMPILED", False)  # this test is about the NumPy searcher
     if budget is not None:
         monkeypatch.setattr(search, "ENUM_BUDGET", budget)
     res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, algo, seed=3, trials=2)
     assert res.setup.grid.size > search.ENUM_MAX and res.stats["full"] >= 3
     assert changes >= 1
+
+
+def test_compiled_line_search_on_a_large_grid():
+    """CE-UCB-M's compiled line search on a grid of 31 375 points (lines of up to 248 points)."""
+    res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, "ce-ucb-m", seed=3, trials=2)
+    assert res.stats["lines"] > 0 and changes >= 1
