@@ -542,16 +542,25 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
                     hi_t = ref_hi
                 else:
                     lo_t, hi_t = _bracket(M - tol - guard + delta, npc, piece_a, piece_b, piece_u)
-                if kl < K1:
-                    n[kl] = wl
-                M, nc, ok, ne, pos = _scan_line(h, n, i, j, m - tot, tau, lo_t, hi_t, -1, -1, slack, K, eps, off,
-                                                p, c, cand_v, cand_n, M, nc, cap, tol)
-                count += ne
-                if pos == pos:
-                    best_pos = pos
-                if not ok:
-                    overflow = True
-                    break
+                R = m - tot
+                if lo_t <= hi_t:
+                    tb = int(math.floor(hi_t - tau + slack))
+                    ta = int(math.ceil(lo_t - tau - slack))
+                    if tb > R:
+                        tb = R
+                    if ta < 0:
+                        ta = 0
+                    if ta <= tb:
+                        if kl < K1:
+                            n[kl] = wl
+                        M, nc, ok, ne, pos = _scan_line(h, n, i, j, R, tau, lo_t, hi_t, -1, -1, slack, K, eps, off,
+                                                        p, c, cand_v, cand_n, M, nc, cap, tol)
+                        count += ne
+                        if pos == pos:
+                            best_pos = pos
+                        if not ok:
+                            overflow = True
+                            break
                 wl += 1
             if kl < K1:
                 n[kl] = 0
