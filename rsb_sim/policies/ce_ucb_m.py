@@ -38,11 +38,19 @@ USE_COMPILED = True
 #: 1.38e6 / 1.43e6 trial-steps/s with NumPy and 1.62e6 / 1.46e6 compiled, radius scale 1 / 0.01).
 COMPILED_MIN_K = 2
 
+#: Largest grid for the compiled path.  Its pruning bounds g beyond the sampled line by secant
+#: extensions, which are loose when the optimum sits at a hull vertex with a steep bonus (the
+#: paper's radius with unequal counts): then it visits most of the grid.  Measured at the paper's
+#: K = 6, T = 3e5 grid (7.6e6 points, 1000 trials, benchmarks/bench_argmax.py instances): 21.8 s per
+#: batched call against 0.4-0.6 s for the branch and bound; on grids of up to 2e5 points the worst
+#: case stays a few milliseconds per trial.  Larger grids use the NumPy searcher.
+COMPILED_MAX_GRID = 200_000
+
 
 def compiled_applies(setup, d, instance) -> bool:
     """True when the run's decisions go through :func:`rsb_theory.edge_lines.decide`."""
     return (USE_COMPILED and instance.kind == "bernoulli" and setup.K >= COMPILED_MIN_K and setup.q == 1.0
-            and edge_lines.available(d))
+            and setup.grid.size <= COMPILED_MAX_GRID and edge_lines.available(d))
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):

@@ -118,3 +118,11 @@ def test_compiled_line_search_on_a_large_grid():
     """CE-UCB-M's compiled line search on a grid of 31 375 points (lines of up to 248 points)."""
     res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, "ce-ucb-m", seed=3, trials=2)
     assert res.stats["lines"] > 0 and changes >= 1
+
+
+def test_grids_above_the_compiled_limit_use_the_numpy_searcher(monkeypatch):
+    from rsb_sim.policies import ce_ucb_m
+
+    monkeypatch.setattr(ce_ucb_m, "COMPILED_MAX_GRID", 10)
+    res, changes = _compare("gini", (0.4, 0.9, 0.6), 120, 0.1, 0.0005, 5, "ce-ucb-m", seed=2, trials=2)
+    assert "lines" not in res.stats and res.stats["full"] >= 1
