@@ -52,7 +52,7 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
 
     A short untimed warm-up run first (T = 50, 2 trials) fills the one-time caches of both
     routes: lambdified h, the grid, and numba's compilation of CE-UCB-M's line search (about
-    20 s once per installation, then loaded from disk; about 0.5 s per process for h).
+    30 s once per installation, then loaded from disk; about 0.5 s per process for h).
     """
     d = get(dr)
     inst = BernoulliInstance(INSTANCES[K])

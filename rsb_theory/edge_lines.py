@@ -191,8 +191,7 @@ def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous:
     return out, evaluated
 
 
-def stepper(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, tol: float = TIE_TOL,
-            track_tol: float = 1e-9):
+def stepper(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, track_tol: float, tol: float = TIE_TOL):
     """The compiled per-step work of CE-UCB-M (``algorithm:UCB-M``) for Bernoulli arms, q = 1.
 
     Returns ``advance(ones, tau, arm, out, t, update, cur, a, stats)`` which, for every trial b:
@@ -204,7 +203,7 @@ def stepper(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, tol: flo
        written to cur[b], and the mixture a[b] (as :func:`rsb_theory.argmax.points_of`);
     3. the next arm, argmax_i (t a_i - tau_i) with the lowest index among those within
        ``track_tol`` of the largest (``eq:UCB_sampling_rule``, as :func:`rsb_sim.rules.track`
-       with t pulls made), written to arm[b].
+       with t pulls made; the caller passes ``rsb_sim.rules.TRACK_TOL``), written to arm[b].
 
     ``stats`` (int64, 2) accumulates evaluations and trials decided by enumeration.  It lives
     in this module so that numba's on-disk cache is invalidated with the search it inlines.

@@ -18,6 +18,7 @@ import numpy as np
 from rsb_theory import edge_lines
 
 from ..rewards import VectorRewards
+from ..rules import TRACK_TOL
 from . import PolicyRun
 
 
@@ -25,7 +26,7 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None, 
     """Simulate CE-UCB-M; requires ``setup.explore_steps < setup.T`` (the caller checks)."""
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
     steps = setup.explore_steps
-    advance = edge_lines.stepper(d, setup.grid, setup.radius_c, setup.L_bonus)
+    advance = edge_lines.stepper(d, setup.grid, setup.radius_c, setup.L_bonus, TRACK_TOL)
     actions = np.empty((B, T), dtype=np.int8) if record_actions else None
     if actions is not None:
         actions[:, :steps] = np.arange(steps) % K

@@ -33,11 +33,6 @@ from . import _ce_compiled, _ucb
 #: routes); set to False to force the NumPy searcher.
 USE_COMPILED = True
 
-#: Smallest K for the compiled path (K = 2: the grid is one line of 19 points at eps = 0.05 and the
-#: NumPy enumeration is nearly as fast: measured 2026-11-23, T = 3000, 1000 trials, Gini,
-#: 1.38e6 / 1.43e6 trial-steps/s with NumPy and 1.62e6 / 1.46e6 compiled, radius scale 1 / 0.01).
-COMPILED_MIN_K = 2
-
 #: Largest grid for the compiled path.  Its pruning bounds g beyond the sampled line by secant
 #: extensions, which are loose when the optimum sits at a hull vertex with a steep bonus (the
 #: paper's radius with unequal counts): then it visits most of the grid.  Measured at the paper's
@@ -48,8 +43,8 @@ COMPILED_MAX_GRID = 200_000
 
 
 def compiled_applies(setup, d, instance) -> bool:
-    """True when the run's decisions go through :func:`rsb_theory.edge_lines.decide`."""
-    return (USE_COMPILED and instance.kind == "bernoulli" and setup.K >= COMPILED_MIN_K and setup.q == 1.0
+    """True when the run goes through the compiled step (:func:`rsb_theory.edge_lines.stepper`)."""
+    return (USE_COMPILED and instance.kind == "bernoulli" and setup.q == 1.0
             and setup.grid.size <= COMPILED_MAX_GRID and edge_lines.available(d))
 
 
