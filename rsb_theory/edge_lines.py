@@ -169,21 +169,20 @@ def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous:
         negated so that callers can count them).
     """
     _require(d)
-    phat = np.ascontiguousarray(phat, dtype=float)
+    from types import SimpleNamespace
+
+    from .argmax import _check_phat, _check_previous
+
+    phat = np.ascontiguousarray(_check_phat(phat))
     c = np.ascontiguousarray(c, dtype=float)
-    if phat.ndim != 2 or phat.shape[1] != grid.K or c.shape != phat.shape:
+    if phat.shape[1] != grid.K or c.shape != phat.shape:
         raise ValueError(f"argument 'phat': expected shapes (B, {grid.K}) for phat and c, got {phat.shape}, {c.shape}")
-    if not np.all((phat >= 0) & (phat <= 1)):
-        raise ValueError("argument 'phat': means must lie in [0, 1]")
     if not np.all(np.isfinite(c)):
         raise ValueError("argument 'c': the bonus must be finite")
     B, K = phat.shape
-    if previous is None:
-        prev = np.full((B, K - 1), -1, dtype=np.int64)
-    else:
-        prev = np.ascontiguousarray(previous, dtype=np.int64)
-        if prev.shape != (B, K - 1):
-            raise ValueError(f"argument 'previous': expected shape ({B}, {K - 1}), got {prev.shape}")
+    # the same checks as rsb_theory.argmax.argmax (shape, grid point or all -1)
+    prev = _check_previous(SimpleNamespace(B=B, K=K), grid, previous)
+    prev = np.full((B, K - 1), -1, dtype=np.int64) if prev is None else np.ascontiguousarray(prev)
     out = np.empty((B, K - 1), dtype=np.int64)
     evaluated = np.empty(B, dtype=np.int64)
     _kernel()(_compile_h(d), phat, c, prev, int(grid.budget), float(grid.eps), float(grid.offset), float(tol),
@@ -350,7 +349,6 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
     count = 0
     M = -np.inf  # running maximum
     nc = 0  # candidates within tol of M
-    ok = True
     overflow = False
     have_prev = prev[0] >= 0
     vprev = -np.inf
@@ -580,13 +578,13 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
         for k in range(K1):
             out[k] = prev[k]
         return count
-    first = -1
+    pick = -1  # the first candidate in lexicographic order with v >= M - tol
     for q in range(nc):
         if cand_v[q] >= M - tol:
-            if first < 0 or _lex_less(cand_n[q], cand_n[first], K1):
-                first = q
+            if pick < 0 or _lex_less(cand_n[q], cand_n[pick], K1):
+                pick = q
     for k in range(K1):
-        out[k] = cand_n[first, k]
+        out[k] = cand_n[pick, k]
     return count
 
 
