@@ -117,6 +117,21 @@ class VectorRewards:
         self.pulls = np.zeros((self.B, self.K), dtype=np.int64)
         self._rowK = np.arange(self.B, dtype=np.int64) * self.K
 
+    def buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(buffer, position, filled) of the streams, flat index k * K + i, for compiled readers.
+
+        A reader takes ``buffer[f, position[f]]`` while ``position[f] < filled[f]``, advances
+        ``position[f]`` and counts ``pulls``; at the end of a buffer it calls :meth:`refill`.
+        """
+        return self._buf, self._pos, self._fill
+
+    def refill(self, flat) -> None:
+        """Draw the next block of the streams ``flat`` (k * K + i) whose buffers are used up."""
+        flat = np.atleast_1d(np.asarray(flat, dtype=np.int64))
+        if np.any(self._pos[flat] < self._fill[flat]):
+            raise ValueError("argument 'flat': a stream still has unread rewards")
+        self._refill(flat)
+
     def _refill(self, flat: np.ndarray) -> None:
         inst = self.table.instance
         for f in np.unique(flat).tolist():

@@ -7,8 +7,8 @@ The loop is :func:`rsb_sim.policies._ucb.run`.
 
 With q = 1 (Gini, mean-median, inter-ES, CVaR, dual power, ...) the objective
 is h(<a, phat>) + <a, c> with c = L radius, and for concave h the whole
-per-step work (counts, estimates, exact decision, next arm) is compiled
-(:mod:`rsb_sim.policies._ce_compiled`, :func:`rsb_theory.edge_lines.stepper`;
+time loop (rewards, counts, estimates, exact decision, next arm) is compiled
+(:mod:`rsb_sim.policies._ce_compiled`, :func:`rsb_theory.edge_lines.simulator`;
 switch: :data:`USE_COMPILED`); otherwise the decisions come from
 :class:`rsb_sim.search.Searcher`.
 
@@ -43,7 +43,7 @@ COMPILED_MAX_GRID = 200_000
 
 
 def compiled_applies(setup, d, instance) -> bool:
-    """True when the run goes through the compiled step (:func:`rsb_theory.edge_lines.stepper`)."""
+    """True when the run goes through the compiled loop (:func:`rsb_theory.edge_lines.simulator`)."""
     return (USE_COMPILED and instance.kind == "bernoulli" and setup.q == 1.0
             and setup.grid.size <= COMPILED_MAX_GRID and edge_lines.available(d))
 

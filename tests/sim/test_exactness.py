@@ -26,10 +26,11 @@ CASES = [
 ]
 
 
-def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3):
+def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048):
     d = get(dr)
     inst = BernoulliInstance(p)
-    cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, record_actions=True)
+    cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, record_actions=True,
+                    block=block)
     res = run(cfg, inst, d, algo)
     setup = prepare(cfg, inst, d, algo)
     table = RewardTable.from_seed(seed, trials, inst)
@@ -117,6 +118,18 @@ def test_grid_above_enum_max_branch_and_bound_or_enumeration(monkeypatch, algo, 
 def test_compiled_line_search_on_a_large_grid():
     """CE-UCB-M's compiled line search on a grid of 31 375 points (lines of up to 248 points)."""
     res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, "ce-ucb-m", seed=3, trials=2)
+    assert res.stats["lines"] > 0 and changes >= 1
+
+
+@pytest.mark.parametrize("block", [1, 7])
+def test_compiled_loop_resumes_after_refills_and_between_calls(monkeypatch, block):
+    """The compiled CE-UCB-M loop stops when a reward buffer is used up and resumes after the refill,
+    and runs a few trials per call: the same actions as the reference loop."""
+    from rsb_sim.policies import _ce_compiled
+
+    monkeypatch.setattr(_ce_compiled, "STEPS_PER_CALL", 400)  # two trials per call at T = 200
+    res, changes = _compare("gini", (0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, "ce-ucb-m", seed=5, trials=5,
+                            block=block)
     assert res.stats["lines"] > 0 and changes >= 1
 
 

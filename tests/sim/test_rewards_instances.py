@@ -45,6 +45,33 @@ def test_vector_scalar_and_direct_rewards_agree(block):
             assert [sc.next(i) for _ in range(direct.size)] == direct.tolist()
 
 
+@pytest.mark.parametrize("block", [1, 3, 64])
+def test_reading_the_buffers_with_refill_gives_the_direct_rewards(block):
+    """The protocol of compiled readers (CE-UCB-M's loop): read buffers(), refill at the end."""
+    inst = BernoulliInstance((0.3, 0.5, 0.8))
+    table = RewardTable.from_seed(5, 2, inst)
+    vec = VectorRewards(table, block=block)
+    vec.take(np.array([1, 2, 0]))
+    buf, pos, fill = vec.buffers()
+    vec.refill(np.flatnonzero(pos >= fill))
+    got = {(k, i): [] for k in range(2) for i in range(3)}
+    for step in range(90):
+        k, i = step % 2, (step // 2) % 3
+        f = k * 3 + i
+        if pos[f] >= fill[f]:
+            vec.refill(f)
+        got[(k, i)].append(int(buf[f, pos[f]]))
+        pos[f] += 1
+    for (k, i), seq in got.items():
+        n0 = (1, 2, 0)[i]
+        assert seq == table.outcomes(k, i, n0 + len(seq))[n0:].tolist()
+    f = 0
+    if pos[f] >= fill[f]:
+        vec.refill(f)
+    with pytest.raises(ValueError, match="argument 'flat'"):
+        vec.refill([f])  # unread rewards would be lost
+
+
 def test_bernoulli_reward_is_u_below_p_and_streams_differ():
     inst = BernoulliInstance((0.25, 0.75))
     table = RewardTable.from_seed(3, 2, inst)
