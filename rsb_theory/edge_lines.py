@@ -742,9 +742,12 @@ def _pieces(v, ka, kb, tA, tB, pa, pb, pu):
     """Upper bounds pu of a concave g sampled at t = ka..kb on the pieces [pa, pb].
 
     Pieces: [tA, ka], [k, k+1] for ka <= k < kb, [kb, tB].  On [k, k+1] g lies below the
-    secant of (k-1, k) extended right and below the secant of (k+1, k+2) extended left;
-    beyond the window below the end secants (a concave function lies below its secants
-    outside their interval).  A piece without a secant gets +inf.  Returns the number of pieces.
+    secant of (k-1, k) extended right and below the secant of (k+1, k+2) extended left, so
+    below the larger of the samples and the minimum of the two lines, whose largest value is
+    where they cross (used when the samples' slopes decrease, as they do for concave g up
+    to rounding; else the lines' values at the piece's ends); beyond the window below the
+    end secants (a concave function lies below its secants outside their interval).  A piece
+    without a secant gets +inf.  Returns the number of pieces.
     """
     q = 0
     pa[q] = tA
@@ -757,6 +760,14 @@ def _pieces(v, ka, kb, tA, tB, pa, pb, pu):
             u = min(u, max(v[k], 2.0 * v[k] - v[k - 1]))
         if k + 2 <= kb:
             u = min(u, max(v[k + 1], 2.0 * v[k + 1] - v[k + 2]))
+        if k - 1 >= ka and k + 2 <= kb:
+            s1 = v[k] - v[k - 1]
+            s2 = v[k + 1] - v[k]
+            s3 = v[k + 2] - v[k + 1]
+            if s1 >= s2 >= s3 and s1 > s3:
+                # g lies below both secants on [k, k+1], so below their minimum, which peaks
+                # where they cross, at t = k + (s2 - s3) / (s1 - s3) in [k, k+1]
+                u = min(u, v[k] + s1 * ((s2 - s3) / (s1 - s3)))
         pa[q] = float(k)
         pb[q] = float(k + 1)
         pu[q] = max(u, v[k], v[k + 1])
