@@ -66,7 +66,11 @@ expression with ``lambdify(modules="math")`` as a C callback, so the kernel
 itself is compiled once per installation, about 20 s, and then loaded from
 numba's on-disk cache; the callback costs about 0.5 s per distortion and
 process); :func:`available` says whether this works for a distortion, and
-callers fall back to :func:`rsb_theory.argmax.argmax` otherwise.
+callers fall back to :func:`rsb_theory.argmax.argmax` otherwise.  The search
+allocates nothing and is compiled without numba's reference-counted runtime
+(:func:`_jit`).  The peak search on line 0 starts at the previous choice's
+line-0 position (:func:`_line0_peak`); :func:`simulator` runs CE-UCB-M's whole
+time loop around :func:`_decide_one`.
 """
 
 from __future__ import annotations
