@@ -199,8 +199,8 @@ def simulator(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, track_
 
     Returns ``run_trials(state, b0, b1)`` which advances the trials b0..b1-1, one trial at a
     time, from their step ``state.t_next[b]`` to T, and returns the first trial it did not
-    finish: b1, or a trial whose next reward stream is exhausted (the caller refills the
-    stream ``state.stream`` and calls again).  ``state`` holds the arrays of the run:
+    finish: b1, or a trial b whose next reward stream is used up (the caller refills the
+    stream b * K + arm[b] of the buffers and calls again).  ``state`` holds the arrays of the run:
     ``buf, pos, fill, pulls`` (the buffers of :class:`rsb_sim.rewards.VectorRewards`),
     ``ones, tau`` (float, (B, K)), ``cur`` (the previous choice, -1: none), ``a``
     (the mixture), ``arm`` (the arm of the next pull), ``t_next``, ``actions`` and
@@ -229,23 +229,23 @@ def simulator(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, track_
     run, h = _COMPILED["_run_trials"], _compile_h(d)
     K, m, eps, off = grid.K, int(grid.budget), float(grid.eps), float(grid.offset)
     rc, Lb, tol, ttol = float(radius_c), float(L_bonus), float(tol), float(track_tol)
-    work = _scratch(K, m, CAND_CAP) + (np.empty(K), np.empty(K), np.empty(K - 1, dtype=np.int64), np.empty(K))
+    sc = _scratch(K, m, CAND_CAP)
+    step_work = (np.empty(K), np.empty(K), np.empty(K - 1, dtype=np.int64), np.empty(K))
 
     def run_trials(state, b0: int, b1: int) -> int:
         s = state
         return int(run(h, s.buf, s.pos, s.fill, s.pulls, s.ones, s.tau, s.cur, s.a, s.arm, s.t_next, int(s.t0),
                        int(s.T), rc, Lb, m, eps, off, tol, ttol, CAND_CAP, s.stats, s.actions, s.record, int(b0),
-                       int(b1), work))
+                       int(b1), sc, step_work))
 
     return run_trials
 
 
 def _run_trials(h, buf, pos, fill, pulls, ones, tau, cur, a, arm, t_next, t0, T, rc, Lb, m, eps, off, tol, ttol, cap,
-                stats, actions, record, b0, b1, work):
+                stats, actions, record, b0, b1, sc, step_work):
     K = tau.shape[1]
     K1 = K - 1
-    sc = work[:13]
-    p, c, new, dfc = work[13:]
+    p, c, new, dfc = step_work
     for b in range(b0, b1):
         t = t_next[b]
         while t <= T:
