@@ -26,7 +26,8 @@ touching most grid points:
    position t, real, over [tA, tB] (the positions whose x lies in
    [min p, max p], the x-range of every grid point).
 3. *Bounds of g.*  Line 0 is sampled at its discrete peak (found by bisection
-   on the sign of consecutive differences) and two points on each side.
+   on the sign of consecutive differences) and two points on each side (one
+   when K = 2: line 0 is then the whole grid and no inner bound is needed).
    Secants of consecutive samples bound g on each piece [t, t+1] of that
    window, and the end secants bound g on [tA, first sample] and [last
    sample, tB] (a concave function lies below its secants outside their
@@ -69,8 +70,11 @@ process); :func:`available` says whether this works for a distortion, and
 callers fall back to :func:`rsb_theory.argmax.argmax` otherwise.  The search
 allocates nothing and is compiled without numba's reference-counted runtime
 (:func:`_jit`).  The peak search on line 0 starts at the previous choice's
-line-0 position (:func:`_line0_peak`); :func:`simulator` runs CE-UCB-M's whole
-time loop around :func:`_decide_one`.
+line-0 position (:func:`_line0_peak`; when that choice lies on line 0 its value is
+that sample), and the refinement of step 4 may bisect towards that position when
+the previous choice holds the maximum.  The hull vertex is only looked for when
+the hull has more than one edge.  :func:`simulator` runs CE-UCB-M's whole time
+loop around :func:`_decide_one`.
 """
 
 from __future__ import annotations
@@ -437,19 +441,20 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
     else:
         # the maximum of G = h + upper hull lies on an edge next to the best hull vertex; of those
         # edges take the one on whose side G increases (a heuristic: any hull edge gives exact results)
-        for k in range(K):  # d holds h(p_k) + c_k until the edge is chosen
-            d[k] = h(min(max(p[k], 0.0), 1.0)) + c[k]
-        gbest = -np.inf
+        best_e = 0  # the only edge (K = 2, or all other points below it)
         vb = -1
-        for e in range(nh):
-            for side in range(2):
-                k = hull[e, side]
-                if d[k] > gbest:
-                    gbest = d[k]
-                    vb = k
-        best_e = -1
+        if nh > 1:
+            for k in range(K):  # d holds h(p_k) + c_k until the edge is chosen
+                d[k] = h(min(max(p[k], 0.0), 1.0)) + c[k]
+            gbest = -np.inf
+            for e in range(nh):
+                for side in range(2):
+                    k = hull[e, side]
+                    if d[k] > gbest:
+                        gbest = d[k]
+                        vb = k
         best_g = -np.inf
-        for e in range(nh):
+        for e in range(nh if nh > 1 else 0):
             i = hull[e, 0]
             j = hull[e, 1]
             if i != vb and j != vb:
@@ -481,9 +486,11 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
         for t in range(m + 1):
             have[t] = False
         start = -1  # the previous choice's line-0 position t + tau_w (fewer evaluations when it is near the peak)
+        prev_pos = np.nan
         if have_prev and m > 0:
             pos = 0.0
             rest = m
+            on_line0 = True
             for k in range(K):
                 nk = prev[k] if k < K1 else rest
                 rest -= nk
@@ -491,13 +498,21 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
                     pos += nk
                 elif k != j:
                     pos += nk * (p[k] - p[j]) / (p[i] - p[j])
+                    on_line0 = on_line0 and nk == 0
             start = min(max(int(math.floor(pos + 0.5)), 0), m - 1)
+            prev_pos = pos
+            if on_line0:  # the previous choice is the point pos of line 0: its value is that sample
+                samples[int(pos)] = vprev  # (the same coordinates, so the same arithmetic as _sample)
+                have[int(pos)] = True
         lo, M, nc, ne, ok = _line0_peak(h, n, i, j, start, K, m, eps, off, p, c, samples, have, cand_v, cand_n, M,
                                         nc, cap, tol)
         count += ne
         overflow = overflow or not ok
-        ka = max(0, lo - 2)
-        kb = min(m, lo + 2)
+        # the window around the peak: two samples on each side (the inner-piece bounds of _pieces for
+        # the other lines); with no other lines (K = 2) one on each side bounds the rest of line 0
+        wd = 2 if K > 2 else 1
+        ka = max(0, lo - wd)
+        kb = min(m, lo + wd)
         M, nc, ne, ok = _sample(h, n, i, j, ka, kb, K, m, eps, off, p, c, samples, have, cand_v, cand_n, M, nc, cap,
                                 tol)
         count += ne
@@ -531,7 +546,13 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
         for t in range(ka, kb + 1):
             if samples[t] > samples[kstar]:
                 kstar = t
-        best_pos = float(kstar) if samples[kstar] >= M else np.nan
+        # a line-0 position where g >= M (the refinement bisects towards it): the best sample, or the
+        # previous choice's position when it holds the maximum (g(t + tau_w) >= its value, delta_w >= delta_0)
+        best_pos = np.nan
+        if samples[kstar] >= M:
+            best_pos = float(kstar)
+        elif have_prev and vprev >= M:
+            best_pos = prev_pos
         visits = 0
         refined = False
         ref_lo = -np.inf
@@ -680,7 +701,8 @@ def _sample(h, n, i, j, t0, t1, K, m, eps, off, p, c, samples, have, cand_v, can
 
 def _line0_peak(h, n, i, j, start, K, m, eps, off, p, c, samples, have, cand_v, cand_n, M, nc, cap, tol):
     """The first t of line 0 with samples[t + 1] <= samples[t] (m if none): its discrete peak when
-    the samples are concave.  Bisection, after galloping from ``start`` (-1: none) to bracket it.
+    the samples are concave.  Bisection, after moving from ``start`` (-1: none) to bracket it: one
+    step, then steps doubling.
 
     Only the number of evaluations depends on ``start``: the bounds of :func:`_pieces` on the
     window around the result hold wherever it is.  Returns (t, M, nc, evaluations, ok).
@@ -691,6 +713,7 @@ def _line0_peak(h, n, i, j, start, K, m, eps, off, p, c, samples, have, cand_v, 
     ok = True
     phase = 2 if 0 <= start < m else 0  # 2: probe start; 1 / -1: gallop right / left; 0: bisect
     step = 1
+    moves = 0
     while lo < hi:
         if phase == 2:
             u = start
@@ -713,7 +736,9 @@ def _line0_peak(h, n, i, j, start, K, m, eps, off, p, c, samples, have, cand_v, 
             phase = 1 if rising else -1
         elif phase != 0:
             if rising == (phase == 1):
-                step *= 2
+                moves += 1
+                if moves >= 2:  # walk one step at a time first (the peak moves little between steps)
+                    step *= 2
             else:
                 phase = 0  # bracketed
     return lo, M, nc, count, ok
