@@ -302,7 +302,7 @@ def _run_trials(h, buf, pos, fill, pulls, ones, tau, cur, a, arm, t_next, t0, T,
 
 #: Helpers inlined into :func:`_decide_one` by numba.
 _INLINE = ("_forms", "_hy", "_value", "_offer", "_sample", "_head_sums", "_line0_point", "_lex_less", "_compact",
-           "_bracket", "_g", "_scan_line", "_line0_peak")
+           "_bracket", "_g", "_scan_line", "_line0_peak", "_pieces", "_x_at_line0")
 
 #: The functions that allocate arrays; they need numba's reference-counted runtime (NRT).  The
 #: search itself allocates nothing and is compiled without it, which removes the atomic reference
