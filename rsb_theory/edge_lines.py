@@ -442,31 +442,31 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
         # the maximum of G = h + upper hull lies on an edge next to the best hull vertex; of those
         # edges take the one on whose side G increases (a heuristic: any hull edge gives exact results)
         best_e = 0  # the only edge (K = 2, or all other points below it)
-        vb = -1
         if nh > 1:
             for k in range(K):  # d holds h(p_k) + c_k until the edge is chosen
                 d[k] = h(min(max(p[k], 0.0), 1.0)) + c[k]
             gbest = -np.inf
+            vb = -1
             for e in range(nh):
                 for side in range(2):
                     k = hull[e, side]
                     if d[k] > gbest:
                         gbest = d[k]
                         vb = k
-        best_g = -np.inf
-        for e in range(nh if nh > 1 else 0):
-            i = hull[e, 0]
-            j = hull[e, 1]
-            if i != vb and j != vb:
-                continue
-            o = j if i == vb else i
-            beta = (c[i] - c[j]) / (p[i] - p[j])
-            alpha = c[i] - beta * p[i]
-            x = p[vb] + 1e-3 * (p[o] - p[vb])
-            g = h(min(max(x, 0.0), 1.0)) + alpha + beta * x
-            if g > best_g:
-                best_g = g
-                best_e = e
+            best_g = -np.inf
+            for e in range(nh):
+                i = hull[e, 0]
+                j = hull[e, 1]
+                if i != vb and j != vb:
+                    continue
+                o = j if i == vb else i
+                beta = (c[i] - c[j]) / (p[i] - p[j])
+                alpha = c[i] - beta * p[i]
+                x = p[vb] + 1e-3 * (p[o] - p[vb])
+                g = h(min(max(x, 0.0), 1.0)) + alpha + beta * x
+                if g > best_g:
+                    best_g = g
+                    best_e = e
         i = hull[best_e, 0]
         j = hull[best_e, 1]
         beta = (c[i] - c[j]) / (p[i] - p[j])
