@@ -60,7 +60,7 @@ def _instance(args):
 def _config_errors_as_flags(exc: ValueError) -> ValueError:
     msg = str(exc)
     for name in ("T", "trials", "seed", "eps", "rho", "radius_scale", "explore", "p", "algo", "dr", "support",
-                 "probs"):
+                 "probs", "threads"):
         flag = "--" + name.replace("_", "-")
         msg = msg.replace(f"argument '{name}'", f"argument '{flag}'")
     return ValueError(msg)
@@ -85,7 +85,8 @@ def cmd_simulate(args) -> str:
             T=_int(args.T, "T", 1), trials=_int(args.trials, "trials", 1), seed=_int(args.seed, "seed", 0),
             eps=None if args.eps is None else _float(args.eps, "eps"), rho=_float(args.rho, "rho"),
             radius_scale=_float(args.radius_scale, "radius-scale"),
-            explore=None if args.explore is None else _int(args.explore, "explore", 1))
+            explore=None if args.explore is None else _int(args.explore, "explore", 1),
+            threads=None if args.threads is None else _int(args.threads, "threads", 1))
         progress = None
         if not args.quiet and sys.stderr.isatty():
             from tqdm import tqdm
@@ -134,6 +135,8 @@ def add_commands(sub) -> None:
     s.add_argument("--radius-scale", dest="radius_scale", default="1", help="factor on the confidence radius")
     s.add_argument("--explore", default=None,
                    help="ETC: replaces N(eps); UCBs: forced exploration pulls per arm")
+    s.add_argument("--threads", default=None,
+                   help="threads of CE-UCB-M's compiled loop (default: the CPUs available; no effect on results)")
     s.add_argument("--format", default="table", help="json or table")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)

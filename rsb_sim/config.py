@@ -19,6 +19,7 @@ paper's formula:
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, asdict
 
 import numpy as np
@@ -58,6 +59,10 @@ class SimConfig:
         Index of the first simulated trial (>= 0): the run simulates trials
         first_trial, ..., first_trial + trials - 1 of the reward table, so
         chunks of trials (:mod:`rsb_sim.sweep`) reproduce one big run exactly.
+    threads : int or None
+        Threads of CE-UCB-M's compiled time loop (each runs its own trials; the
+        other policies ignore it); ``None``: the CPUs this process may use
+        (:func:`available_cpus`).  Does not change any result (tested).
     """
 
     T: int
@@ -70,6 +75,7 @@ class SimConfig:
     record_actions: bool = False
     block: int = 2048
     first_trial: int = 0
+    threads: int | None = None
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
@@ -95,11 +101,17 @@ class SimConfig:
             raise ValueError(f"argument 'block': need an integer >= 1, got {self.block!r}")
         if not _is_int(self.first_trial) or self.first_trial < 0:
             raise ValueError(f"argument 'first_trial': need an integer >= 0, got {self.first_trial!r}")
+        if self.threads is not None and (not _is_int(self.threads) or self.threads < 1):
+            raise ValueError(f"argument 'threads': need an integer >= 1 or None, got {self.threads!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
         if self.T < K:
             raise ValueError(f"argument 'T': the horizon T = {self.T} is smaller than the number of arms K = {K}")
+
+    def threads_for(self) -> int:
+        """``threads``, or the CPUs available to this process when it is None."""
+        return int(self.threads) if self.threads is not None else available_cpus()
 
     def eps_for(self, K: int) -> float:
         """eps, or the default sqrt(K log T / T) of ``sec: experiments`` (ValueError naming eps if > 1)."""
@@ -111,7 +123,19 @@ class SimConfig:
         return e
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The fields as a dict, without ``threads`` (it changes no result, so results and the
+        summaries of a sweep do not depend on the executor's choice of threads)."""
+        out = asdict(self)
+        del out["threads"]
+        return out
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return max(1, os.cpu_count() or 1)
 
 
 def radius_constant(T: int) -> float:

@@ -26,6 +26,7 @@ from .config import (
     radius_constant,
     ucb_explore_per_arm,
 )
+from .rewards import DEFAULT_BLOCK
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,12 @@ class Setup:
     Delta_min : float or None
         ETC: Delta_min(eps) of the true instance on the etc grid (``eq:discrete_gap``).
     warnings : tuple of str
+    threads : int
+        Threads of CE-UCB-M's compiled time loop (``SimConfig.threads`` resolved);
+        no effect on any result.
+    block : int
+        Rewards drawn per refill of a (trial, arm) stream (``SimConfig.block``); no
+        effect on any reward.
     """
 
     algo: str
@@ -75,6 +82,8 @@ class Setup:
     N_eps: float | None
     Delta_min: float | None
     warnings: tuple[str, ...]
+    threads: int = 1
+    block: int = DEFAULT_BLOCK
 
     @property
     def explore_steps(self) -> int:
@@ -153,7 +162,8 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     N = Dmin = None
     radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
     if algo == "uniform":
-        return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, ())
+        return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, (), cfg.threads_for(),
+                     cfg.block)
     if algo == "rs-ucb-m":
         if instance.kind != "bernoulli":
             raise ValueError("argument 'algo': rs-ucb-m is implemented for Bernoulli arms only (the Jensen "
@@ -198,4 +208,5 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                     f"for tau <= {max_tau}), so every law on the support is in every confidence set"
                     + ("; the optimistic value is the same for every mixture and the first mixture is kept"
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
-    return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings))
+    return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
+                 cfg.threads_for(), cfg.block)

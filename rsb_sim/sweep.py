@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from . import store
+from .config import available_cpus
 
 EXECUTORS = ("local", "processes", "dask")
 
@@ -57,8 +58,11 @@ class Chunk:
         return f"{self.lo:07d}-{self.hi:07d}"
 
 
-def run_spec(spec: dict, lo: int = 0, hi: int | None = None):
-    """Simulate trials [lo, hi) of one spec (all trials by default); return its SimResult."""
+def run_spec(spec: dict, lo: int = 0, hi: int | None = None, threads: int | None = None):
+    """Simulate trials [lo, hi) of one spec (all trials by default); return its SimResult.
+
+    ``threads`` (``SimConfig.threads``; changes no result) overrides the spec's when given.
+    """
     from rsb_theory.distortions import resolve
 
     from .config import SimConfig
@@ -70,14 +74,21 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None):
     hi = total if hi is None else hi
     cfg["trials"] = hi - lo
     cfg["first_trial"] = int(cfg.get("first_trial", 0)) + lo
+    if threads is not None:
+        cfg["threads"] = threads
     d = resolve(spec["dr"], **spec.get("params", {}))
     inst = make_instance(spec.get("p"), spec.get("support"), spec.get("probs"))
     return run(SimConfig(**cfg), inst, d, spec["algo"])
 
 
-def _run_chunk(spec: dict, lo: int, hi: int) -> tuple[dict, np.ndarray, np.ndarray]:
-    """Worker side: simulate one chunk, return (summary, regrets, counts) to the caller."""
-    r = run_spec(spec, lo, hi)
+def _run_chunk(spec: dict, lo: int, hi: int, threads: int | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
+    """Worker side: simulate one chunk, return (summary, regrets, counts) to the caller.
+
+    ``threads``: the local executor leaves CE-UCB-M's compiled loop all the CPUs (None); worker
+    processes share them (``processes``: CPUs // jobs; ``dask``: 1, its workers run tasks side
+    by side).
+    """
+    r = run_spec(spec, lo, hi, threads)
     return r.summary(), r.regrets, r.counts
 
 
@@ -232,7 +243,8 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         import multiprocessing as mp
 
         with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
-            futures = {pool.submit(_run_chunk, c.spec, c.lo, c.hi): c for c in todo}
+            per_job = max(1, available_cpus() // jobs)
+            futures = {pool.submit(_run_chunk, c.spec, c.lo, c.hi, per_job): c for c in todo}
             for fut in bar(cf.as_completed(futures)):
                 stored(futures[fut], fut.result())  # re-raises a worker's error here
     else:
@@ -273,7 +285,7 @@ def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None
             raise ValueError(f"argument 'scheduler': cannot reach the Dask scheduler at {scheduler!r} ({exc})") \
                 from None
     try:
-        futures = {client.submit(_run_chunk, c.spec, c.lo, c.hi, pure=False): c for c in todo}
+        futures = {client.submit(_run_chunk, c.spec, c.lo, c.hi, 1, pure=False): c for c in todo}
         for fut in bar(as_completed(list(futures))):
             stored(futures[fut], fut.result())
     finally:

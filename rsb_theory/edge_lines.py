@@ -223,18 +223,22 @@ def simulator(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, track_
 
     Step t0 - 1 (``t_next`` starts there) makes the first decision from the exploration's
     counts without a pull.  ``stats`` (int64, 3) accumulates evaluations, trials decided by
-    enumeration and decisions.  The loop lives in this module so that numba's on-disk cache
+    enumeration and decisions.  The compiled loop releases the GIL: the ``run_trials`` of
+    separate calls of this function (each has its own scratch memory, on cache lines of its
+    own) may run in parallel threads on disjoint trial ranges with separate ``stats``
+    (:mod:`rsb_sim.policies._ce_compiled`).  The loop lives in this module so that numba's on-disk cache
     is invalidated with the search it calls.
     """
     _require(d)
     _kernel()
     if "_run_trials" not in _COMPILED:
-        _COMPILED["_run_trials"] = globals()["_run_trials"] = _jit(_run_trials, inline="never", nrt=False)
+        _COMPILED["_run_trials"] = globals()["_run_trials"] = _jit(_run_trials, inline="never", nrt=False, nogil=True)
     run, h = _COMPILED["_run_trials"], _compile_h(d)
     K, m, eps, off = grid.K, int(grid.budget), float(grid.eps), float(grid.offset)
     rc, Lb, tol, ttol = float(radius_c), float(L_bonus), float(tol), float(track_tol)
-    sc = _scratch(K, m, CAND_CAP)
-    step_work = (np.empty(K), np.empty(K), np.empty(K - 1, dtype=np.int64), np.empty(K))
+    sc = tuple(_own_lines(x) for x in _scratch(K, m, CAND_CAP))
+    step_work = tuple(_own_lines(np.zeros(n, dtype=t)) for n, t in ((K, float), (K, float), (K - 1, np.int64),
+                                                                     (K, float)))
 
     def run_trials(state, b0: int, b1: int) -> int:
         s = state
@@ -311,14 +315,29 @@ _INLINE = ("_forms", "_hy", "_value", "_offer", "_sample", "_head_sums", "_line0
 _ALLOCATING = ("_scratch", "_decide_all")
 
 
-def _jit(fn, inline: str, nrt: bool):
-    """``numba.njit(cache=True)`` of ``fn``; without NRT when asked and numba has the option."""
+def _own_lines(a: np.ndarray, line: int = 64) -> np.ndarray:
+    """A copy of ``a`` on cache lines of its own (aligned, padded by a line on each side).
+
+    The scratch arrays of :func:`simulator` are written at every step; when two threads run
+    (``rsb_sim.policies._ce_compiled``), small arrays allocated one after the other could share a
+    cache line with the other thread's and slow both down (false sharing).
+    """
+    raw = np.zeros(a.nbytes + 3 * line, dtype=np.uint8)
+    start = line + (-raw.ctypes.data) % line
+    out = raw[start:start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+def _jit(fn, inline: str, nrt: bool, nogil: bool = False):
+    """``numba.njit(cache=True)`` of ``fn``; without NRT when asked and numba has the option; releasing
+    the GIL while it runs when ``nogil`` (the time loop: several threads run disjoint trials)."""
     numba = _numba()
     from numba.core import options
 
     if nrt or not hasattr(options.DefaultOptions, "_nrt"):
-        return numba.njit(cache=True, inline=inline)(fn)
-    return numba.njit(cache=True, inline=inline, _nrt=False)(fn)
+        return numba.njit(cache=True, inline=inline, nogil=nogil)(fn)
+    return numba.njit(cache=True, inline=inline, nogil=nogil, _nrt=False)(fn)
 
 
 def _kernel():

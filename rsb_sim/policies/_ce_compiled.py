@@ -14,6 +14,8 @@ loop (``tests/sim/test_exactness.py`` runs both routes).
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -28,40 +30,84 @@ from . import PolicyRun
 STEPS_PER_CALL = 20_000
 
 
-def run(setup, d, instance, table, record_actions: bool = False, progress=None, block: int = 2048) -> PolicyRun:
-    """Simulate CE-UCB-M; requires ``setup.explore_steps < setup.T`` (the caller checks)."""
+def run(setup, d, instance, table, record_actions: bool = False, progress=None) -> PolicyRun:
+    """Simulate CE-UCB-M; requires ``setup.explore_steps < setup.T`` (the caller checks).
+
+    With ``setup.threads`` > 1 the trials are split into that many contiguous ranges, each
+    advanced by its own thread (the compiled loop releases the GIL; each thread has its own
+    scratch memory and counters and touches only its trials' rows and reward streams).  A
+    trial's actions depend on its own rewards only, so the split changes no result (tested).
+    """
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
     steps = setup.explore_steps
-    run_trials = edge_lines.simulator(d, setup.grid, setup.radius_c, setup.L_bonus, TRACK_TOL)
+    n_thr = max(1, min(int(setup.threads), B))
+    runners = [edge_lines.simulator(d, setup.grid, setup.radius_c, setup.L_bonus, TRACK_TOL) for _ in range(n_thr)]
     actions = np.empty((B, T), dtype=np.int8) if record_actions else np.empty((1, 1), dtype=np.int8)
     if record_actions:
         actions[:, :steps] = np.arange(steps) % K
-    rew = VectorRewards(table, block=block)
+    rew = VectorRewards(table, block=setup.block)
     hist = rew.take(np.full(K, n0))
     buf, pos, fill = rew.buffers()
     rew.refill(np.flatnonzero(pos >= fill))  # one block per stream up front (the values do not depend on blocks)
     t0 = K * n0 + 1
-    state = SimpleNamespace(
+    shared = dict(
         buf=buf, pos=pos, fill=fill, pulls=rew.pulls, ones=np.ascontiguousarray(hist[:, :, 1], dtype=float),
         tau=np.full((B, K), float(n0)), cur=np.full((B, K - 1), -1, dtype=np.int64), a=np.zeros((B, K)),
         arm=np.zeros(B, dtype=np.int64), t_next=np.full(B, t0 - 1, dtype=np.int64), t0=t0, T=T,
-        stats=np.zeros(3, dtype=np.int64), actions=actions, record=bool(record_actions))
+        actions=actions, record=bool(record_actions))
+    stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
+    states = [SimpleNamespace(**shared, stats=stats[r, :3]) for r in range(n_thr)]
     total = T - t0 + 1
-    bar = progress(total=total) if progress is not None else None
     per_call = max(1, STEPS_PER_CALL // max(1, total))
-    b = shown = 0
-    while b < B:
-        end = min(B, b + per_call)
-        nxt = run_trials(state, b, end)
-        if nxt < end:  # trial nxt stopped: the reward stream of its next pull is used up
-            rew.refill(nxt * K + state.arm[nxt])
-        b = nxt
+    bounds = [B * r // n_thr for r in range(n_thr + 1)]
+    done = [0] * n_thr  # trials finished, per thread
+    stop = threading.Event()
+    refill_lock = threading.Lock()
+
+    def work(r: int, after_call=None) -> None:
+        """Advance the trials of range r, ``per_call`` trials per compiled call."""
+        b, hi = bounds[r], bounds[r + 1]
+        while b < hi and not stop.is_set():
+            end = min(hi, b + per_call)
+            nxt = runners[r](states[r], b, end)
+            if nxt < end:  # trial nxt stopped: the reward stream of its next pull is used up
+                with refill_lock:
+                    rew.refill(nxt * K + shared["arm"][nxt])
+            b = nxt
+            done[r] = b - bounds[r]
+            if after_call is not None:
+                after_call()
+
+    bar = progress(total=total) if progress is not None else None
+    shown = 0
+
+    def show() -> None:
+        nonlocal shown
         if bar is not None:
-            done = total * b // B
-            bar.update(done - shown)
-            shown = done
-    if bar is not None:
-        bar.close()
-    return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
-                     {"full": 0, "candidate": 0, "upper_bound": 0, "quick": 0, "lines": int(state.stats[2]),
-                      "lines_enumerated": int(state.stats[1]), "evaluations": int(state.stats[0])})
+            now = total * sum(done) // B
+            bar.update(now - shown)
+            shown = now
+
+    try:
+        if n_thr == 1:
+            work(0, show)  # in this thread: Ctrl-C interrupts between two calls
+        else:
+            with cf.ThreadPoolExecutor(max_workers=n_thr, thread_name_prefix="rsb-ce") as pool:
+                futures = [pool.submit(work, r) for r in range(n_thr)]
+                try:
+                    while cf.wait(futures, timeout=0.2, return_when=cf.FIRST_EXCEPTION).not_done:
+                        show()
+                    for f in futures:
+                        f.result()  # re-raises a thread's error
+                except BaseException:  # Ctrl-C or an error: the other threads stop after their current call
+                    stop.set()
+                    raise
+                show()
+    finally:
+        stop.set()
+        if bar is not None:
+            bar.close()
+    tot = stats.sum(axis=0)
+    return PolicyRun(shared["tau"].astype(np.int64), actions if record_actions else None,
+                     {"full": 0, "candidate": 0, "upper_bound": 0, "quick": 0, "lines": int(tot[2]),
+                      "lines_enumerated": int(tot[1]), "evaluations": int(tot[0])})

@@ -30,7 +30,7 @@ from . import PolicyRun
 
 
 def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus: bool,
-        record_actions: bool = False, progress=None, block: int = 2048, quick_keep=None,
+        record_actions: bool = False, progress=None, quick_keep=None,
         data_free: bool = False) -> PolicyRun:
     """Simulate one UCB-type policy.
 
@@ -63,7 +63,7 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
         counts = np.broadcast_to(one.counts, (B, K)).copy()
         acts = None if one.actions is None else np.broadcast_to(one.actions, (B, T)).copy()
         return PolicyRun(counts, acts, {"full": 1, "data_free": True})
-    rew = VectorRewards(table, block=block)
+    rew = VectorRewards(table, block=setup.block)
     hist = rew.take(np.full(K, n0))
     finite = instance.kind != "bernoulli"
     if finite:

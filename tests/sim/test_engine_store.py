@@ -101,6 +101,8 @@ def test_cli_simulate_json(capsys):
     (["--algo", "rs-ucb-m", "--eps", "0"], "'--eps'"),
     (["--algo", "rs-ucb-m", "--explore", "-2"], "'--explore'"),
     (["--algo", "uniform", "--p", "0.4"], "'--p'"),
+    (["--algo", "ce-ucb-m", "--threads", "0"], "'--threads'"),
+    (["--algo", "ce-ucb-m", "--threads", "two"], "'--threads'"),
 ])
 def test_cli_simulate_errors(capsys, argv, needle):
     base = {"--dr": "gini", "--p": "0.4,0.9", "--T": "100"}
@@ -129,3 +131,21 @@ def test_sweep_processes_executor_gives_the_same_results(tmp_path):
         assert np.array_equal(a["counts"], b["counts"]) and np.array_equal(a["regrets"], b["regrets"])
     with pytest.raises(ValueError, match="jobs"):
         sweep(specs, tmp_path / "bad", executor="processes", jobs=0)
+
+
+def test_threads_change_no_result_and_are_not_recorded():
+    """SimConfig.threads only splits CE-UCB-M's trials over threads: the summary (regrets, stats,
+    config) is the same for 1 and 2 threads, and does not mention them."""
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run as run_sim
+    from rsb_sim.instances import BernoulliInstance
+    from rsb_theory.distortions import get
+
+    inst, d = BernoulliInstance((0.3, 0.8, 0.5)), get("gini")
+    out = []
+    for threads in (1, 2):
+        r = run_sim(SimConfig(T=400, trials=5, seed=2, eps=0.1, radius_scale=0.01, threads=threads), inst, d,
+                    "ce-ucb-m")
+        s = r.summary()
+        out.append({k: v for k, v in s.items() if k not in ("seconds", "versions")})
+    assert out[0] == out[1] and "threads" not in out[0]["config"] and out[0]["stats"]["lines"] > 0

@@ -26,11 +26,11 @@ CASES = [
 ]
 
 
-def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048):
+def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048, threads=None):
     d = get(dr)
     inst = BernoulliInstance(p)
     cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, record_actions=True,
-                    block=block)
+                    block=block, threads=threads)
     res = run(cfg, inst, d, algo)
     setup = prepare(cfg, inst, d, algo)
     table = RewardTable.from_seed(seed, trials, inst)
@@ -131,6 +131,45 @@ def test_compiled_loop_resumes_after_refills_and_between_calls(monkeypatch, bloc
     res, changes = _compare("gini", (0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, "ce-ucb-m", seed=5, trials=5,
                             block=block)
     assert res.stats["lines"] > 0 and changes >= 1
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("block", [1, 7, 2048])
+def test_compiled_loop_on_several_threads_takes_the_same_actions(monkeypatch, threads, block):
+    """CE-UCB-M's compiled loop split over 1, 2 or 3 threads (refills from the worker threads when
+    block is small, several calls per thread): the reference's actions and the same counters."""
+    from rsb_sim.policies import _ce_compiled
+
+    monkeypatch.setattr(_ce_compiled, "STEPS_PER_CALL", 400)
+    refills = []
+    real = _ce_compiled.VectorRewards.refill
+    monkeypatch.setattr(_ce_compiled.VectorRewards, "refill", lambda self, flat: (refills.append(1), real(self, flat)))
+    res, changes = _compare("gini", (0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, "ce-ucb-m", seed=6, trials=7,
+                            block=block, threads=threads)
+    assert res.stats["lines"] > 0 and changes >= 1
+    assert (len(refills) > 100) if block < 10 else (len(refills) == 1)  # the block size reaches the loop
+    one = run(SimConfig(T=200, trials=7, seed=6, eps=0.15, radius_scale=0.0005, explore=4, threads=1),
+              BernoulliInstance((0.2, 0.5, 0.6, 0.95)), get("gini"), "ce-ucb-m")
+    assert one.stats == res.stats and np.array_equal(one.regrets, res.regrets)
+
+
+def test_an_error_in_a_thread_of_the_compiled_loop_stops_the_run(monkeypatch):
+    """An error raised in one thread (here: while refilling a reward buffer) reaches the caller."""
+    from rsb_sim.policies import _ce_compiled
+
+    calls = []
+    real = _ce_compiled.VectorRewards.refill
+
+    def failing(self, flat):
+        calls.append(flat)
+        if len(calls) > 1:  # the first call fills every buffer before the threads start
+            raise RuntimeError("refill failed")
+        return real(self, flat)
+
+    monkeypatch.setattr(_ce_compiled.VectorRewards, "refill", failing)
+    with pytest.raises(RuntimeError, match="refill failed"):
+        run(SimConfig(T=200, trials=6, seed=1, eps=0.15, radius_scale=0.0005, explore=4, threads=2, block=3),
+            BernoulliInstance((0.2, 0.5, 0.6, 0.95)), get("gini"), "ce-ucb-m")
 
 
 def test_grids_above_the_compiled_limit_use_the_numpy_searcher(monkeypatch):

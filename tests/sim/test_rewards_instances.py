@@ -138,6 +138,8 @@ def test_finite_value_matches_bernoulli():
     (lambda: SimConfig(T=10, radius_scale=-1.0), "'radius_scale'"),
     (lambda: SimConfig(T=10, explore=0), "'explore'"),
     (lambda: SimConfig(T=10, seed=-3), "'seed'"),
+    (lambda: SimConfig(T=10, threads=0), "'threads'"),
+    (lambda: SimConfig(T=10, threads=1.5), "'threads'"),
     (lambda: SimConfig(T=3).check_K(4), "'T'"),
 ])
 def test_bad_input(make, needle):
