@@ -17,7 +17,8 @@ from .engine import run
 from .instances import BernoulliInstance
 from .reference import reference_trial
 from .rewards import RewardTable
-from .policies.ce_ucb_m import compiled_applies
+from .policies._ce_compiled import thread_count
+from .policies.ce_ucb_m import runs_compiled_loop
 from .setup import prepare
 
 #: Instances of the benchmark (uniform gaps, as in sec: experiments).
@@ -74,8 +75,7 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
         acts = reference_trial(setup, d, inst, table, k)
         same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
     ref = time.perf_counter() - t0
-    compiled = algo == "ce-ucb-m" and compiled_applies(setup, d, inst) and setup.explore_steps < T
-    used = min(setup.threads, fast_trials) if compiled else 1
+    used = thread_count(setup, fast_trials) if algo == "ce-ucb-m" and runs_compiled_loop(setup, d, inst) else 1
     return BenchRow(algo, K, eps, radius_scale, T, fast_trials, ref_trials, T * fast_trials / fast,
                     T * ref_trials / ref, same, used)
 

@@ -30,6 +30,11 @@ from . import PolicyRun
 STEPS_PER_CALL = 20_000
 
 
+def thread_count(setup, trials: int) -> int:
+    """Threads the loop runs on: ``setup.threads``, at most one per trial."""
+    return max(1, min(int(setup.threads), int(trials)))
+
+
 def run(setup, d, instance, table, record_actions: bool = False, progress=None) -> PolicyRun:
     """Simulate CE-UCB-M; requires ``setup.explore_steps < setup.T`` (the caller checks).
 
@@ -40,7 +45,7 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None) 
     """
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
     steps = setup.explore_steps
-    n_thr = max(1, min(int(setup.threads), B))
+    n_thr = thread_count(setup, B)
     runners = [edge_lines.simulator(d, setup.grid, setup.radius_c, setup.L_bonus, TRACK_TOL) for _ in range(n_thr)]
     actions = np.empty((B, T), dtype=np.int8) if record_actions else np.empty((1, 1), dtype=np.int8)
     if record_actions:

@@ -48,8 +48,13 @@ def compiled_applies(setup, d, instance) -> bool:
             and setup.grid.size <= COMPILED_MAX_GRID and edge_lines.available(d))
 
 
+def runs_compiled_loop(setup, d, instance) -> bool:
+    """True when :func:`simulate` goes through the compiled loop (it applies and there is a tracking phase)."""
+    return compiled_applies(setup, d, instance) and setup.explore_steps < setup.T
+
+
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
-    if compiled_applies(setup, d, instance) and setup.explore_steps < setup.T:
+    if runs_compiled_loop(setup, d, instance):
         return _ce_compiled.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
     if instance.kind != "bernoulli":
         support = np.asarray(instance.support, dtype=float)
