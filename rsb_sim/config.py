@@ -63,6 +63,10 @@ class SimConfig:
         Threads of CE-UCB-M's compiled time loop (each runs its own trials; the
         other policies ignore it); ``None``: the CPUs this process may use
         (:func:`available_cpus`).  Does not change any result (tested).
+    stream : tuple of int
+        Spawn-key prefix of this experiment within a family of experiments
+        seeded by one root (:class:`rsb_sim.rewards.RewardTable`): the j-th
+        horizon of ``rsb slopes`` uses ``(j,)``.  ``()``: a single experiment.
     """
 
     T: int
@@ -76,6 +80,7 @@ class SimConfig:
     block: int = 2048
     first_trial: int = 0
     threads: int | None = None
+    stream: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
@@ -103,6 +108,10 @@ class SimConfig:
             raise ValueError(f"argument 'first_trial': need an integer >= 0, got {self.first_trial!r}")
         if self.threads is not None and (not _is_int(self.threads) or self.threads < 1):
             raise ValueError(f"argument 'threads': need an integer >= 1 or None, got {self.threads!r}")
+        if isinstance(self.stream, list):  # a config read back from JSON
+            object.__setattr__(self, "stream", tuple(self.stream))
+        if not isinstance(self.stream, tuple) or not all(_is_int(x) and x >= 0 for x in self.stream):
+            raise ValueError(f"argument 'stream': need a tuple of integers >= 0, got {self.stream!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
@@ -127,6 +136,10 @@ class SimConfig:
         summaries of a sweep do not depend on the executor's choice of threads)."""
         out = asdict(self)
         del out["threads"]
+        if not self.stream:  # a single experiment: the record (and the sweep's cache keys) as before
+            del out["stream"]
+        else:
+            out["stream"] = list(self.stream)
         return out
 
 

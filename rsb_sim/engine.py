@@ -157,7 +157,7 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
         raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
     start = time.perf_counter()
     setup = prepare(config, instance, distortion, algo)
-    table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial)
+    table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial, config.stream)
     opt = instance.optimal(distortion)
     pr = get_policy(algo)(setup, distortion, instance, table, record_actions=config.record_actions,
                           progress=progress)

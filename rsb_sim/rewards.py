@@ -1,10 +1,14 @@
 """The reward table: the j-th reward of arm i in trial k depends on (seed, k, i, j) only.
 
 One root :class:`numpy.random.SeedSequence` per experiment.  The stream of the
-pair (trial k, arm i) is ``SeedSequence(entropy, spawn_key=(k, i))`` driving a
+pair (trial k, arm i) is ``SeedSequence(entropy, spawn_key=stream + (k, i))`` driving a
 ``PCG64`` generator; its j-th uniform (``Generator.random``, float64 in
 [0, 1)) gives the j-th reward of arm i in trial k by the instance's inverse
-CDF (:meth:`rsb_sim.instances.BernoulliInstance.outcome`: 1{U < p}).  Uniforms
+CDF (:meth:`rsb_sim.instances.BernoulliInstance.outcome`: 1{U < p}).  ``stream``
+is a spawn-key prefix, empty for a single experiment: the experiments of a
+family (the horizons of ``rsb slopes``, say) use ``stream = (j,)``, the j-th
+child of the root ``SeedSequence(seed).spawn(...)``, so one root seeds them all
+and no two share a stream (never ``seed + j``).  Uniforms
 are drawn in blocks; since ``Generator.random(n)`` consumes the stream one
 64-bit word per double, block boundaries do not change the j-th uniform
 (tested).  Two policies, or the fast engine and the reference loop, therefore
@@ -47,20 +51,29 @@ class RewardTable:
         Index of the first trial: local trial k of this table is trial
         ``first + k`` of the experiment (a chunk of trials of a sweep sees
         exactly the rewards those trials see in a single run).
+    stream : tuple of int
+        Spawn-key prefix of the experiment within its family (module docstring);
+        ``()`` for a single experiment.
     """
 
     entropy: int
     trials: int
     instance: object
     first: int = 0
+    stream: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.stream, tuple) or any(
+                isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0 for x in self.stream):
+            raise ValueError(f"argument 'stream': expected a tuple of non-negative integers, got {self.stream!r}")
 
     @classmethod
-    def from_seed(cls, seed, trials: int, instance, first: int = 0) -> "RewardTable":
-        return cls(root_entropy(seed), int(trials), instance, int(first))
+    def from_seed(cls, seed, trials: int, instance, first: int = 0, stream: tuple[int, ...] = ()) -> "RewardTable":
+        return cls(root_entropy(seed), int(trials), instance, int(first), tuple(int(x) for x in stream))
 
     def generator(self, k: int, i: int) -> np.random.Generator:
         """The PCG64 generator of the stream (trial first + k, arm i), at its start."""
-        key = (self.first + int(k), int(i))
+        key = self.stream + (self.first + int(k), int(i))
         return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.entropy, spawn_key=key)))
 
     def uniforms(self, k: int, i: int, n: int) -> np.ndarray:

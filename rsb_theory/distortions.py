@@ -20,7 +20,6 @@ u**(3/10)*(1 - u)
 
 from __future__ import annotations
 
-import ast
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,6 +28,8 @@ from typing import Callable, Mapping
 import numpy as np
 import sympy as sp
 
+from . import expressions
+
 #: The argument of every distortion function.
 U = sp.Symbol("u", real=True)
 
@@ -36,7 +37,7 @@ U = sp.Symbol("u", real=True)
 NUMERIC_TOL = 1e-12
 
 
-class DistortionError(ValueError):
+class DistortionError(expressions.ExpressionError):
     """Raised for an invalid distortion, expression, name or parameter.
 
     The message always names the offending argument.
@@ -44,48 +45,16 @@ class DistortionError(ValueError):
 
 
 # ---------------------------------------------------------------------------
-# Safe parsing
+# Safe parsing (the grammar lives in rsb_theory.expressions, the one parser)
 # ---------------------------------------------------------------------------
 
-#: Elementary functions a user expression may call.
-ALLOWED_FUNCTIONS: Mapping[str, Callable[..., sp.Expr]] = {
-    "sqrt": sp.sqrt,
-    "exp": sp.exp,
-    "log": sp.log,
-    "sin": sp.sin,
-    "cos": sp.cos,
-    "tan": sp.tan,
-    "atan": sp.atan,
-    "tanh": sp.tanh,
-    "abs": sp.Abs,
-    "Abs": sp.Abs,
-    "min": sp.Min,
-    "Min": sp.Min,
-    "max": sp.Max,
-    "Max": sp.Max,
-}
-ALLOWED_CONSTANTS: Mapping[str, sp.Expr] = {"pi": sp.pi, "e": sp.E, "E": sp.E}
-
-_BINOPS = {
-    ast.Add: lambda a, b: a + b,
-    ast.Sub: lambda a, b: a - b,
-    ast.Mult: lambda a, b: a * b,
-    ast.Div: lambda a, b: a / b,
-    ast.Pow: lambda a, b: _power(a, b),
-}
-
-#: Largest |exponent| allowed between two numeric constants (``9**9**9`` would
-#: make SymPy build a number with 10^8 digits).
-MAX_CONSTANT_EXPONENT = 64
+#: Elementary functions a user expression may call (see :data:`rsb_theory.expressions.FUNCTIONS`).
+ALLOWED_FUNCTIONS = expressions.FUNCTIONS
+#: Largest |exponent| allowed between two numeric constants.
+MAX_CONSTANT_EXPONENT = expressions.MAX_CONSTANT_EXPONENT
 
 
-def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
-    if base.is_number and exponent.is_number and abs(exponent) > MAX_CONSTANT_EXPONENT and abs(base) != 1:
-        raise DistortionError(f"argument 'h': constant power with exponent {exponent} is too large")
-    return base**exponent
-
-
-def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:
+def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = None, flag: str = "h") -> sp.Expr:
     """Parse a distortion expression without evaluating any code.
 
     Parameters
@@ -95,6 +64,8 @@ def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = Non
         Decimal literals become exact rationals (``0.3`` -> ``3/10``).
     parameters : mapping of str to sympy.Symbol, optional
         Names of declared parameters that may appear in ``text``.
+    flag : str
+        The argument named in error messages (default ``h``).
 
     Returns
     -------
@@ -104,62 +75,14 @@ def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = Non
     ------
     DistortionError
         If ``text`` is not a well-formed expression, or uses a name, attribute,
-        subscript, keyword or construct outside the allowed grammar (numbers,
-        ``u``, declared parameters, ``pi``, ``e``, ``+ - * / ** ^`` and the
-        functions of :data:`ALLOWED_FUNCTIONS`).
+        subscript, keyword or construct outside the grammar of
+        :mod:`rsb_theory.expressions` (numbers, ``u``, declared parameters,
+        ``pi``, ``e``, ``+ - * / ** ^`` and its functions).
     """
-    if not isinstance(text, str) or not text.strip():
-        raise DistortionError("argument 'h': expected a non-empty expression string")
-    params = dict(parameters or {})
-    # "u^2" means a power, as users write it; replacing the token (rather than
-    # mapping XOR to power) gives it the precedence of ** (there are no strings
-    # in the grammar, so every "^" is an operator)
     try:
-        tree = ast.parse(text.strip().replace("^", "**"), mode="eval")
-    except SyntaxError as exc:
-        raise DistortionError(f"argument 'h': malformed expression {text!r}: {exc.msg}") from None
-
-    def build(node: ast.AST) -> sp.Expr:
-        if isinstance(node, ast.Expression):
-            return build(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            if isinstance(node.value, float) and not math.isfinite(node.value):
-                raise DistortionError(f"argument 'h': non-finite constant in {text!r}")
-            return sp.Rational(repr(node.value)) if isinstance(node.value, float) else sp.Integer(node.value)
-        if isinstance(node, ast.Name):
-            if node.id == "u":
-                return U
-            if node.id in params:
-                return params[node.id]
-            if node.id in ALLOWED_CONSTANTS:
-                return ALLOWED_CONSTANTS[node.id]
-            raise DistortionError(
-                f"argument 'h': unknown name {node.id!r} in {text!r}; allowed: u, "
-                f"{', '.join(sorted(params)) + ', ' if params else ''}pi, e and the functions "
-                f"{', '.join(sorted(ALLOWED_FUNCTIONS))}"
-            )
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            return _BINOPS[type(node.op)](build(node.left), build(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
-            operand = build(node.operand)
-            return operand if isinstance(node.op, ast.UAdd) else -operand
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in ALLOWED_FUNCTIONS:
-                name = node.func.id if isinstance(node.func, ast.Name) else ast.dump(node.func)
-                raise DistortionError(f"argument 'h': function {name!r} is not allowed in {text!r}")
-            if node.keywords:
-                raise DistortionError(f"argument 'h': keyword arguments are not allowed in {text!r}")
-            args = [build(a) for a in node.args]
-            if not args:
-                raise DistortionError(f"argument 'h': {node.func.id}() needs an argument")
-            return ALLOWED_FUNCTIONS[node.func.id](*args)
-        raise DistortionError(f"argument 'h': construct {type(node).__name__} is not allowed in {text!r}")
-
-    expr = sp.sympify(build(tree))
-    extra = expr.free_symbols - {U} - set(params.values())
-    if extra:  # pragma: no cover - build() already rejects unknown names
-        raise DistortionError(f"argument 'h': unexpected symbols {sorted(map(str, extra))}")
-    return expr
+        return expressions.to_sympy(text, flag, {"u": U, **dict(parameters or {})})
+    except expressions.ExpressionError as exc:
+        raise DistortionError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------------
