@@ -22,9 +22,11 @@ other construct are refused with a one-line message naming the flag.
 
 Work is bounded by counts, never by time: at most :data:`MAX_LENGTH`
 characters, :data:`MAX_NODES` tree nodes and :data:`MAX_DEPTH` levels of
-nesting; a power of two numeric constants may not have an exponent above
-:data:`MAX_CONSTANT_EXPONENT` in absolute value (``9**9**9`` would make SymPy
-build a number with 10^8 digits).
+nesting; a power whose base and exponent are both numbers (literals, or the
+values bound to names) may not have an exponent above
+:data:`MAX_CONSTANT_EXPONENT` in absolute value unless the base is +-1
+(``9**9**9`` would make SymPy build a number with 10^8 digits).  Both
+evaluators apply the same rule, so they accept the same texts.
 
 Examples
 --------
@@ -276,8 +278,9 @@ def evaluate(text, flag: str, values: Mapping[str, float] | None = None) -> floa
                 return a * b
             if isinstance(node.op, ast.Div):
                 return a / b
-            if _is_numeric_constant(node.left) and _is_numeric_constant(node.right):
-                _constant_power_guard(a, b, flag, text)
+            # every value here is a number, so the guard of to_sympy (a power of two numbers)
+            # applies to every power: both routes refuse the same texts
+            _constant_power_guard(a, b, flag, text)
             r = a ** b
             if isinstance(r, complex):
                 raise ValueError("complex result")
@@ -302,14 +305,6 @@ def evaluate(text, flag: str, values: Mapping[str, float] | None = None) -> floa
 
 def _show(values: Mapping[str, float]) -> str:
     return ", ".join(f"{k} = {v:g}" for k, v in values.items()) or "no free names"
-
-
-def _is_numeric_constant(node: ast.AST) -> bool:
-    if isinstance(node, ast.Constant):
-        return True
-    if isinstance(node, ast.UnaryOp):
-        return _is_numeric_constant(node.operand)
-    return False
 
 
 def parse_number(text, flag: str, values: Mapping[str, float] | None = None, *, low: float | None = None,
