@@ -37,9 +37,9 @@ def test_derive_with_param(capsys):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["derive", "--h", "u+1"], "argument 'h'"),
-    (["derive", "--h", "__import__('os')"], "argument 'h'"),
-    (["derive", "--h", "u**"], "argument 'h'"),
+    (["derive", "--h", "u+1"], "argument '--h'"),
+    (["derive", "--h", "__import__('os')"], "argument '--h'"),
+    (["derive", "--h", "u**"], "argument '--h'"),
     (["derive", "--h", "gini", "--p", "0.4,1.2"], "argument '--p'"),
     (["derive", "--h", "gini", "--p", "0.4"], "argument '--p'"),
     (["derive", "--h", "gini", "--p", "a,b"], "argument '--p'"),

@@ -14,8 +14,9 @@ import pytest
 from proofs_checks import experiments as ex
 from proofs_checks.bounds import instance_constants, theorem_bound
 from proofs_checks.cli import main
-from proofs_checks.reproduce import COLUMNS, read_csv, reproduce, reproduce_one
-from proofs_checks.plots import BOUND_COLUMNS, plot_bounds_command
+from proofs_checks.bound_plot import BOUND_COLUMNS, plot_bounds_command
+from proofs_checks.outputs import read_csv
+from proofs_checks.reproduce import COLUMNS, reproduce, reproduce_one
 
 
 def _small(exp: ex.Experiment) -> ex.Experiment:
@@ -57,7 +58,7 @@ def test_variant_configs():
                                                      "radius_scale": 1.0, "explore": 10_000}
     assert runs[("paper", "rs-etc-m", 100_000)]["explore"] is None  # N(eps) of the paper
     assert runs[("rsb", "rs-ucb-m", 100_000)]["radius_scale"] == ex.RSB_RADIUS_SCALE
-    assert runs[("rsb", "rs-etc-m", 100_000)]["explore"] == 2 * 10_000  # same per-arm budget as RS-UCB-M
+    assert runs[("rsb", "rs-etc-m", 100_000)]["explore"] == 10_000  # pulls per arm, the same budget as RS-UCB-M
     rho = ex.get_experiment("vs-rho")
     assert sorted({r.spec["config"]["rho"] for r in rho.runs(2)}) == [0.1, 0.3, 0.5, 0.7, 0.9]
     assert all(r.spec["config"]["explore"] is None for r in rho.runs(2))
@@ -187,10 +188,10 @@ def test_bound_matches_hand_evaluation_gini():
         theorem_bound("uniform", "gini", None, (0.4, 0.9), T)
 
 
-@pytest.mark.parametrize("dr,algo", [("gini", "rs-ucb-m"), ("cvar", "rs-etc-m")])
-def test_plot_bounds_small(tmp_path, dr, algo):
+@pytest.mark.parametrize("dr,algo,extra", [("gini", "rs-ucb-m", {"radius_scale": 0.01}), ("cvar", "rs-etc-m", {})])
+def test_plot_bounds_small(tmp_path, dr, algo, extra):
     Ts = (300, 1000, 3000)
-    res = plot_bounds_command(dr, {}, (0.3, 0.8), algo, tmp_path, Ts=Ts, trials=4, radius_scale=0.01)
+    res = plot_bounds_command(dr, {}, (0.3, 0.8), algo, tmp_path, Ts=Ts, trials=4, **extra)
     for k in ("png", "pdf", "csv", "txt"):
         assert os.path.getsize(res[k]) > 100
     rows = read_csv(res["csv"])
