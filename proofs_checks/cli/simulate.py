@@ -90,8 +90,10 @@ def execute(req: Request) -> str:
     if not req.quiet and sys.stderr.isatty():
         from tqdm import tqdm
 
-        def progress(total):
+        def bar(total):
             return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
+
+        progress = bar
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress)
     for w in res.warnings:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)

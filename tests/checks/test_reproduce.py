@@ -211,3 +211,60 @@ def test_plot_bounds_cli_uniform_has_no_bound(tmp_path, capsys):
     assert [r["bound"] for r in rows] == ["", ""]
     # uniform on (0.2, 0.7) with h = mean: regret = 0.7 - 0.45 exactly for even T
     assert all(math.isclose(float(r["mean_regret"]), 0.25) for r in rows)
+
+
+# ---------------------------------------------------------------------------
+# issue 15: options that apply, titles, seeds, nothing written on bad input
+# ---------------------------------------------------------------------------
+def test_plot_title_names_only_the_options_the_algorithm_uses():
+    from proofs_checks.bound_plot import title_of
+
+    cfg = {"rho": 0.1, "radius_scale": 1.0}
+    etc = title_of("gini", {}, (0.4, 0.9), "rs-etc-m", 5, cfg, "T/10")
+    assert "rho" not in etc and "radius" not in etc and "explore T/10 per arm" in etc
+    assert "rho" not in title_of("gini", {}, (0.4, 0.9), "uniform", 5, cfg, None)
+    assert "eps" not in title_of("gini", {}, (0.4, 0.9), "uniform", 5, cfg, None)
+    ucb = title_of("gini", {}, (0.4, 0.9), "rs-ucb-m", 5, {"rho": 0.2, "radius_scale": 0.01}, None)
+    assert "rho = 0.2" in ucb and "radius x0.01" in ucb
+
+
+def test_variant_titles_name_only_the_algorithms_run():
+    from proofs_checks.figures import variant_title
+
+    rho = ex.get_experiment("vs-rho")  # RS-UCB-M only
+    assert all("ETC" not in variant_title(v, rho.algos) for v in rho.variants)
+    t = ex.get_experiment("regret-vs-T")
+    assert "ETC explore 0.1T/arm" in variant_title(t.variants[1], t.algos)
+
+
+def test_plot_bounds_seeds_horizons_by_stream(tmp_path):
+    plot_bounds_command("gini", {}, (0.3, 0.8), "uniform", tmp_path, Ts=(100, 200), trials=2, seed=4)
+    configs = sorted((json.loads(p.read_text())["config"] for p in (tmp_path / "runs").glob("*.json")),
+                     key=lambda c: c["T"])
+    assert [(c["seed"], c["stream"]) for c in configs] == [(4, [0]), (4, [1])]
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["--chunk", "0"], "--chunk"), (["--scheduler", "a b"], "--scheduler"), (["--seed", "-1"], "--seed"),
+    (["--jobs", "0"], "--jobs"), (["--trials", "1.5"], "--trials"),
+])
+def test_reproduce_bad_argument_writes_nothing(tmp_path, capsys, argv, flag):
+    out = tmp_path / "o"
+    assert main(["reproduce", "vs-rho", "--out", str(out), "--quiet"] + argv) == 2
+    assert f"argument '{flag}'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["--algo", "rs-etc-m", "--radius-scale", "0.01"], "--radius-scale"),
+    (["--algo", "uniform", "--explore", "T/10"], "--explore"),
+    (["--algo", "rs-ucb-m", "--explore", "T/1000"], "--explore"),  # 0.1 pulls at T = 100
+    (["--algo", "rs-ucb-m", "--dr", "u+1"], "--dr"),
+])
+def test_plot_bounds_bad_argument_writes_nothing(tmp_path, capsys, argv, flag):
+    out = tmp_path / "b"
+    base = {"--dr": "gini", "--p": "0.4,0.9", "--Ts": "100,200", "--trials": "2"}
+    args = list(argv) + [x for k, v in base.items() if k not in argv for x in (k, v)]
+    assert main(["plot", "bounds", "--out", str(out), "--quiet"] + args) == 2
+    assert f"argument '{flag}'" in capsys.readouterr().err
+    assert not out.exists()

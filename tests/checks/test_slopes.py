@@ -169,3 +169,44 @@ def test_slope_ledger_entries_and_theorem_entries():
     for part in theorems_experiments.PARTS:
         res = theorems_experiments.check(part)
         assert res.id == theorems_experiments.IDS[part] and res.status == "vacuous"
+
+
+def test_horizons_are_streams_of_one_root_seed():
+    """Horizon j runs on stream (j,) of the same seed (never seed + j): no two horizons share rewards."""
+    req = slopes.SlopeRequest(algo="rs-ucb-m", Ts=(200, 400, 800), trials=3, seed=5, radius_scale=0.01,
+                              explore="T/10")
+    e, _a, _b = bound_rates.eps_schedule("experiments", "rs-ucb-m", 2)
+    specs = slopes.specs_for(req, e)
+    assert [s["config"]["seed"] for s in specs] == [5, 5, 5]
+    assert [s["config"]["stream"] for s in specs] == [[0], [1], [2]]
+    assert [s["config"]["explore"] for s in specs] == [20, 40, 80]  # pulls per arm, T/10 at each horizon
+    assert all("rho" not in s["config"] for s in specs)  # SimConfig's default, not a second copy of it
+
+
+def test_cli_slopes_override_goes_where_it_applies(capsys):
+    from proofs_checks.cli import slopes as cli_slopes
+    from proofs_checks.cli.parser import build_parser
+
+    args = build_parser().parse_args(["slopes", "--algo", "rs-ucb-m,rs-etc-m", "--radius-scale", "0.01",
+                                      "--explore", "T/10", "--no-cache"])
+    reqs = {r.algo: r for r in cli_slopes.validate(args).requests}
+    assert reqs["rs-ucb-m"].radius_scale == 0.01 and reqs["rs-etc-m"].radius_scale is None
+    assert reqs["rs-ucb-m"].explore == reqs["rs-etc-m"].explore == "T/10"
+    rc = main(["slopes", "--algo", "rs-etc-m,uniform", "--radius-scale", "0.01", "--no-cache"])
+    assert rc == 2 and "argument '--radius-scale': rs-etc-m does not use" in capsys.readouterr().err
+
+
+def test_cli_slopes_one_sign_convention(capsys):
+    """The derived slope of a growing bound is printed +0.961 in the table and in the note, never -0.96."""
+    rc = main(["slopes", "--algo", "rs-etc-m", "--Ts", "200,400", "--trials", "3", "--bootstrap", "20",
+               "--no-cache", "--quiet"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    row = next(line for line in out.splitlines() if line.startswith("gini"))
+    assert row.split()[-3] == "+0.961"
+    assert "derived slope +0.9608" in out and "T^(+0.9608) (log T)^(-0.9608)" in out
+    assert "T^(-0.96" not in out and "exponent -0.96" not in out
+    rc = main(["slopes", "--algo", "rs-etc-m", "--Ts", "200,400", "--trials", "3", "--bootstrap", "20",
+               "--no-cache", "--quiet", "--format", "json"])
+    d = json.loads(capsys.readouterr().out)[0]
+    assert d["derived_slope"] == pytest.approx(0.9608, abs=1e-4) and d["derived_exponent"] == -d["derived_slope"]
