@@ -18,6 +18,7 @@ import re
 
 from .errors import UsageError
 from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, FORMATS, GRIDS, METHODS, PLOTS
+from .values import PROBS_ROUNDING
 
 DESCRIPTION = ("rsb: machine-checks the theory of 'Risk-sensitive Bandits: Arm Mixture Optimality and "
                "Regret-efficient Algorithms' (AISTATS 2025) and reruns its experiments.")
@@ -104,15 +105,19 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
     if first.startswith("-"):
         return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}; see {sub.prog} --help",
                           sub.prog)
-    # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4"
+    # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4" (or behind "--p=0.4")
     for j, token in enumerate(argv):
-        if token == first and j >= 2 and argv[j - 2].startswith("--") and "=" not in argv[j - 2] \
-                and not argv[j - 1].startswith("-"):
-            flag = argv[j - 2]
-            flag = next((o for a in sub._actions for o in a.option_strings if o == flag), flag)
-            return UsageError(
-                f"argument '{flag}': takes one value, got {argv[j - 1]!r} and then {first!r}; write lists with "
-                f"commas and no spaces, or quote them{_example(sub, flag)}", sub.prog)
+        if token != first or j < 1:
+            continue
+        if argv[j - 1].startswith("--") and "=" in argv[j - 1]:
+            flag, value = argv[j - 1].split("=", 1)
+        elif j >= 2 and argv[j - 2].startswith("--") and "=" not in argv[j - 2] and not argv[j - 1].startswith("-"):
+            flag, value = argv[j - 2], argv[j - 1]
+        else:
+            continue
+        return UsageError(
+            f"argument '{flag}': takes one value, got {value!r} and then {first!r}; write lists with commas and "
+            f"no spaces, or quote them{_example(sub, flag)}", sub.prog)
     return UsageError(f"argument {first!r}: unexpected; see {sub.prog} --help", sub.prog)
 
 
@@ -187,8 +192,8 @@ def build_parser() -> Parser:
     s.option("--support", "--support 0,0.5,1", default=None,
              help="finite-support arms: common support points in [0, b], comma-separated (with --probs)")
     s.option("--probs", "--probs '0.2,0.3,0.5;0.6,0.2,0.2'", default=None,
-             help="finite-support arms: one law per arm, ';' between arms, ',' between masses; a row within "
-                  "5e-7 per mass of summing to 1 is renormalised")
+             help=f"finite-support arms: one law per arm, ';' between arms, ',' between masses; a row within "
+                  f"{PROBS_ROUNDING:g} per mass of summing to 1 is renormalised")
     s.option("--T", "--T 100000", required=True, help="horizon (a count, e.g. 100000 or 10^5)")
     s.option("--trials", "--trials 100", default="100", help="number of trials (default 100)")
     s.option("--seed", "--seed 0", default="0", help="root seed (default 0)")
