@@ -92,8 +92,7 @@ def format_rate(slope: float | None, log_power: float | None) -> str:
 
 def _show(x) -> str:
     """An exact exponent as printed; one with a long denominator (from an estimated beta) as 4 digits."""
-    x = sp.sympify(x)
-    if x.is_Rational and x.q > 1000:
+    if isinstance(x, sp.Rational) and x.q > 1000:
         return f"{float(x):.4g}"
     return str(x)
 

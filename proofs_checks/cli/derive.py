@@ -31,9 +31,11 @@ def validate(args) -> Request:
 
 
 def _num(x) -> float | str:
+    """A SymPy number of the library as JSON: a float, ``"oo"``, or its text when it is symbolic."""
     import sympy as sp
 
-    x = sp.sympify(x)
+    if not isinstance(x, sp.Basic):
+        return float(x)
     if x == sp.oo:
         return "oo"
     return float(x) if x.is_number else str(x)
