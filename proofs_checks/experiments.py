@@ -21,9 +21,10 @@ Variants (both are always run and plotted side by side):
   multiplied by :data:`RSB_RADIUS_SCALE` = 0.01 (no longer covered by
   ``lemma: concentration``), RS-UCB-M's exploration as printed for the figure
   (the main text's T/10 or T/20 per arm where the figure has one, else rho),
-  and RS-ETC-M's N(eps) replaced by the *same per-arm exploration* as
-  RS-UCB-M (K * T/10 or K * T/20 in total), so that the two algorithms spend
-  the same budget on exploration.
+  and RS-ETC-M's ceil(N(eps)/K) pulls per arm replaced by the *same per-arm
+  exploration* as RS-UCB-M (T/10 or T/20 pulls per arm,
+  ``SimConfig.explore``), so that the two algorithms spend the same budget on
+  exploration.
 
 Choices the paper does not make (documented in ``docs/reproduction.md``):
 the horizons of ``fig:T_experiment`` / ``fig:regret_uniform`` (the paper's
@@ -83,8 +84,8 @@ class Variant:
         RS-UCB-M / CE-UCB-M forced pulls per arm as a fraction of T (ceil), or
         None for ceil(rho T eps / 4) (``algorithm:B-UCB-M``).
     etc_explore_frac : float or None
-        RS-ETC-M pulls per arm as a fraction of T (replaces N(eps): the total is
-        K * ceil(frac T)), or None for N(eps) of ``eq:number of samples main paper``.
+        RS-ETC-M pulls per arm as a fraction of T (ceil; replaces ceil(N(eps)/K)),
+        or None for N(eps) of ``eq:number of samples main paper``.
     description : str
     """
 
@@ -94,13 +95,13 @@ class Variant:
     etc_explore_frac: float | None
     description: str
 
-    def config(self, algo: str, K: int, T: int, rho: float, trials: int, seed: int) -> dict:
-        """SimConfig fields of one run (eps: None = sqrt(K log T / T))."""
+    def config(self, algo: str, T: int, rho: float, trials: int, seed: int) -> dict:
+        """SimConfig fields of one run (eps: None = sqrt(K log T / T); ``explore``: pulls per arm)."""
         explore = None
         if algo in ("rs-ucb-m", "ce-ucb-m") and self.ucb_explore_frac is not None:
             explore = int(math.ceil(self.ucb_explore_frac * T - 1e-9))
         if algo == "rs-etc-m" and self.etc_explore_frac is not None:
-            explore = K * int(math.ceil(self.etc_explore_frac * T - 1e-9))
+            explore = int(math.ceil(self.etc_explore_frac * T - 1e-9))
         radius = self.radius_scale if algo in ("rs-ucb-m", "ce-ucb-m") else 1.0
         return {"T": int(T), "trials": int(trials), "seed": int(seed), "eps": None, "rho": float(rho),
                 "radius_scale": float(radius), "explore": explore}
@@ -221,7 +222,7 @@ class Experiment:
         for v in self.variants:
             for algo in self.algos:
                 for pt in self.points:
-                    cfg = v.config(algo, len(pt.p), pt.T, pt.rho, trials, seed)
+                    cfg = v.config(algo, pt.T, pt.rho, trials, seed)
                     spec = {"algo": algo, "dr": self.dr, "params": dict(self.params), "p": list(pt.p),
                             "config": cfg}
                     out.append(Run(v.name, algo, pt, spec))

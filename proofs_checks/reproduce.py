@@ -14,24 +14,24 @@ the runs already stored), then
   constants, what we chose and what differs.
 
 Regret is ``eq:regret`` (V(alpha*) - V(tau_T/T) per trial).
+
+Orchestration only: the figures are drawn by :mod:`proofs_checks.figures` and
+the files written by :mod:`proofs_checks.outputs`.  Nothing is written before
+every argument has been checked; the output directory is created by the first
+file the sweep stores.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from rsb_sim.args import add_sweep_options, parse_sweep_options
-
-from .experiments import NAMES, Experiment, all_experiments, get_experiment
+from .experiments import Experiment, all_experiments, get_experiment
+from .outputs import check_out, csv_text, save_figure, write_text
 
 #: CSV columns of ``DIR/<name>.csv`` (stable).
 COLUMNS: tuple[str, ...] = (
@@ -47,32 +47,6 @@ class Row:
 
     values: dict
     regrets: np.ndarray
-
-
-def check_out(out) -> Path:
-    """Validate the output directory *before* anything is written.
-
-    Raises
-    ------
-    ValueError
-        Naming ``out`` when it exists and is not a directory, or when it (or its
-        nearest existing parent) is not writable.
-    """
-    if out is None or str(out).strip() == "":
-        raise ValueError("argument 'out': an output directory is required")
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"argument 'out': {str(path)!r} exists and is not a directory")
-    probe = path
-    while not probe.exists():
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    if probe.exists() and not probe.is_dir():
-        raise ValueError(f"argument 'out': {str(probe)!r} is not a directory")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"argument 'out': {str(probe)!r} is not writable")
-    return path
 
 
 def _check_trials(trials) -> int | None:
@@ -148,27 +122,7 @@ def _header(exp: Experiment, trials: int, seed: int) -> dict:
 
 def write_csv(path: Path, rows: list[Row], header: dict) -> None:
     """CSV with ``#`` lines holding ``header`` as JSON, then :data:`COLUMNS` (atomic write)."""
-    buf = io.StringIO()
-    for line in json.dumps(header, indent=1, default=str).splitlines():
-        buf.write(f"# {line}\n")
-    w = csv.DictWriter(buf, fieldnames=list(COLUMNS), lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in r.values.items()})
-    _write_text(path, buf.getvalue())
-
-
-def read_csv(path) -> list[dict]:
-    """Rows of a CSV written by :func:`write_csv` (``#`` lines skipped; values as strings)."""
-    with open(path, newline="") as fh:
-        lines = [ln for ln in fh if not ln.startswith("#")]
-    return list(csv.DictReader(lines))
-
-
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    write_text(path, csv_text([r.values for r in rows], COLUMNS, header))
 
 
 def caption(exp: Experiment, rows: list[Row], trials: int, seed: int) -> str:
@@ -190,8 +144,8 @@ def caption(exp: Experiment, rows: list[Row], trials: int, seed: int) -> str:
                      "every confidence set and RS-UCB-M keeps its first grid mixture (same regret in every trial); "
                      "N(eps) ~ 1e16 >> T, so RS-ETC-M never commits and is round-robin (= uniform sampling).")
     lines.append("The rsb variant's radius scale is not covered by lemma: concentration, and its ETC exploration "
-                 "replaces N(eps): the theorems' bounds are not proven for it; it shows what the algorithms do when "
-                 "they use their data.")
+                 "per arm replaces ceil(N(eps)/K): the theorems' bounds are not proven for it; it shows what the "
+                 "algorithms do when they use their data.")
     lines.append("")
     lines.append("Measured (mean regret):")
     for r in rows:
@@ -211,20 +165,19 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
     dict
         ``{"csv", "json", "png", "pdf", "txt"}`` -> path, plus ``"rows"``.
     """
-    from .plots import plot_experiment
+    from .figures import experiment_figure
 
     out = check_out(out)
     trials = exp.trials if trials is None else _check_trials(trials)
     seed = exp.seed if seed is None else seed
     exp.runs(trials, seed)  # validates trials and seed before anything is written
-    out.mkdir(parents=True, exist_ok=True)
-    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)
+    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)  # the sweep creates the directory
     header = _header(exp, trials, seed)
     paths = {k: out / f"{exp.name}.{k}" for k in ("csv", "json", "png", "pdf", "txt")}
     write_csv(paths["csv"], rows, header)
-    _write_text(paths["json"], json.dumps(header, indent=1, default=str) + "\n")
-    plot_experiment(exp, [r.values for r in rows], paths["png"], paths["pdf"])
-    _write_text(paths["txt"], caption(exp, rows, trials, seed))
+    write_text(paths["json"], json.dumps(header, indent=1, default=str) + "\n")
+    save_figure(experiment_figure(exp, [r.values for r in rows]), paths["png"], paths["pdf"])
+    write_text(paths["txt"], caption(exp, rows, trials, seed))
     return {**{k: str(v) for k, v in paths.items()}, "rows": [r.values for r in rows]}
 
 
@@ -250,51 +203,3 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
         raise ValueError(f"argument 'seed': need an integer >= 0, got {seed!r}")
     check_out(out)
     return [reproduce_one(e, out, trials, seed, progress, **sweep_opts) for e in exps]
-
-
-# ---------------------------------------------------------------------------
-# command line
-# ---------------------------------------------------------------------------
-def _int_arg(text, name: str, minimum: int):
-    """An optional integer flag (None when absent), see :func:`rsb_sim.args.parse_int`."""
-    from rsb_sim.args import parse_int
-
-    return parse_int(text, name, minimum, optional=True)
-
-
-def cmd_reproduce(args) -> str:
-    if args.experiment not in NAMES + ("all",):
-        raise ValueError(f"argument 'experiment': unknown experiment {args.experiment!r}; known: "
-                         f"{', '.join(NAMES)}, all")
-    trials = _int_arg(args.trials, "trials", 1)
-    seed = _int_arg(args.seed, "seed", 0)
-    try:
-        check_out(args.out)
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("argument 'out'", "argument '--out'")) from None
-    show = not args.quiet and sys.stderr.isatty()
-    opts = parse_sweep_options(args)
-    results = reproduce(args.experiment, args.out, trials, seed, progress=show, **opts)
-    lines = []
-    for r in results:
-        lines.append(f"{Path(r['csv']).stem}: {r['png']} {r['pdf']} {r['csv']} {r['txt']}")
-        for row in r["rows"]:
-            s = f" {row['series']}" if row["series"] else ""
-            lines.append(f"  {row['variant']:<5} {row['algo']:<8}{s} x={row['x']:g}: mean regret "
-                         f"{row['mean_regret']:.4g} +- {row['stderr']:.2g}{' (degenerate)' if row['degenerate'] else ''}")
-    if args.format == "json":
-        return json.dumps(results, indent=1, default=str)
-    return "\n".join(lines)
-
-
-def add_command(sub) -> None:
-    """Register ``rsb reproduce`` on an argparse subparsers object."""
-    s = sub.add_parser("reproduce", help="run the paper's experiments: figures (PNG, PDF), data (CSV), captions")
-    s.add_argument("experiment", help=f"one of: {', '.join(NAMES)}, all")
-    s.add_argument("--out", required=True, help="output directory (runs are cached in OUT/runs: reruns resume)")
-    s.add_argument("--trials", default=None, help="trials per point (default 1000, as in the paper)")
-    s.add_argument("--seed", default=None, help="root seed (default 0)")
-    s.add_argument("--format", choices=("json", "table"), default="table")
-    add_sweep_options(s)
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.set_defaults(func=cmd_reproduce)

@@ -37,9 +37,9 @@ def test_derive_with_param(capsys):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["derive", "--h", "u+1"], "argument 'h'"),
-    (["derive", "--h", "__import__('os')"], "argument 'h'"),
-    (["derive", "--h", "u**"], "argument 'h'"),
+    (["derive", "--h", "u+1"], "argument '--h'"),
+    (["derive", "--h", "__import__('os')"], "argument '--h'"),
+    (["derive", "--h", "u**"], "argument '--h'"),
     (["derive", "--h", "gini", "--p", "0.4,1.2"], "argument '--p'"),
     (["derive", "--h", "gini", "--p", "0.4"], "argument '--p'"),
     (["derive", "--h", "gini", "--p", "a,b"], "argument '--p'"),
@@ -136,3 +136,241 @@ def test_optimize_more_bad_input(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and needle in err
     assert len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------
+# no user string is ever evaluated (issue 15)
+# ---------------------------------------------------------------------------
+PAYLOADS = [
+    "__import__('os').system('touch pwned')",
+    "__import__('os').system('touch pwned')*0+T/10",
+    "open('pwned', 'w')",
+    "().__class__.__bases__[0].__subclasses__()",
+    "(lambda: __import__('os').system('touch pwned'))()",
+    "9**9**9",
+    "[__import__('os') for _ in (1,)]",
+    "u.__class__",
+    "'pwned'",
+    "exec('open(\"pwned\", \"w\")')",
+]
+
+_SIM = ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "200", "--trials", "2", "--quiet"]
+_SLOPES = ["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--trials", "2", "--bootstrap", "10", "--no-cache",
+           "--quiet"]
+_PLOT = ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--out", "plots", "--Ts", "200,400",
+         "--trials", "2", "--quiet"]
+_REPRO = ["reproduce", "vs-rho", "--out", "results", "--trials", "2", "--quiet"]
+# (command line, flag whose value is replaced, how it is named in the error)
+EXPRESSION_FLAGS = [
+    (["verify"], "--jobs"),
+    (["derive", "--h", "gini"], "--h"),
+    (["derive", "--h", "pht"], "--param"),
+    (["derive", "--h", "gini"], "--p"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9"], "--dr"),
+    (["optimize", "--dr", "pht", "--p", "0.4,0.9"], "--param"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9"], "--p"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9"], "--eps"),
+    *((_SIM, f) for f in ("--dr", "--p", "--T", "--trials", "--seed", "--eps", "--rho", "--radius-scale", "--explore",
+                          "--threads")),
+    (_SIM[:3] + ["--dr", "pht"] + _SIM[5:], "--param"),
+    (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--probs", "0.5,0.5;0.2,0.8", "--quiet"],
+     "--support"),
+    (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--support", "0,1", "--quiet"], "--probs"),
+    *((_SLOPES, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--eps", "--rho", "--radius-scale",
+                             "--explore", "--bootstrap", "--tol")),
+    (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--jobs"),
+    (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--chunk"),
+    (_SLOPES[:1] + ["--dr", "pht"] + _SLOPES[1:], "--param"),
+    *((_REPRO, f) for f in ("--trials", "--seed", "--jobs", "--chunk")),
+    *((_PLOT, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--rho", "--radius-scale", "--explore", "--jobs",
+                           "--chunk")),
+    (_PLOT[:2] + ["--param", "s=0.5"] + _PLOT[2:3] + ["pht"] + _PLOT[4:], "--param"),
+]
+
+
+def _with(argv: list[str], flag: str, value: str) -> list[str]:
+    argv = list(argv)
+    if flag == "--param":
+        value = f"s={value}"
+        argv = [a for i, a in enumerate(argv) if not (a == "--param" or (i and argv[i - 1] == "--param"))]
+    if flag in argv:
+        argv[argv.index(flag) + 1] = value
+        return argv
+    return argv + [flag, value]
+
+
+@pytest.mark.parametrize("argv, flag", EXPRESSION_FLAGS, ids=[f"{a[0]}{f}" for a, f in EXPRESSION_FLAGS])
+def test_no_user_string_is_evaluated(tmp_path, monkeypatch, capsys, argv, flag):
+    """Code in any expression-taking flag: status 2, one line naming the flag, nothing runs, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    for payload in PAYLOADS:
+        code = main(_with(argv, flag, payload))
+        out, err = capsys.readouterr()
+        assert code == 2, (flag, payload, err)
+        assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (flag, payload, err)
+        assert f"argument '{flag}" in err, (flag, payload, err)
+        assert not (tmp_path / "pwned").exists(), (flag, payload)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no output directory, no cache
+
+
+@pytest.mark.parametrize("argv", [
+    ["slopes", "--explore", "__import__('os').system('touch pwned')*0+T/10"],
+    ["slopes", "--eps", "__import__('os').system('touch pwned')*0+1/T"],
+    ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--out", "o", "--explore",
+     "__import__('os').system('touch pwned')*0+T/10"],
+    ["simulate", "--algo", "rs-ucb-m", "--dr", "__import__('os').system('touch pwned')", "--p", "0.4,0.9", "--T", "9"],
+])
+def test_no_user_string_is_evaluated_in_a_process(tmp_path, argv):
+    """The reported exploit, through the installed console script: exit 2, one line, no file."""
+    import subprocess
+    import sys
+
+    from pathlib import Path
+
+    rsb = Path(sys.executable).with_name("rsb")
+    cmd = [str(rsb)] if rsb.exists() else [sys.executable, "-m", "proofs_checks.cli"]
+    proc = subprocess.run(cmd + argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert not (tmp_path / "pwned").exists() and not any(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------------------
+# the command line starts without the libraries
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["--help"],
+    ["simulate", "--help"],
+    ["simulate", "--algo", "nope", "--dr", "gini", "--p", "0.4,0.9", "--T", "100"],
+    ["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "T/10"],
+    ["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "100", "--radius-scale", "0.1"],
+    ["slopes", "--explore", "__import__('os')"],
+    ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "uniform", "--out", "o", "--rho", "0.2"],
+    ["reproduce", "vs-rho", "--out", "o", "--trials", "0"],
+    ["derive", "--h", "u.real"],
+    ["optimize", "--dr", "gini", "--p", "0.4", "0.9"],
+])
+def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
+    """Bad arguments and --help are answered before NumPy, SymPy or any simulation code is imported."""
+    import subprocess
+    import sys
+
+    code = ("import contextlib, io, sys\nfrom proofs_checks.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    rc = main({argv!r})\n"
+            "heavy = {'numpy', 'sympy', 'scipy', 'matplotlib', 'cvxpy', 'numba', 'rsb_sim'}\n"
+            "print(rc, sorted({m.split('.')[0] for m in sys.modules} & heavy))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    rc, heavy = proc.stdout.split(" ", 1)
+    assert heavy.strip() == "[]", proc.stdout
+    assert rc == ("0" if "--help" in argv else "2")
+
+
+# ---------------------------------------------------------------------------
+# the defects a new user hit (issue 15)
+# ---------------------------------------------------------------------------
+def test_names_of_the_command_line_are_the_libraries():
+    from proofs_checks.cli import names
+    from rsb_sim.config import ALGORITHMS
+    from rsb_theory.distortions import REGISTRY
+    from rsb_theory.grids import GRID_KINDS
+    from rsb_theory.oracle import METHODS
+
+    assert names.ALGORITHMS == ALGORITHMS and names.DISTORTIONS == tuple(REGISTRY)
+    assert names.GRIDS == tuple(GRID_KINDS) and names.METHODS == tuple(METHODS)
+
+
+def _validate(argv):
+    from proofs_checks.cli import simulate
+    from proofs_checks.cli.parser import build_parser
+
+    return simulate.validate(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("algo", ["rs-etc-m", "rs-ucb-m", "ce-ucb-m"])
+def test_explore_is_pulls_per_arm_and_may_use_T_and_K(algo):
+    base = ["simulate", "--algo", algo, "--dr", "gini", "--p", "0.4,0.9,0.6", "--T", "1000"]
+    assert _validate(base + ["--explore", "T/10"]).config["explore"] == 100
+    assert _validate(base + ["--explore", "T/(10*K)"]).config["explore"] == 34  # rounded up
+    assert _validate(base + ["--explore", "T^(2/3)"]).config["explore"] == 100
+    assert _validate(base + ["--explore", "3*10^1"]).config["explore"] == 30
+
+
+def test_simulate_explore_expression_end_to_end(capsys):
+    code, out, _ = run(capsys, "simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "1000",
+                       "--trials", "2", "--radius-scale", "0.01", "--explore", "T/10", "--format", "json", "--quiet")
+    d = json.loads(out)
+    assert code == 0 and d["explore_per_arm"] == 100 and d["config"]["explore"] == 100
+
+
+@pytest.mark.parametrize("algo, flag, value", [
+    ("rs-etc-m", "--radius-scale", "0.01"), ("rs-etc-m", "--rho", "0.1"), ("rs-etc-m", "--threads", "2"),
+    ("rs-ucb-m", "--threads", "2"),
+    ("uniform", "--explore", "10"), ("uniform", "--eps", "0.1"), ("uniform", "--rho", "0.1"),
+    ("uniform", "--radius-scale", "2"), ("uniform", "--threads", "1"),
+])
+def test_a_flag_the_algorithm_does_not_use_is_an_error(capsys, algo, flag, value):
+    code, out, err = run(capsys, "simulate", "--algo", algo, "--dr", "gini", "--p", "0.4,0.9", "--T", "100",
+                         flag, value)
+    assert code == 2 and out == "" and f"argument '{flag}': {algo} does not use" in err
+
+
+def test_rho_beside_explore_is_an_error(capsys):
+    code, out, err = run(capsys, "simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "100",
+                         "--rho", "0.2", "--explore", "5")
+    assert code == 2 and "argument '--rho': has no effect" in err
+
+
+def test_probs_rows_rounded_to_six_decimals_are_renormalised(capsys):
+    argv = ["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--support", "0,0.5,1", "--probs",
+            "0.333333,0.333333,0.333333;0.2,0.3,0.5", "--T", "60", "--trials", "2", "--eps", "0.5", "--quiet",
+            "--format", "json"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "arm 1 sum to 0.999999; divided by the sum" in err and "arm 2" not in err
+    probs = json.loads(out)["instance"]["probs"]
+    assert probs[0] == pytest.approx([1 / 3] * 3) and probs[1] == [0.2, 0.3, 0.5]
+
+
+@pytest.mark.parametrize("probs, needle", [
+    ("0.5,0.25,0.2;0.2,0.3,0.5", "the masses of arm 1 sum to 0.95, not 1"),
+    ("0.2,0.3,0.5;0.2,0.3,0.49", "the masses of arm 2 sum to 0.99, not 1"),
+    ("0.2,0.3,0.5;0.5,0.5", "arm 2 has 2 masses, but --support has 3 points"),
+    ("0.2,0.3,0.5;1.5,-0.25,-0.25", "arm 2 has the mass 1.5, not in [0, 1]"),
+])
+def test_probs_errors_name_the_arm_and_its_sum(capsys, probs, needle):
+    code, out, err = run(capsys, "simulate", "--algo", "rs-etc-m", "--dr", "gini", "--support", "0,0.5,1",
+                         "--probs", probs, "--T", "60")
+    assert code == 2 and out == "" and f"argument '--probs': {needle}" in err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4", "0.9", "--T", "10"],
+     "argument '--p': takes one value, got '0.4' and then '0.9'; write lists with commas and no spaces, or quote "
+     "them (e.g. --p 0.4,0.9)"),
+    (["slopes", "--Ts", "1000", "2000"], "argument '--Ts': takes one value, got '1000' and then '2000'"),
+    (["simulate", "--algo", "uniform", "--dr", "gini", "--T", "10", "--p", "-0.4,0.9"],
+     "argument '--p': expected a value (e.g. --p 0.4,0.9); a value that starts with '-' is written --p=VALUE"),
+    (["simulate", "--dr", "gini", "--p", "0.4,0.9"], "argument '--algo': required (e.g. --algo rs-ucb-m); also "
+                                                     "missing: --T"),
+    (["simulate", "--algo", "rs-ucb", "--dr", "gini", "--p", "0.4,0.9", "--T", "10"],
+     "argument '--algo': unknown value 'rs-ucb'; write one of: rs-etc-m, rs-ucb-m, ce-ucb-m, uniform"),
+    (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--bogus", "1"],
+     "argument '--bogus': unknown flag of rsb simulate"),
+    (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--r", "1"],
+     "argument '--r': ambiguous abbreviation"),
+    (["simulat"], "argument 'command': unknown command 'simulat'"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9", "--grid", "etc"], "argument '--grid': needs --eps"),
+    (["derive", "--h", "gini", "--p", "0.4,1.2"], "argument '--p': the mean of arm 2 is 1.2, not in [0, 1]"),
+    (["verify", "--jobs", "two"], "argument '--jobs': need an integer >= 1 (e.g. 1000, 1e3 or 3*10^5), got 'two'"),
+])
+def test_argparse_errors_name_the_flag_and_how_to_write_it(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert needle in err, err
+
+
+def test_seed_above_2_to_the_53_keeps_its_digits():
+    req = _validate(["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--seed",
+                     "123456789012345678"])
+    assert req.config["seed"] == 123456789012345678

@@ -14,8 +14,9 @@ import pytest
 from proofs_checks import experiments as ex
 from proofs_checks.bounds import instance_constants, theorem_bound
 from proofs_checks.cli import main
-from proofs_checks.reproduce import COLUMNS, read_csv, reproduce, reproduce_one
-from proofs_checks.plots import BOUND_COLUMNS, plot_bounds_command
+from proofs_checks.bound_plot import BOUND_COLUMNS, plot_bounds_command
+from proofs_checks.outputs import read_csv
+from proofs_checks.reproduce import COLUMNS, reproduce, reproduce_one
 
 
 def _small(exp: ex.Experiment) -> ex.Experiment:
@@ -57,7 +58,7 @@ def test_variant_configs():
                                                      "radius_scale": 1.0, "explore": 10_000}
     assert runs[("paper", "rs-etc-m", 100_000)]["explore"] is None  # N(eps) of the paper
     assert runs[("rsb", "rs-ucb-m", 100_000)]["radius_scale"] == ex.RSB_RADIUS_SCALE
-    assert runs[("rsb", "rs-etc-m", 100_000)]["explore"] == 2 * 10_000  # same per-arm budget as RS-UCB-M
+    assert runs[("rsb", "rs-etc-m", 100_000)]["explore"] == 10_000  # pulls per arm, the same budget as RS-UCB-M
     rho = ex.get_experiment("vs-rho")
     assert sorted({r.spec["config"]["rho"] for r in rho.runs(2)}) == [0.1, 0.3, 0.5, 0.7, 0.9]
     assert all(r.spec["config"]["explore"] is None for r in rho.runs(2))
@@ -187,10 +188,10 @@ def test_bound_matches_hand_evaluation_gini():
         theorem_bound("uniform", "gini", None, (0.4, 0.9), T)
 
 
-@pytest.mark.parametrize("dr,algo", [("gini", "rs-ucb-m"), ("cvar", "rs-etc-m")])
-def test_plot_bounds_small(tmp_path, dr, algo):
+@pytest.mark.parametrize("dr,algo,extra", [("gini", "rs-ucb-m", {"radius_scale": 0.01}), ("cvar", "rs-etc-m", {})])
+def test_plot_bounds_small(tmp_path, dr, algo, extra):
     Ts = (300, 1000, 3000)
-    res = plot_bounds_command(dr, {}, (0.3, 0.8), algo, tmp_path, Ts=Ts, trials=4, radius_scale=0.01)
+    res = plot_bounds_command(dr, {}, (0.3, 0.8), algo, tmp_path, Ts=Ts, trials=4, **extra)
     for k in ("png", "pdf", "csv", "txt"):
         assert os.path.getsize(res[k]) > 100
     rows = read_csv(res["csv"])
@@ -210,3 +211,60 @@ def test_plot_bounds_cli_uniform_has_no_bound(tmp_path, capsys):
     assert [r["bound"] for r in rows] == ["", ""]
     # uniform on (0.2, 0.7) with h = mean: regret = 0.7 - 0.45 exactly for even T
     assert all(math.isclose(float(r["mean_regret"]), 0.25) for r in rows)
+
+
+# ---------------------------------------------------------------------------
+# issue 15: options that apply, titles, seeds, nothing written on bad input
+# ---------------------------------------------------------------------------
+def test_plot_title_names_only_the_options_the_algorithm_uses():
+    from proofs_checks.bound_plot import title_of
+
+    cfg = {"rho": 0.1, "radius_scale": 1.0}
+    etc = title_of("gini", {}, (0.4, 0.9), "rs-etc-m", 5, cfg, "T/10")
+    assert "rho" not in etc and "radius" not in etc and "explore T/10 per arm" in etc
+    assert "rho" not in title_of("gini", {}, (0.4, 0.9), "uniform", 5, cfg, None)
+    assert "eps" not in title_of("gini", {}, (0.4, 0.9), "uniform", 5, cfg, None)
+    ucb = title_of("gini", {}, (0.4, 0.9), "rs-ucb-m", 5, {"rho": 0.2, "radius_scale": 0.01}, None)
+    assert "rho = 0.2" in ucb and "radius x0.01" in ucb
+
+
+def test_variant_titles_name_only_the_algorithms_run():
+    from proofs_checks.figures import variant_title
+
+    rho = ex.get_experiment("vs-rho")  # RS-UCB-M only
+    assert all("ETC" not in variant_title(v, rho.algos) for v in rho.variants)
+    t = ex.get_experiment("regret-vs-T")
+    assert "ETC explore 0.1T/arm" in variant_title(t.variants[1], t.algos)
+
+
+def test_plot_bounds_seeds_horizons_by_stream(tmp_path):
+    plot_bounds_command("gini", {}, (0.3, 0.8), "uniform", tmp_path, Ts=(100, 200), trials=2, seed=4)
+    configs = sorted((json.loads(p.read_text())["config"] for p in (tmp_path / "runs").glob("*.json")),
+                     key=lambda c: c["T"])
+    assert [(c["seed"], c["stream"]) for c in configs] == [(4, [0]), (4, [1])]
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["--chunk", "0"], "--chunk"), (["--scheduler", "a b"], "--scheduler"), (["--seed", "-1"], "--seed"),
+    (["--jobs", "0"], "--jobs"), (["--trials", "1.5"], "--trials"),
+])
+def test_reproduce_bad_argument_writes_nothing(tmp_path, capsys, argv, flag):
+    out = tmp_path / "o"
+    assert main(["reproduce", "vs-rho", "--out", str(out), "--quiet"] + argv) == 2
+    assert f"argument '{flag}'" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["--algo", "rs-etc-m", "--radius-scale", "0.01"], "--radius-scale"),
+    (["--algo", "uniform", "--explore", "T/10"], "--explore"),
+    (["--algo", "rs-ucb-m", "--explore", "T/1000"], "--explore"),  # 0.1 pulls at T = 100
+    (["--algo", "rs-ucb-m", "--dr", "u+1"], "--dr"),
+])
+def test_plot_bounds_bad_argument_writes_nothing(tmp_path, capsys, argv, flag):
+    out = tmp_path / "b"
+    base = {"--dr": "gini", "--p": "0.4,0.9", "--Ts": "100,200", "--trials": "2"}
+    args = list(argv) + [x for k, v in base.items() if k not in argv for x in (k, v)]
+    assert main(["plot", "bounds", "--out", str(out), "--quiet"] + args) == 2
+    assert f"argument '{flag}'" in capsys.readouterr().err
+    assert not out.exists()

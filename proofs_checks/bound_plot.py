@@ -1,0 +1,218 @@
+"""``rsb plot bounds``: simulate one algorithm at several horizons and set the theorem's bound beside it.
+
+``rsb plot bounds --dr NAME [--param k=v] --p P,... --algo NAME --out DIR
+[--Ts T1,T2,...] [--trials M]`` simulates the algorithm at each horizon
+(:mod:`rsb_sim.sweep`, cached in ``DIR/runs``; horizon j on stream ``(j,)`` of
+the root seed) and evaluates there
+
+* the mean final regret (``eq:regret``) with a 95% normal confidence band
+  (mean +- 1.96 standard errors) and the spread of the final regret;
+* the theorem's bound with the paper's constants (``theorem: ETC upper bound``
+  for rs-etc-m, ``theorem:UCB upper bound`` for rs-ucb-m / ce-ucb-m;
+  :mod:`proofs_checks.bounds`), whether its side condition (T > N(eps), resp.
+  T > max(e^K, T(eps))) holds, the trivial bound V* - min V and whether the bound
+  is above it (vacuous);
+* the derived rate T^x (log T)^y of the bound for eps = sqrt(K log T / T)
+  (:mod:`proofs_checks.bound_rates`), its constant fitted through the data (least
+  squares on the log scale).
+
+Orchestration only: :mod:`proofs_checks.figures` draws, :mod:`proofs_checks.outputs`
+writes ``bounds-<dr>-<algo>.{png,pdf,csv,txt}``.  The CSV has one row per T
+(:data:`BOUND_COLUMNS`).  An option the algorithm does not use is an error
+(:mod:`proofs_checks.sim_options`; rho is used by the UCBs' bound even beside
+``explore``), and the title names only the options the algorithm uses.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+from rsb_theory import expressions
+
+from . import sim_options
+from .outputs import check_out, csv_text, save_figure, write_text
+
+#: Columns of the ``rsb plot bounds`` CSV.
+BOUND_COLUMNS: tuple[str, ...] = (
+    "dr", "params", "p", "algo", "T", "eps", "trials", "mean_regret", "std_regret", "stderr", "ci_low", "ci_high",
+    "q05", "q50", "q95", "bound", "bound_discrete", "bound_Delta", "Delta_min", "side_threshold", "side_ok",
+    "trivial", "vacuous", "derived_rate_fit", "degenerate",
+)
+#: Default horizons and trials of ``rsb plot bounds``.
+DEFAULT_TS: tuple[int, ...] = (1000, 3000, 10_000, 30_000, 100_000)
+DEFAULT_TRIALS = 100
+#: Algorithms with a regret bound in the paper (the others are plotted without one).
+BOUNDED = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:60] or "h"
+
+
+def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radius_scale: float | None = None,
+                  explore: str | None = None) -> tuple[int, ...]:
+    """Validate the arguments of :func:`plot_bounds_command` (ValueError naming the argument); return the horizons.
+
+    Math only: the command line calls it before anything heavy is imported.
+    """
+    if algo not in sim_options.ALGORITHMS:
+        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
+    Ts = tuple(int(t) for t in Ts)
+    if len(Ts) < 2 or len(set(Ts)) != len(Ts) or list(Ts) != sorted(Ts) or Ts[0] < 2:
+        raise ValueError(f"argument 'Ts': need at least two distinct increasing horizons >= 2, got {Ts!r}")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"argument 'trials': need an integer >= 1, got {trials!r}")
+    given = {"rho": rho, "radius_scale": radius_scale, "explore": explore}
+    sim_options.check_applies(algo, [k for k, v in given.items() if v is not None], bound=True)
+    for T in Ts:
+        explore_at(explore, T, len(p))
+    return Ts
+
+
+def explore_at(explore: str | None, T: int, K: int) -> int | None:
+    """Forced-exploration pulls per arm at horizon T (an expression in T and K, rounded up); None: the paper's."""
+    if explore is None:
+        return None
+    return expressions.parse_count(explore, "explore", {"T": T, "K": K}, rounding="ceil")
+
+
+def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path, seed: int = 0,
+                rho: float | None = None, radius_scale: float | None = None, explore: str | None = None,
+                progress=None, **sweep_opts) -> dict:
+    """Simulate ``algo`` at each horizon and evaluate the theorem's bound there.
+
+    Returns
+    -------
+    dict
+        ``rows`` (one dict per T, :data:`BOUND_COLUMNS`), ``regrets`` (arrays),
+        ``derived`` (slope, exponent = -slope, log power, rate, source, fitted
+        constant), ``notes``, ``constants``, ``config`` (of the first run: rho and
+        radius_scale as run).
+    """
+    import numpy as np
+
+    from rsb_sim import store
+    from rsb_sim.sweep import sweep
+
+    from .bound_rates import derive_rate
+    from .bounds import instance_constants, theorem_bound
+
+    p = tuple(float(x) for x in p)
+    Ts = tuple(int(t) for t in Ts)
+    consts = instance_constants(dr, params, p)
+    specs = []
+    for j, T in enumerate(Ts):
+        cfg = {"T": T, "trials": trials, "seed": seed, "stream": [j]}
+        if rho is not None:
+            cfg["rho"] = rho
+        if radius_scale is not None:
+            cfg["radius_scale"] = radius_scale
+        if explore is not None:
+            cfg["explore"] = explore_at(explore, T, len(p))
+        specs.append({"algo": algo, "dr": dr, "params": dict(params), "p": list(p), "config": cfg})
+    keys = sweep(specs, out / "runs", progress=progress, **sweep_opts)
+    loaded = [store.load(out / "runs", k) for k in keys]
+    regrets = [np.asarray(a["regrets"], dtype=float) for _s, a in loaded]
+    derived = {"slope": None, "exponent": None, "log_power": None, "rate": "none", "source": "", "constant": None}
+    if algo in BOUNDED:
+        info, _solitary, _ip, _eps = derive_rate(dr, tuple(sorted(params.items())), p, algo, "experiments")
+        derived.update(slope=info.slope, exponent=info.exponent, log_power=info.log_power, rate=info.rate,
+                       source=info.source)
+    means = np.array([r.mean() for r in regrets])
+
+    def shape(T):
+        return T ** derived["slope"] * math.log(T) ** derived["log_power"]
+
+    if derived["slope"] is not None and np.any(means > 0):
+        logs = [math.log(m) - math.log(shape(T)) for T, m in zip(Ts, means) if m > 0]
+        derived["constant"] = float(np.exp(np.mean(logs)))
+    rows = []
+    for T, reg, (summary, _a) in zip(Ts, regrets, loaded):
+        n = reg.size
+        std = float(reg.std(ddof=1)) if n > 1 else 0.0
+        se = std / math.sqrt(n)
+        m = float(reg.mean())
+        # the bound with the rho the run used (SimConfig's default when none was given)
+        b = theorem_bound(algo, dr, params, p, T, summary["eps"], summary["config"]["rho"]) if algo in BOUNDED \
+            else None
+        fit = derived["constant"] * shape(T) if derived["constant"] is not None else None
+        q05, q50, q95 = (float(v) for v in np.quantile(reg, [0.05, 0.5, 0.95]))
+        rows.append({
+            "dr": dr, "params": json.dumps(params, sort_keys=True), "p": " ".join(f"{v:g}" for v in p),
+            "algo": algo, "T": T, "eps": summary["eps"], "trials": n, "mean_regret": m, "std_regret": std,
+            "stderr": se, "ci_low": m - 1.96 * se, "ci_high": m + 1.96 * se, "q05": q05, "q50": q50, "q95": q95,
+            "bound": None if b is None else b.bound, "bound_discrete": None if b is None else b.discrete,
+            "bound_Delta": None if b is None else b.Delta, "Delta_min": None if b is None else b.Delta_min,
+            "side_threshold": None if b is None else b.threshold, "side_ok": None if b is None else b.side_ok,
+            "trivial": consts.trivial, "vacuous": None if b is None else b.vacuous, "derived_rate_fit": fit,
+            "degenerate": bool(summary["warnings"]),
+        })
+    notes = sorted({w for s, _a in loaded for w in s["warnings"]})
+    return {"rows": rows, "regrets": regrets, "derived": derived, "notes": notes, "constants": consts,
+            "config": loaded[0][0]["config"]}
+
+
+def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, explore: str | None) -> str:
+    """The figure's title: the instance and only the options ``algo`` uses, as run (``config`` of a stored run)."""
+    par = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
+    reads = sim_options.READS[algo]
+    opts = []
+    if "eps" in reads:
+        opts.append("eps = sqrt(K log T/T)")
+    if "rho" in reads:
+        opts.append(f"rho = {config['rho']:g}")
+    if "radius_scale" in reads:
+        opts.append(f"radius x{config['radius_scale']:g}")
+    if explore is not None:
+        opts.append(f"explore {explore} per arm")
+    return f"{dr}{'(' + par + ')' if par else ''}, p = {list(p)}, {algo}{''.join(', ' + o for o in opts)}; " \
+           f"{trials} trials"
+
+
+def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS, trials: int = DEFAULT_TRIALS,
+                        seed: int = 0, rho: float | None = None, radius_scale: float | None = None,
+                        explore: str | None = None, progress=None, **sweep_opts) -> dict:
+    """Run :func:`bounds_data`, write ``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` into ``out``; return the paths.
+
+    ``rho`` and ``radius_scale`` None: the defaults of :class:`rsb_sim.config.SimConfig`.
+    ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, scheduler, chunk).
+    Every argument is checked before anything is written.
+    """
+    from rsb_theory.distortions import resolve
+
+    from .figures import bounds_figure
+
+    Ts = check_request(algo, p, Ts, trials, rho, radius_scale, explore)
+    resolve(dr, **params)  # names the argument on error
+    out = check_out(out)
+    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, **sweep_opts)
+    stem = f"bounds-{_slug(dr)}-{algo}"
+    paths = {k: out / f"{stem}.{k}" for k in ("png", "pdf", "csv", "txt")}
+    c = data["constants"]
+    title = title_of(dr, params, p, algo, trials, data["config"], explore)
+    save_figure(bounds_figure(data, title), paths["png"], paths["pdf"])
+    header = {"dr": dr, "params": params, "p": list(p), "algo": algo, "Ts": list(Ts), "trials": trials,
+              "seed": seed, "rho": rho, "radius_scale": radius_scale, "explore": explore,
+              "constants": {"K": c.K, "q": c.q, "L": c.L, "W": c.W, "B": c.B, "v_star": c.v_star,
+                            "trivial": c.trivial},
+              "derived": data["derived"], "warnings": data["notes"]}
+    write_text(paths["csv"], csv_text(data["rows"], BOUND_COLUMNS, header, indent=None))
+    lines = [title, "",
+             f"Constants (derived): K = {c.K}, q = {c.q:g}, L = {c.L:.4g}, W = {c.W:.4g}, B = max h = {c.B:.4g} "
+             f"(the paper's bound on U_h is not defined; sup over laws on [0,1]), V* = {c.v_star:.4g}, trivial "
+             f"bound V* - min V = {c.trivial:.4g}.",
+             f"Derived rate (exponents of T in the regret): {data['derived']['rate']} -- {data['derived']['source']}"]
+    for r in data["rows"]:
+        if r["bound"] is None:
+            lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} (no bound in the paper for {algo})")
+            continue
+        lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} +- {r['stderr']:.2g}; bound {r['bound']:.4g}"
+                     f" ({'vacuous' if r['vacuous'] else 'non-trivial'}); side condition T > "
+                     f"{r['side_threshold']:.4g}: {'holds' if r['side_ok'] else 'fails'}")
+    for n in data["notes"]:
+        lines.append(f"warning: {n}")
+    write_text(paths["txt"], "\n".join(lines) + "\n")
+    return {**{k: str(v) for k, v in paths.items()}, "rows": data["rows"], "derived": data["derived"]}

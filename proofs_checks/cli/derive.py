@@ -1,0 +1,109 @@
+"""``rsb derive --h EXPR|NAME [--param k=v ...] [--p P1,P2,...]``.
+
+The Bernoulli closed form, q and L_H of ``assumption:Holder``, and with an
+instance r, L_MH, alpha*, beta and the rate exponents of ``theorem:RS-ETC-M``
+and ``corollary:RS-UCB-M`` (JSON keys: the ARCHITECTURE.md contract).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from . import values
+
+LIBRARY_FLAGS = {"h": "--h", "expr": "--h"}
+
+
+@dataclass(frozen=True)
+class Request:
+    h: str
+    params: dict
+    p: tuple | None
+    format: str
+
+
+def validate(args) -> Request:
+    params = values.params(args.param)
+    h = values.distortion(args.h, "--h", tuple(params))
+    p = None if args.p is None else values.means(args.p, "--p")
+    return Request(h, params, p, args.format)
+
+
+def _num(x) -> float | str:
+    """A SymPy number of the library as JSON: a float, ``"oo"``, or its text when it is symbolic."""
+    import sympy as sp
+
+    if not isinstance(x, sp.Basic):
+        return float(x)
+    if x == sp.oo:
+        return "oo"
+    return float(x) if x.is_number else str(x)
+
+
+def derive_report(h: str, params: dict[str, str], p) -> dict:
+    """The dictionary behind ``rsb derive`` (JSON keys are stable)."""
+    from rsb_theory import rates
+    from rsb_theory.distortions import resolve
+    from rsb_theory.holder import holder
+    from rsb_theory.profile import instance_profile
+    from rsb_theory.riskmetric import bernoulli_closed_form
+
+    d = resolve(h, **params)
+    fam = holder(d, (0, 1))
+    out = {
+        "h": str(d.expr),
+        "name": d.key,
+        "params": {k: str(v) for k, v in d.params},
+        "validation": {"h0": d.validation.method_h0, "range": d.validation.method_range},
+        "monotone": d.shape.monotone,
+        "curvature": d.shape.curvature,
+        "bernoulli_closed_form": str(bernoulli_closed_form(d)),
+        "q": str(fam.q),
+        "L_H": _num(fam.L_exact) if fam.L_exact is not None else fam.L_H,
+        "L_H_method": fam.L_method,
+        "holder_evidence": fam.evidence(),
+    }
+    if p is None:
+        return out
+    ip = instance_profile(d, list(p))
+    mix = ip.mixture
+    tr = ip.rates
+    out.update({
+        "p": list(ip.p),
+        "q_instance": str(ip.holder_instance.q),
+        "L_H_instance": ip.holder_instance.L_H,
+        "r": str(mix.r),
+        "L_MH": mix.L_MH,
+        "L_MH_method": mix.L_method,
+        "r_evidence": mix.evidence(),
+        "p_star": _num(mix.p_star),
+        "solitary": mix.solitary,
+        "alpha_star": list(ip.alpha_star),
+        "value": ip.value,
+        "beta": str(ip.beta_analytic.beta) if ip.beta_analytic.applies else None,
+        "beta_analytic": ip.beta_analytic.reason,
+        "beta_estimate": None if ip.beta_numeric is None else {
+            "fit": ip.beta_numeric.beta_fit, "slope_min": ip.beta_numeric.slope_min,
+            "slope_max": ip.beta_numeric.slope_max, "converged": ip.beta_numeric.converged,
+            "n_ties": ip.beta_numeric.n_ties, "evidence": ip.beta_numeric.evidence(),
+        },
+        "theorem:RS-ETC-M": {"exponent": str(tr.etc_exponent), "argument": tr.etc_argument,
+                             "rate": rates.format_varpi(tr.etc_exponent, tr.etc_argument)},
+        "corollary:RS-UCB-M": {"exponent": str(tr.ucb_exponent), "rate": rates.format_varpi(tr.ucb_exponent),
+                               "condition": str(tr.ucb_condition)},
+    })
+    return out
+
+
+def execute(req: Request) -> str:
+    report = derive_report(req.h, req.params, req.p)
+    if req.format == "json":
+        return json.dumps(report, indent=2)
+    width = max(len(k) for k in report)
+    lines = []
+    for k, v in report.items():
+        if isinstance(v, dict):
+            v = "; ".join(f"{a}={b}" for a, b in v.items())
+        lines.append(f"{k:<{width}}  {v}")
+    return "\n".join(lines)

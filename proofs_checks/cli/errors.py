@@ -1,0 +1,74 @@
+"""Command-line errors: one line naming the flag, exit status 2.
+
+Every flag is validated where it is read (:mod:`proofs_checks.cli.values`), so its
+error names it from the start.  A few errors can still come out of the libraries
+(a distortion h that is not a distortion function, a horizon shorter than the
+number of arms found by the engine, a solver that fails); they name the
+*parameter* (``argument 'radius_scale': ...``, ``argument 'h': ...``), and
+:func:`usage_error` is the one place that turns that name into the flag.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+_LEADING = re.compile(r"^argument '([^']+)'")
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message starts with ``argument '<flag>':``.
+
+    Attributes
+    ----------
+    prog : str
+        The command it belongs to (``"rsb simulate"``), when known.
+    """
+
+    def __init__(self, message: str, prog: str = "rsb") -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+def fail(flag: str, message: str) -> UsageError:
+    """``UsageError("argument '<flag>': <message>")``."""
+    return UsageError(f"argument '{flag}': {message}")
+
+
+def flag_of(name: str, flags: Mapping[str, str] | None = None) -> str:
+    """The flag of a library parameter: ``flags[name]`` if given, else ``--name`` with dashes.
+
+    Names that already are flags (``--dr``, ``--param s``) and positional
+    arguments listed in ``flags`` are returned as mapped.
+    """
+    if flags and name in flags:
+        return flags[name]
+    if name.startswith("-"):
+        return name
+    return "--" + name.replace("_", "-")
+
+
+def usage_error(exc: Exception, flags: Mapping[str, str] | None = None, prog: str = "rsb") -> UsageError:
+    """The command-line form of a library error (the one error-to-flag mapping).
+
+    Parameters
+    ----------
+    exc : Exception
+        A ``ValueError`` whose message starts with ``argument '<name>':``, or any
+        other message (kept as it is).
+    flags : mapping, optional
+        Parameter name -> flag where the default ``--name`` is wrong (``{"h": "--dr"}``).
+    prog : str
+
+    Returns
+    -------
+    UsageError
+        One line (newlines of the library's message are joined with "; ").
+    """
+    if isinstance(exc, UsageError):
+        return UsageError(str(exc), prog)
+    message = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or type(exc).__name__
+    m = _LEADING.match(message)
+    if m:
+        message = f"argument '{flag_of(m.group(1), flags)}'" + message[m.end():]
+    return UsageError(message, prog)

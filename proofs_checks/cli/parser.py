@@ -1,0 +1,280 @@
+"""The ``rsb`` argument parser: every subcommand and its flags, nothing heavy imported.
+
+Each subcommand names the module of :mod:`proofs_checks.cli` that handles it
+(``set_defaults(module=...)``); :func:`proofs_checks.cli.app.main` imports that
+module only after the command line has been parsed.  Every flag is read as text
+and validated by the handler with :mod:`proofs_checks.cli.values` (the one safe
+parser), so a flag's value is never converted by argparse.
+
+argparse's own errors (a missing flag, two values where one is expected, an
+unknown flag or choice) are rewritten by :class:`Parser` into one line that
+names the flag and shows how to write it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from .errors import UsageError
+from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, FORMATS, GRIDS, METHODS, PLOTS
+from .values import PROBS_ROUNDING
+
+DESCRIPTION = ("rsb: machine-checks the theory of 'Risk-sensitive Bandits: Arm Mixture Optimality and "
+               "Regret-efficient Algorithms' (AISTATS 2025) and reruns its experiments.")
+EPILOG = ("Numbers and counts may be written as arithmetic (3*10^5, 1/2); --explore, --eps and the counts that "
+          "depend on the horizon may use T (and K). Nothing typed is ever evaluated as code. Bad input exits with "
+          "status 2 and one line naming the flag.")
+
+_EXPLORE_HELP = ("forced-exploration pulls per arm, for every algorithm that explores: replaces ceil(N(eps)/K) of "
+                 "RS-ETC-M and ceil(rho T eps/4) of RS-UCB-M/CE-UCB-M; a count or an expression in T and K, "
+                 "rounded up (e.g. T/10)")
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line naming the flag (:class:`UsageError`).
+
+    ``examples`` maps a flag to an example of how to write it (used in the messages).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.examples: dict[str, str] = {}
+
+    def option(self, flag: str, example: str | None = None, **kwargs) -> argparse.Action:
+        """``add_argument(flag, **kwargs)``, remembering how the flag is written."""
+        if example:
+            self.examples[flag] = example
+        return self.add_argument(flag, **kwargs)
+
+    def error(self, message: str):  # argparse calls this for every bad command line
+        raise UsageError(_explain(message, self), self.prog)
+
+    def parse_args(self, args=None, namespace=None):
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            raise _unrecognised(extras, list(args) if args is not None else [], ns, self)
+        return ns
+
+
+def _example(parser: Parser, flag: str) -> str:
+    ex = parser.examples.get(flag)
+    return f" (e.g. {ex})" if ex else ""
+
+
+def _explain(message: str, parser: Parser) -> str:
+    """argparse's message as ``argument '<flag>': <what> <how to write it>``."""
+    m = re.match(r"the following arguments are required: (.*)", message)
+    if m:
+        names = [n.strip() for n in m.group(1).split(",")]
+        more = f"; also missing: {', '.join(names[1:])}" if len(names) > 1 else ""
+        return f"argument '{names[0]}': required{_example(parser, names[0])}{more}"
+    m = re.match(r"argument ([^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
+    if m:
+        flag, value, known = m.groups()
+        known = ", ".join(k.strip(" '") for k in known.split(","))
+        what = "command" if flag.startswith("{") or flag == "command" else "value"
+        flag = "command" if what == "command" else flag
+        return f"argument '{flag}': unknown {what} {value!r}; write one of: {known}"
+    m = re.match(r"argument ([^:]+): expected one argument", message)
+    if m:
+        flag = m.group(1).split("/")[0]
+        return (f"argument '{flag}': expected a value{_example(parser, flag)}; a value that starts with '-' is "
+                f"written {flag}=VALUE")
+    m = re.match(r"ambiguous option: (\S+) could match (.*)", message)
+    if m:
+        return f"argument '{m.group(1)}': ambiguous abbreviation; write one of: {m.group(2)}"
+    m = re.match(r"argument ([^:]+): (.*)", message)
+    if m:
+        return f"argument '{m.group(1).split('/')[0]}': {m.group(2)}"
+    return message
+
+
+def _subparser(top: Parser, ns) -> Parser:
+    command = getattr(ns, "command", None)
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return top
+
+
+def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageError:
+    """The error for arguments argparse could not place: name the flag they follow."""
+    sub = _subparser(top, ns)
+    first = extras[0]
+    if first.startswith("-"):
+        return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}; see {sub.prog} --help",
+                          sub.prog)
+    # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4" (or behind "--p=0.4")
+    for j, token in enumerate(argv):
+        if token != first or j < 1:
+            continue
+        if argv[j - 1].startswith("--") and "=" in argv[j - 1]:
+            flag, value = argv[j - 1].split("=", 1)
+        elif j >= 2 and argv[j - 2].startswith("--") and "=" not in argv[j - 2] and not argv[j - 1].startswith("-"):
+            flag, value = argv[j - 2], argv[j - 1]
+        else:
+            continue
+        return UsageError(
+            f"argument '{flag}': takes one value, got {value!r} and then {first!r}; write lists with commas and "
+            f"no spaces, or quote them{_example(sub, flag)}", sub.prog)
+    return UsageError(f"argument {first!r}: unexpected; see {sub.prog} --help", sub.prog)
+
+
+def _format(p: Parser) -> None:
+    p.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
+
+
+def _distortion(p: Parser, flag: str = "--dr", required: bool = True, many: bool = False) -> None:
+    lst = "name(s) or expression(s) in u, comma-separated" if many else "a name or an expression in u"
+    p.option(flag, "--dr gini" if flag == "--dr" else "--h 'u**0.3*(1-u)'", required=required,
+             default=None if required else "gini",
+             help=f"distortion h: {lst}; names: {', '.join(DISTORTIONS)}" + ("" if required else " (default gini)"))
+    p.option("--param", "--param s=0.5", action="append", metavar="NAME=VALUE",
+             help="a parameter of h (repeatable), e.g. s=0.5 for pht")
+
+
+def _sweep(p: Parser, default_jobs: str) -> None:
+    p.option("--jobs", "--jobs 2", default=None, help=f"local worker processes (default: {default_jobs})")
+    p.option("--scheduler", "--scheduler tcp://10.0.0.5:8786", default=None, metavar="ADDRESS",
+             help="run on the Dask cluster of this scheduler instead of local processes; workers return results, "
+                  "files are written here")
+    p.option("--chunk", "--chunk 250", default=None,
+             help="trials per stored chunk (default 1000); an interrupted run loses at most the chunks in flight; "
+                  "does not change any result")
+
+
+def _quiet(p: Parser) -> None:
+    p.option("--quiet", action="store_true", help="no progress bar")
+
+
+def build_parser() -> Parser:
+    """The ``rsb`` parser with every subcommand (no handler is imported)."""
+    parser = Parser(prog="rsb", description=DESCRIPTION, epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command",
+                                parser_class=Parser)
+
+    v = sub.add_parser("verify", help="the claims ledger", description="The claims ledger: one entry per printed "
+                       "claim of the paper with its status and evidence.")
+    v.option("--format", choices=("json", "md", "table"), default="table", help="json, md or table (default table)")
+    v.option("--jobs", "--jobs 2", default=None,
+             help="worker processes (default: the number of CPUs, at most 4); does not change the ledger")
+    v.option("--mutants", action="store_true",
+             help="also run every check on altered claims (adds 'mutants' and 'mutant_caught' to each entry)")
+    v.set_defaults(module="verify")
+
+    d = sub.add_parser("derive", help="q, L, r, beta and rates for a distortion h",
+                       description="Closed form, q, L_H and, with --p, r, L_MH, alpha*, beta and the rate "
+                                   "exponents of theorem:RS-ETC-M and corollary:RS-UCB-M.")
+    _distortion(d, "--h")
+    d.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (e.g. 0.4,0.9)")
+    _format(d)
+    d.set_defaults(module="derive")
+
+    o = sub.add_parser("optimize", help="optimal mixture alpha*, discrete optimum, Delta, Delta_min, W",
+                       description="alpha* of eq:optimal alpha, its value and W; with --eps the discrete optimum a*, "
+                                   "Delta(eps) and Delta_min(eps) on the grid (exact enumeration).")
+    _distortion(o)
+    o.option("--p", "--p 0.4,0.9", required=True, help="Bernoulli means, comma-separated")
+    o.option("--eps", "--eps 0.1", default=None, help="discretisation level, 0 < eps <= 1 (a number or arithmetic)")
+    o.option("--grid", choices=GRIDS, default=None, help="grid of the discrete optimum (default ucb; needs --eps)")
+    o.option("--method", choices=METHODS, default=None,
+             help="route of the oracle: auto (default), closed_form, cvxpy or search")
+    _format(o)
+    o.set_defaults(module="optimize")
+
+    s = sub.add_parser("simulate", help="simulate a policy: regret per trial (eq:regret)",
+                       description="Simulate one policy; every constant the paper fixes has the paper's formula as "
+                                   "its default. A flag that the chosen algorithm does not use is an error.")
+    s.option("--algo", "--algo rs-ucb-m", required=True, choices=ALGORITHMS, help=f"one of: {', '.join(ALGORITHMS)}")
+    _distortion(s)
+    s.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated")
+    s.option("--support", "--support 0,0.5,1", default=None,
+             help="finite-support arms: common support points in [0, b], comma-separated (with --probs)")
+    s.option("--probs", "--probs '0.2,0.3,0.5;0.6,0.2,0.2'", default=None,
+             help=f"finite-support arms: one law per arm, ';' between arms, ',' between masses; a row within "
+                  f"{PROBS_ROUNDING:g} per mass of summing to 1 is renormalised")
+    s.option("--T", "--T 100000", required=True, help="horizon (a count, e.g. 100000 or 10^5)")
+    s.option("--trials", "--trials 100", default="100", help="number of trials (default 100)")
+    s.option("--seed", "--seed 0", default="0", help="root seed (default 0)")
+    s.option("--eps", "--eps 0.05", default=None,
+             help="discretisation level in (0, 1], a number or an expression in T and K "
+                  "(default sqrt(K log T / T)); RS-ETC-M, RS-UCB-M, CE-UCB-M")
+    s.option("--rho", "--rho 0.1", default=None,
+             help="exploration rate of the UCBs, forced pulls ceil(rho T eps/4) per arm (default 0.1); not with "
+                  "--explore")
+    s.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
+             help="factor on the confidence radius of the UCBs (default 1)")
+    s.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
+    s.option("--threads", "--threads 2", default=None,
+             help="threads of CE-UCB-M's compiled loop (default: the CPUs available; no effect on results)")
+    _format(s)
+    _quiet(s)
+    s.set_defaults(module="simulate")
+
+    b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
+    b.option("--quick", action="store_true", help="small sizes")
+    b.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
+    b.set_defaults(module="bench")
+
+    sl = sub.add_parser("slopes", help="regret-rate slopes beside the slope of the derived bound",
+                        description="Least-squares slope of log(mean regret) against log T with a bootstrap "
+                                    "interval, beside the derived slope of the theorem's bound. Every exponent "
+                                    "printed is the exponent of T in the regret (negative: decaying).")
+    _distortion(sl, required=False, many=True)
+    sl.option("--p", "--p '0.4,0.9;0.1,0.3'", default="0.4,0.9",
+              help="Bernoulli means; several instances separated by ';' (default 0.4,0.9)")
+    sl.option("--algo", "--algo rs-ucb-m,rs-etc-m", default="rs-ucb-m,rs-etc-m",
+              help=f"comma-separated, from: {', '.join(ALGORITHMS)} (default rs-ucb-m,rs-etc-m)")
+    sl.option("--Ts", "--Ts 1000,2000,4000", default=None,
+              help="horizons, comma-separated (default 1000,2000,...,64000)")
+    sl.option("--trials", "--trials 100", default="100", help="trials per horizon (default 100)")
+    sl.option("--seed", "--seed 0", default="0",
+              help="root seed: horizon j is stream j of it (default 0)")
+    sl.option("--eps", "--eps experiments", default=None,
+              help="'experiments' (sqrt(K log T/T), default), 'theorem' (eps-independent choice of "
+                   "theorem:RS-ETC-M / corollary:RS-UCB-M), a number, or an expression in T and K")
+    sl.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
+              help="factor on the confidence radius of the UCBs (default 1)")
+    sl.option("--rho", "--rho 0.1", default=None, help="exploration rate of the UCBs (default 0.1); not with --explore")
+    sl.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
+    sl.option("--bootstrap", "--bootstrap 1000", default="1000", help="bootstrap replicates (default 1000)")
+    sl.option("--tol", "--tol 0.05", default="0.05", help="slack of 'consistent' on the slope scale (default 0.05)")
+    sl.option("--out", "--out .rsb_cache/slopes", default=None, help="cache directory (default .rsb_cache/slopes)")
+    sl.option("--no-cache", dest="no_cache", action="store_true", help="do not read or write the cache")
+    _format(sl)
+    _quiet(sl)
+    _sweep(sl, "1")
+    sl.set_defaults(module="slopes")
+
+    r = sub.add_parser("reproduce", help="the paper's experiments: figures (PNG, PDF), data (CSV), captions")
+    r.option("experiment", choices=EXPERIMENTS + ("all",), help=f"one of: {', '.join(EXPERIMENTS)}, all")
+    r.option("--out", "--out results", required=True,
+             help="output directory (runs are cached in OUT/runs: reruns resume)")
+    r.option("--trials", "--trials 20", default=None, help="trials per point (default 1000, as in the paper)")
+    r.option("--seed", "--seed 0", default=None, help="root seed (default 0)")
+    _format(r)
+    _sweep(r, "the number of CPUs")
+    _quiet(r)
+    r.set_defaults(module="reproduce")
+
+    pl = sub.add_parser("plot", help="figures: 'bounds' = the theorem's bound vs the empirical regret")
+    pl.option("what", choices=PLOTS, help="bounds")
+    _distortion(pl)
+    pl.option("--p", "--p 0.4,0.9", required=True, help="Bernoulli means, comma-separated")
+    pl.option("--algo", "--algo rs-ucb-m", required=True, choices=ALGORITHMS, help=f"one of: {', '.join(ALGORITHMS)}")
+    pl.option("--out", "--out plots", required=True, help="output directory")
+    pl.option("--Ts", "--Ts 1000,3000,10000", default=None,
+              help="horizons, comma-separated (default 1000,3000,10000,30000,100000)")
+    pl.option("--trials", "--trials 20", default=None, help="trials per horizon (default 100)")
+    pl.option("--seed", "--seed 0", default="0", help="root seed: horizon j is stream j of it (default 0)")
+    pl.option("--rho", "--rho 0.1", default=None,
+              help="exploration rate of the UCBs, also in their bound (default 0.1)")
+    pl.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
+              help="factor on the confidence radius of the UCBs (default 1)")
+    pl.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
+    _format(pl)
+    _quiet(pl)
+    _sweep(pl, "1")
+    pl.set_defaults(module="plot")
+    return parser

@@ -1,0 +1,73 @@
+"""``rsb plot bounds --dr NAME|EXPR [--param k=v] --p P,... --algo NAME --out DIR [--Ts ...] [--trials M]``.
+
+The theorem's bound beside the empirical regret (:mod:`proofs_checks.bound_plot`).
+An option the algorithm does not use is an error; every argument is checked
+before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+from ..bound_plot import DEFAULT_TRIALS, DEFAULT_TS, check_request
+from ..outputs import check_out
+from . import values
+
+LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "scheduler": "scheduler"}
+
+
+@dataclass(frozen=True)
+class Request:
+    dr: str
+    params: dict
+    p: tuple
+    algo: str
+    out: str
+    Ts: tuple
+    trials: int
+    seed: int
+    rho: float | None
+    radius_scale: float | None
+    explore: str | None
+    sweep: dict
+    format: str
+    quiet: bool
+
+
+def validate(args) -> Request:
+    params = values.params(args.param)
+    dr = values.distortion(args.dr, "--dr", tuple(params))
+    p = values.means(args.p, "--p")
+    Ts = DEFAULT_TS if args.Ts is None else values.horizons(args.Ts, "--Ts")
+    trials = DEFAULT_TRIALS if args.trials is None else values.count(args.trials, "--trials", 1)
+    seed = values.count(args.seed, "--seed", 0)
+    rho = None if args.rho is None else values.number(args.rho, "--rho", low=0, high=1, low_open=True,
+                                                      high_open=True)
+    rs = None if args.radius_scale is None else values.number(args.radius_scale, "--radius-scale", low=0)
+    check_request(args.algo, p, Ts, trials, rho, rs, args.explore)
+    check_out(args.out)
+    return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
+                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet))
+
+
+def execute(req: Request) -> str:
+    from ..bound_plot import plot_bounds_command
+
+    progress = None
+    if not req.quiet and sys.stderr.isatty():
+        from rsb_sim.sweep import tqdm_progress
+
+        progress = tqdm_progress("rsb plot bounds")
+    res = plot_bounds_command(req.dr, req.params, req.p, req.algo, req.out, req.Ts, req.trials, req.seed, req.rho,
+                              req.radius_scale, req.explore, progress, **req.sweep)
+    if req.format == "json":
+        return json.dumps(res, indent=1, default=str)
+    lines = [f"{res['png']} {res['pdf']} {res['csv']} {res['txt']}",
+             f"derived rate (exponents of T in the regret): {res['derived']['rate']}"]
+    for r in res["rows"]:
+        b = "-" if r["bound"] is None else f"{r['bound']:.3g} ({'vacuous' if r['vacuous'] else 'non-trivial'}, " \
+                                           f"side {'ok' if r['side_ok'] else 'fails'})"
+        lines.append(f"T={r['T']}: mean regret {r['mean_regret']:.4g} +- {r['stderr']:.2g}; bound {b}")
+    return "\n".join(lines)

@@ -1,0 +1,104 @@
+"""``rsb simulate --algo NAME --dr NAME|EXPR (--p P1,... | --support X --probs ROWS) --T N [...]``.
+
+Regret per trial (``eq:regret``) of one policy.  Every constant the paper fixes
+is a flag whose default is the paper's formula; a flag that the chosen algorithm
+does not use is an error (:mod:`proofs_checks.sim_options`).  ``--explore`` is
+the forced exploration in pulls *per arm* (a count or an expression in T and K,
+rounded up); ``--eps`` may be an expression in T and K.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+
+from .. import sim_options
+from . import values
+from .errors import fail
+
+LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
+
+#: Keys of the table output (the JSON output has every key of ``SimResult.summary``).
+TABLE_KEYS = ("algo", "distortion", "T", "trials", "mean_regret", "std_regret", "v_star", "alpha_star", "eps",
+              "explore_per_arm", "mean_counts", "seconds", "seed_entropy")
+
+
+@dataclass(frozen=True)
+class Request:
+    algo: str
+    dr: str
+    params: dict
+    p: tuple | None
+    support: tuple | None
+    probs: tuple | None
+    config: dict = field(repr=False)
+    format: str = "table"
+    quiet: bool = False
+    notes: tuple = ()
+
+
+def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]]:
+    """(p, support, probs, notes): Bernoulli means from --p, or finite-support arms from --support/--probs."""
+    if args.support is not None or args.probs is not None:
+        if args.p is not None:
+            raise fail("--p", "give either --p (Bernoulli) or --support/--probs, not both")
+        support, probs, notes = values.finite_arms(args.support, args.probs)
+        return None, support, probs, notes
+    if args.p is None:
+        raise fail("--p", "required: Bernoulli means, comma-separated (e.g. --p 0.4,0.9), or --support and --probs")
+    return values.means(args.p, "--p"), None, None, []
+
+
+def validate(args) -> Request:
+    algo = args.algo
+    p, support, probs, notes = _instance(args)
+    K = len(p) if p is not None else len(probs)
+    T = values.count(args.T, "--T", 1)
+    if T < K:
+        raise fail("--T", f"the horizon T = {T} is smaller than the number of arms K = {K}")
+    at = {"T": T, "K": K}
+    given = [n for n in ("eps", "rho", "radius_scale", "explore", "threads") if getattr(args, n) is not None]
+    sim_options.check_applies(algo, given)  # names the option; main() maps it to the flag
+    config = {"T": T, "trials": values.count(args.trials, "--trials", 1), "seed": values.count(args.seed, "--seed", 0)}
+    if args.eps is not None:
+        config["eps"] = values.number(args.eps, "--eps", at, low=0, high=1, low_open=True)
+    if args.rho is not None:
+        config["rho"] = values.number(args.rho, "--rho", low=0, high=1, low_open=True, high_open=True)
+    if args.radius_scale is not None:
+        config["radius_scale"] = values.number(args.radius_scale, "--radius-scale", low=0)
+    if args.explore is not None:
+        config["explore"] = values.count(args.explore, "--explore", 1, at, rounding="ceil")
+    if args.threads is not None:
+        config["threads"] = values.count(args.threads, "--threads", 1)
+    params = values.params(args.param)
+    dr = values.distortion(args.dr, "--dr", tuple(params))
+    return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes))
+
+
+def execute(req: Request) -> str:
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run
+    from rsb_sim.instances import make_instance
+    from rsb_theory.distortions import resolve
+
+    for note in req.notes:
+        print(f"rsb simulate: note: {note}", file=sys.stderr)
+    instance = make_instance(req.p, req.support, req.probs)
+    d = resolve(req.dr, **req.params)
+    progress = None
+    if not req.quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        def bar(total):
+            return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
+
+        progress = bar
+    res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress)
+    for w in res.warnings:
+        print(f"rsb simulate: warning: {w}", file=sys.stderr)
+    out = res.summary()
+    if req.format == "json":
+        return json.dumps(out, indent=2)
+    width = max(len(k) for k in TABLE_KEYS)
+    return "\n".join(f"{k:<{width}}  {out[k]}" for k in TABLE_KEYS)

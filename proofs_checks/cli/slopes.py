@@ -1,0 +1,98 @@
+"""``rsb slopes [--dr NAMES --p "P;P" --algo NAMES --Ts T1,T2,... --trials M ...]``.
+
+Per (distortion, algorithm, instance): the slope of log(mean regret) against
+log T with a bootstrap interval beside the derived slope of the theorem's bound
+(:mod:`proofs_checks.slopes`); every exponent printed is the exponent of T in
+the regret.  An override (``--eps``, ``--rho``, ``--radius-scale``,
+``--explore``) is passed to the algorithms of ``--algo`` that use it and is an
+error when none of them does; each result lists the overrides it ran with.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+from .. import sim_options
+from ..slopes import DEFAULT_CACHE, DEFAULT_TS, SlopeRequest
+from . import values
+from .errors import fail, usage_error
+from .names import ALGORITHMS
+
+LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "n_boot": "--bootstrap", "scheduler": "scheduler"}
+_OVERRIDES = ("eps", "rho", "radius_scale", "explore")
+
+
+@dataclass(frozen=True)
+class Request:
+    requests: tuple
+    out: str | None
+    sweep: dict
+    format: str
+    quiet: bool
+
+
+def _overrides(args) -> dict:
+    """The overrides given, as SlopeRequest fields (eps and explore stay text: they depend on T and K)."""
+    given = {}
+    if args.eps is not None:
+        given["eps"] = args.eps
+    if args.rho is not None:
+        given["rho"] = values.number(args.rho, "--rho", low=0, high=1, low_open=True, high_open=True)
+    if args.radius_scale is not None:
+        given["radius_scale"] = values.number(args.radius_scale, "--radius-scale", low=0)
+    if args.explore is not None:
+        given["explore"] = args.explore
+    return given
+
+
+def validate(args) -> Request:
+    algos = values.choices(args.algo, "--algo", ALGORITHMS, "algorithm")
+    Ts = DEFAULT_TS if args.Ts is None else values.horizons(args.Ts, "--Ts")
+    params = values.params(args.param)
+    drs = [values.distortion(dr, "--dr", tuple(params)) for dr in values.split_top(args.dr, ",")]
+    if not drs:
+        raise fail("--dr", "expected one or more distortions, comma-separated (e.g. --dr gini,cvar)")
+    instances = values.instances(args.p, "--p")
+    trials = values.count(args.trials, "--trials", 2)
+    seed = values.count(args.seed, "--seed", 0)
+    n_boot = values.count(args.bootstrap, "--bootstrap", 10)
+    tol = values.number(args.tol, "--tol", low=0)
+    given = _overrides(args)
+    for name in given:  # an override that no chosen algorithm uses is an error; otherwise it goes where it applies
+        if all(name in sim_options.unused(a, given) for a in algos):
+            sim_options.check_applies(algos[0], [name] + (["explore"] if name == "rho" and "explore" in given else []))
+    if args.no_cache and args.out is not None:
+        raise fail("--out", "has no effect with --no-cache")
+    sweep = values.sweep_options(args, default_jobs=1, used=not args.no_cache)
+    requests = []
+    for dr in drs:
+        for p in instances:
+            for algo in algos:
+                mine = {k: v for k, v in given.items() if k not in sim_options.unused(algo, given)}
+                try:
+                    requests.append(SlopeRequest(dr=dr, params=tuple(params.items()), p=p, algo=algo, Ts=Ts,
+                                                 trials=trials, seed=seed, n_boot=n_boot, tol=tol, **mine))
+                except ValueError as exc:  # eps or explore not valid at some horizon of this instance
+                    raise usage_error(exc, LIBRARY_FLAGS) from None
+    out = None if args.no_cache else (DEFAULT_CACHE if args.out is None else args.out)
+    return Request(tuple(requests), out, sweep, args.format, bool(args.quiet))
+
+
+def execute(req: Request) -> str:
+    from ..slopes import format_table, measure
+
+    progress = None
+    if not req.quiet and sys.stderr.isatty():
+        from rsb_sim.sweep import tqdm_progress
+
+        progress = tqdm_progress("rsb slopes")
+    results = [measure(r, req.out, progress, **req.sweep) for r in req.requests]
+    for r in results:
+        if r.degenerate:
+            print(f"rsb slopes: warning: {r.dr} {r.algo} p={list(r.p)} is degenerate with these constants "
+                  f"(slope of a degenerate algorithm); see 'notes'", file=sys.stderr)
+    if req.format == "json":
+        return json.dumps([r.to_dict() for r in results], indent=2)
+    return format_table(results)

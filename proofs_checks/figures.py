@@ -1,0 +1,181 @@
+"""Figures, drawing only: the reproduced experiments and the bound-vs-empirical plot.
+
+Each function takes the numbers (rows computed elsewhere) and returns a
+:class:`matplotlib.figure.Figure` built without pyplot (no global state, no
+display); :func:`proofs_checks.outputs.save_figure` writes it.
+
+* :func:`experiment_figure` -- one panel per variant of an experiment of
+  :mod:`proofs_checks.experiments`: mean regret per (algorithm, series) with the
+  5%-95% band over trials;
+* :func:`bounds_figure` -- ``rsb plot bounds``: mean regret with a 95% normal
+  band, the theorem's bound (filled markers where its side condition holds,
+  crosses where it fails), the trivial bound with the vacuous region shaded, the
+  derived rate fitted through the data, and the spread of the final regret.
+
+Exponents in legends are written by :func:`proofs_checks.bound_rates.format_rate`
+(the exponent of T in the regret, with its sign).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_COLORS = {"rs-ucb-m": "tab:blue", "rs-etc-m": "tab:orange", "ce-ucb-m": "tab:green", "uniform": "tab:gray"}
+ALGO_NAMES = {"rs-ucb-m": "RS-UCB-M", "rs-etc-m": "RS-ETC-M", "ce-ucb-m": "CE-UCB-M", "uniform": "Uniform"}
+
+
+def _figure(**kwargs):
+    from matplotlib.figure import Figure
+
+    return Figure(**kwargs)
+
+
+def _widen_flat_log_axis(ax, rows: list[dict]) -> None:
+    """Give a log axis at least one decade when every plotted value is (nearly) the same.
+
+    Matplotlib otherwise zooms into a sliver around the single value and the
+    tick labels collide with the title.
+    """
+    vals = np.array([v for r in rows for v in (r["mean_regret"], r["q05"], r["q95"]) if v > 0], dtype=float)
+    if vals.size and vals.max() < 3.0 * vals.min():
+        mid = float(np.sqrt(vals.max() * vals.min()))
+        ax.set_ylim(mid / np.sqrt(10.0), mid * np.sqrt(10.0))
+
+
+def variant_title(v, algos) -> str:
+    """The panel title of a variant: the constants it changes, for the algorithms it runs only."""
+    ucb_runs = any(a in ("rs-ucb-m", "ce-ucb-m") for a in algos)
+    parts = []
+    if ucb_runs:
+        parts.append(f"radius x{v.radius_scale:g}")
+        parts.append(f"UCB explore {v.ucb_explore_frac:g}T/arm" if v.ucb_explore_frac is not None
+                     else "UCB explore rho T eps/4")
+    if "rs-etc-m" in algos:
+        parts.append(f"ETC explore {v.etc_explore_frac:g}T/arm" if v.etc_explore_frac is not None
+                     else "ETC N(eps)")
+    what = "paper's constants" if v.name == "paper" else "rsb constants"
+    return f"{what} ({', '.join(parts)})" if parts else what
+
+
+def experiment_figure(exp, rows: list[dict]):
+    """One panel per variant: mean regret per (algo, series) with the 5%-95% band over trials.
+
+    Parameters
+    ----------
+    exp : proofs_checks.experiments.Experiment
+    rows : list of dict
+        Rows of :func:`proofs_checks.reproduce.simulate` (``.values``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib import colormaps
+
+    variants = [v.name for v in exp.variants]
+    fig = _figure(figsize=(5.2 * len(variants), 4.0))
+    axes = fig.subplots(1, len(variants), squeeze=False)
+    styles = ["-", "--", ":", "-."]
+    tab10 = colormaps["tab10"]
+    for ax, vname in zip(axes[0], variants):
+        vrows = [r for r in rows if r["variant"] == vname]
+        groups = sorted({(r["algo"], r["series"]) for r in vrows}, key=lambda g: (exp.algos.index(g[0]), g[1]))
+        series_names = sorted({g[1] for g in groups})
+        for algo, series in groups:
+            g = sorted((r for r in vrows if r["algo"] == algo and r["series"] == series), key=lambda r: r["x"])
+            x = np.array([r["x"] for r in g], dtype=float)
+            m = np.array([r["mean_regret"] for r in g])
+            lo = np.array([r["q05"] for r in g])
+            hi = np.array([r["q95"] for r in g])
+            color = _COLORS.get(algo, None)
+            if len(series_names) > 1:
+                color = tab10(series_names.index(series))
+            ls = styles[series_names.index(series) % len(styles)] if len(series_names) > 1 else "-"
+            label = ALGO_NAMES.get(algo, algo) + (f" ({series})" if series else "")
+            if any(r["degenerate"] for r in g):
+                label += " [degenerate]"
+            ax.plot(x, m, ls, marker="o", ms=4, color=color, label=label + " mean")
+            ax.fill_between(x, lo, hi, color=color, alpha=0.18, lw=0)
+        if exp.log_x:
+            ax.set_xscale("log")
+        if exp.log_y:
+            ax.set_yscale("log", nonpositive="clip")
+            _widen_flat_log_axis(ax, vrows)
+        if exp.x_name == "K":
+            ax.set_xticks(sorted({r["x"] for r in vrows}))
+        ax.set_xlabel(exp.x_label)
+        ax.set_ylabel("regret  V(alpha*) - V(tau_T / T)")
+        var = next(v for v in exp.variants if v.name == vname)
+        ax.set_title(variant_title(var, exp.algos), fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="best")
+    fig.suptitle(f"{exp.title}  [{exp.figure}]\nline: mean over trials; band: 5%-95% range", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def bounds_figure(data: dict, title: str):
+    """The bound-vs-empirical figure of :func:`proofs_checks.bound_plot.bounds_data` (two panels).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from .bound_rates import format_rate
+
+    rows = data["rows"]
+    Ts = np.array([r["T"] for r in rows], dtype=float)
+    m = np.array([r["mean_regret"] for r in rows])
+    lo = np.array([r["ci_low"] for r in rows])
+    hi = np.array([r["ci_high"] for r in rows])
+    algo = rows[0]["algo"]
+    color = _COLORS.get(algo, "tab:blue")
+    fig = _figure(figsize=(11, 4.3))
+    ax, bx = fig.subplots(1, 2)
+    ax.plot(Ts, m, "o-", color=color, label=f"{ALGO_NAMES.get(algo, algo)}: mean regret")
+    pos_floor = max(float(np.min(m[m > 0])) * 1e-2, 1e-300) if np.any(m > 0) else 1e-12
+    ax.fill_between(Ts, np.maximum(lo, pos_floor), np.maximum(hi, pos_floor), color=color, alpha=0.25, lw=0,
+                    label="95% CI of the mean (normal)")
+    trivial = rows[0]["trivial"]
+    ax.axhline(trivial, color="k", lw=1, ls=":", label=f"trivial bound V* - min V = {trivial:.3g}")
+    if rows[0]["bound"] is not None:
+        b = np.array([r["bound"] for r in rows], dtype=float)
+        ok = np.array([bool(r["side_ok"]) for r in rows])
+        label = "theorem: ETC upper bound" if algo == "rs-etc-m" else "theorem:UCB upper bound"
+        ax.plot(Ts, b, "-", color="tab:red", lw=1.2, label=f"{label} (paper's constants)")
+        if ok.any():
+            ax.plot(Ts[ok], b[ok], "o", color="tab:red", label="side condition holds")
+        if (~ok).any():
+            cond = "T > N(eps)" if algo == "rs-etc-m" else "T > max(e^K, T(eps))"
+            ax.plot(Ts[~ok], b[~ok], "x", color="tab:red", ms=8, mew=2, label=f"side condition {cond} fails")
+        top = max(float(np.nanmax(b[np.isfinite(b)])) if np.isfinite(b).any() else trivial, trivial) * 3
+        ax.axhspan(trivial, top, color="tab:red", alpha=0.06, label="vacuous region (bound >= trivial)")
+    d = data["derived"]
+    if d["constant"] is not None:
+        fit = np.array([r["derived_rate_fit"] for r in rows])
+        ax.plot(Ts, fit, "--", color="tab:purple",
+                label=f"derived rate {format_rate(d['slope'], d['log_power'])}, fitted")
+    ax.set_xscale("log")
+    ax.set_yscale("log", nonpositive="clip")
+    ax.set_xlabel("horizon T")
+    ax.set_ylabel("regret  V(alpha*) - V(tau_T / T)")
+    ax.set_title("mean regret, theorem bound and derived rate", fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6.5, loc="best")
+    regs = data["regrets"]
+    pos = [np.where(r > 0, r, np.nan) for r in regs]
+    logT = np.log10(Ts)
+    bx.boxplot([r[np.isfinite(r)] if np.isfinite(r).any() else np.array([np.nan]) for r in pos], positions=logT,
+               widths=0.25, showfliers=True, manage_ticks=False)
+    bx.set_yscale("log", nonpositive="clip")
+    bx.set_xticks(logT)
+    bx.set_xticklabels([f"{int(t):.0e}".replace("e+0", "e") for t in Ts], fontsize=8)
+    bx.set_xlabel("horizon T")
+    bx.set_ylabel("final regret per trial (zeros not shown)")
+    nz = [int(np.sum(r <= 0)) for r in regs]
+    bx.set_title("spread of the final regret over trials" + (f" (zero-regret trials: {nz})" if any(nz) else ""),
+                 fontsize=9)
+    bx.grid(True, which="both", alpha=0.3)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,80 @@
+"""Which simulation options each algorithm reads, and the one check that refuses the others.
+
+:func:`rsb_sim.setup.prepare` reads
+
+* ``eps`` -- the discretisation level of the grid (RS-ETC-M, RS-UCB-M, CE-UCB-M);
+* ``rho`` -- only through the forced exploration ceil(rho T eps / 4) per arm of
+  ``algorithm:B-UCB-M`` (RS-UCB-M, CE-UCB-M), so not when ``explore`` replaces it;
+  the eps-dependent bound of ``theorem:UCB upper bound`` also contains rho;
+* ``radius_scale`` -- the factor on the radius of ``eq:UCB_confidence_sets`` (the UCBs);
+* ``explore`` -- forced-exploration pulls *per arm* for every algorithm that explores:
+  it replaces ceil(N(eps)/K) of ``eq:number of samples main paper`` for RS-ETC-M and
+  ceil(rho T eps / 4) for RS-UCB-M and CE-UCB-M;
+* ``threads`` -- the threads of CE-UCB-M's compiled time loop.
+
+The uniform policy reads none of them.  An option given for an algorithm that does
+not read it is an error naming the option (it would otherwise be silently ignored,
+and printed in plot titles as if it had an effect).
+
+Importable without NumPy: the command line checks its flags before it imports
+anything heavy.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+#: The algorithms of :mod:`rsb_sim` (equal to :data:`rsb_sim.config.ALGORITHMS`; tested).
+ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+
+#: The options each algorithm reads (names of :class:`rsb_sim.config.SimConfig` fields).
+READS: dict[str, frozenset[str]] = {
+    "rs-etc-m": frozenset({"eps", "explore"}),
+    "rs-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore"}),
+    "ce-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore", "threads"}),
+    "uniform": frozenset(),
+}
+
+#: What each option does, for the error message.
+ROLE: dict[str, str] = {
+    "eps": "the discretisation level of the grid",
+    "rho": "the rate of the forced exploration ceil(rho T eps / 4) of the UCBs",
+    "radius_scale": "the factor on the confidence radius of the UCBs",
+    "explore": "the forced-exploration pulls per arm",
+    "threads": "the threads of CE-UCB-M's compiled loop",
+}
+
+
+def unused(algo: str, given: Iterable[str], *, bound: bool = False) -> list[str]:
+    """The options in ``given`` that ``algo`` does not read, in the order given.
+
+    Parameters
+    ----------
+    algo : str
+        One of :data:`ALGORITHMS`.
+    given : iterable of str
+        Option names the caller set (SimConfig field names).
+    bound : bool
+        The caller also evaluates the eps-dependent bound of ``theorem:UCB upper
+        bound``, which contains rho: rho is then used by the UCBs even when
+        ``explore`` replaces the forced exploration.
+    """
+    given = list(given)
+    reads = READS[algo]
+    out = [name for name in given if name not in reads]
+    if "rho" in reads and "rho" in given and "explore" in given and not bound:
+        out.append("rho")
+    return out
+
+
+def check_applies(algo: str, given: Iterable[str], *, bound: bool = False) -> None:
+    """ValueError naming the first option of ``given`` that ``algo`` does not read (see :func:`unused`)."""
+    given = list(given)
+    bad = unused(algo, given, bound=bound)
+    if not bad:
+        return
+    name = bad[0]
+    if name in READS[algo]:  # rho beside explore
+        raise ValueError(f"argument '{name}': has no effect when an exploration count is given ({algo} then "
+                         f"explores that many pulls per arm instead of ceil(rho T eps / 4)); leave one of them out")
+    raise ValueError(f"argument '{name}': {algo} does not use {ROLE.get(name, name)}; leave it out")
