@@ -2,7 +2,7 @@
 
 Commands implemented here:
 
-* ``rsb verify [--format json|md|table] [--jobs N]`` — the claims ledger;
+* ``rsb verify [--format json|md|table] [--jobs N] [--mutants]`` — the claims ledger;
 * ``rsb derive --h EXPR|NAME [--param k=v ...] [--p P1,P2,...] [--format json]``
   — closed form, q, L_H and, with an instance, r, L_MH, alpha*, beta and the
   rate exponents of theorem:RS-ETC-M and corollary:RS-UCB-M;
@@ -75,7 +75,7 @@ def cmd_verify(args) -> str:
 
     jobs = parse_int(args.jobs, "jobs", 1, optional=True)
     jobs = min(os.cpu_count() or 1, 4) if jobs is None else jobs
-    results = run_all(progress=sys.stderr.isatty(), jobs=jobs)
+    results = run_all(progress=sys.stderr.isatty(), jobs=jobs, mutants=args.mutants)
     if args.format == "json":
         return to_json(results)
     if args.format == "md":
@@ -234,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--format", choices=("json", "md", "table"), default="table")
     v.add_argument("--jobs", default=None,
                    help="worker processes (default: the number of CPUs, at most 4); does not change the ledger")
+    v.add_argument("--mutants", action="store_true",
+                   help="also run every check on altered claims; JSON entries gain 'mutants' and 'mutant_caught'")
     v.set_defaults(func=cmd_verify)
     d = sub.add_parser("derive", help="derive q, L, r, beta and rates for a distortion h")
     d.add_argument("--h", required=True, help=f"an expression in u, or one of: {', '.join(REGISTRY)}")
