@@ -2,8 +2,8 @@
 and its best / second-best grid points eq:astar_lemma14, eq:aprime_lemma14.
 
 The lemma's class is every registered h that is concave and strictly
-increasing on [0, 1] (derived shapes); each is tried at K = 3 instances with
-distinct means, one of them with max p = 1.  At every instance: the
+increasing on [0, 1] (derived shapes); each is tried at K = 2, 3 and 4 instances
+with distinct increasing means, one per K with max p = 1.  At every instance: the
 enumeration of the mid-point grid (1/eps - K/2 an integer) must put
 eq:astar_lemma14 and eq:aprime_lemma14 first and second, and the numeric beta
 (:func:`rsb_theory.gap.estimate_beta`) must be the printed value within
@@ -32,11 +32,11 @@ from ..mutants import stronger
 from ..verdict import decide
 
 ID = "lemma:beta_lemma_monotone"
-#: eps = 1/n for the numeric beta (K = 3 grids stay below 10^4 points).
+#: eps = 1/n for the numeric beta (branch and bound: the grids are never enumerated).
 N_VALUES = (10, 14, 20, 28, 40, 56, 80, 113)
-#: Instances per h: the first with means inside (0, 1), the second with max p = 1.
-MEANS = ((0.2, 0.5, 0.7), (0.3, 0.6, 1.0))
-#: 1/eps - 3/2 = n: exact mid-point grids for K = 3.
+#: Instances per h, K = 2, 3, 4: means inside (0, 1), and max p = 1.
+MEANS = ((0.3, 0.8), (0.4, 1.0), (0.2, 0.5, 0.7), (0.3, 0.6, 1.0), (0.1, 0.3, 0.6, 0.8), (0.1, 0.3, 0.6, 1.0))
+#: 1/eps - K/2 = n: exact mid-point grids.
 GRID_N = (10, 20, 30)
 #: A numeric beta within TOL of the printed value confirms it.
 TOL = 0.15
@@ -75,13 +75,13 @@ def instances() -> tuple[Instance, ...]:
         d = get(key)
         for p in MEANS:
             p_arr = np.array(p)
-            ok = True
+            ok, K = True, len(p)
             for n in GRID_N:
-                eps = 1.0 / (n + 1.5)
-                pts = Grid(3, eps, "ucb").points()
+                eps = 1.0 / (n + K / 2)
+                pts = Grid(K, eps, "ucb").points()
                 vals = d.numeric(pts @ p_arr)
                 order = np.argsort(-vals, kind="stable")
-                a_star, a_prime = _lemma_points(3, eps)
+                a_star, a_prime = _lemma_points(K, eps)
                 ok &= bool(np.allclose(pts[order[0]], a_star) and np.allclose(pts[order[1]], a_prime)
                            and vals[order[1]] > vals[order[2]])
             an = beta_monotone(d, p)
@@ -101,13 +101,14 @@ def check(claim: Claim) -> CheckResult:
     status = decide(holds=holds, repair=repair)
     ev = (f"the lemma's class (concave, strictly increasing on [0, 1]): {', '.join(lemma_class())}; instances "
           f"{list(MEANS)}; eq:astar_lemma14 and eq:aprime_lemma14 are the best and second-best grid points in "
-          f"{len(tried) - len(bad_points)}/{len(tried)} instances (eps = 1/(n + 3/2), n in {GRID_N})"
+          f"{len(tried) - len(bad_points)}/{len(tried)} instances (eps = 1/(n + K/2), n in {GRID_N})"
           + (f"; mismatches: {[(i.key, i.p) for i in bad_points]}" if bad_points else "")
           + "; numeric beta: " + ", ".join(f"{i.key} {i.p}: {i.beta:.3f}" for i in tried)
           + f". Premise of eq:delta_min_conc_mon_analysis: {PREMISE}"
           + (" (stated)" if with_premise else " (not stated by the lemma)"))
-    for i in off:
-        ev += f"; {i.key} at p={i.p}: beta = {i.beta:.3f}, not {claim.printed} ({i.premise_reason}; {i.beta_evidence})"
+    for j, i in enumerate(off):
+        detail = f" ({i.premise_reason}; {i.beta_evidence})" if j == 0 else f" ({i.premise_reason})"
+        ev += f"; {i.key} at p={i.p}: beta = {i.beta:.3f}, not {claim.printed}{detail}"
     text = ("For concave, strictly increasing h on K-arm Bernoulli instances"
             + (f" with {PREMISE}" if with_premise else "") + f", beta = {claim.printed}")
     return CheckResult(ID, text, f"beta = {claim.printed}",

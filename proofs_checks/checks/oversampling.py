@@ -111,8 +111,8 @@ def T_eps(eps: Fraction, t0: int, m_text: str = paper_claims.OVERSAMPLING_M) -> 
 @dataclass(frozen=True)
 class OversamplingVerdict:
     holds: bool
-    entered: list  # (t, arm) where an arm outside O entered O
-    late: list  # (t, arm) with arm in O_t for some t > T(eps)
+    entered: list  # (t, arm) where an arm outside O entered O; arms numbered 1..K as in the paper
+    late: list  # (t, arm) with arm in O_t for some t > T(eps); arms numbered 1..K
     exit_times: list  # exact exit time of each arm initially in O
     bound: Fraction
 
@@ -130,9 +130,9 @@ def oversampling_verdict(traj: Trajectory, eps: Fraction, m_text: str = paper_cl
     for s, i in zip(*np.nonzero(inO)):
         tt = traj.t0 + int(s)
         if tt > bound:
-            late.append((tt, int(i)))
+            late.append((tt, int(i) + 1))
         if s > 0 and not inO[s - 1, i]:
-            entered.append((tt, int(i)))
+            entered.append((tt, int(i) + 1))
     exits = []
     for i in range(K):
         if inO[0, i]:
@@ -188,7 +188,8 @@ def run_battery(m_text: str = paper_claims.OVERSAMPLING_M):
         v = oversampling_verdict(traj, eps, m_text)
         n_traj += 1
         if not v.holds:
-            fails.append((K, str(eps), n, tuple(int(x) for x in traj.counts[0]), v.entered[:2], v.late[:2]))
+            fails.append((f"K={K}", f"eps={eps}", f"n={n}", f"tau_T0={tuple(int(x) for x in traj.counts[0])}",
+                          f"entered (t, arm)={v.entered[:2]}", f"late (t, arm)={v.late[:2]}"))
         for e in v.exit_times:
             if e is not None:
                 worst_gap = e - bound if worst_gap is None else max(worst_gap, e - bound)
