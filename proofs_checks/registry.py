@@ -9,7 +9,10 @@ by module name, then in the order of the module's ``CLAIMS``.
 
 ``rsb verify`` calls :func:`run_all`; with ``jobs > 1`` the claims run on
 forked worker processes, which look each claim up by its id (no state is
-handed to them), so the ledger does not depend on ``jobs`` (tested).
+handed to them), so the ledger does not depend on ``jobs`` (tested).  A worker
+gets the claims that share derivations together (:func:`work_units`: a row of
+the two tables, or one check module), so the caches of one process serve them
+all instead of two processes deriving the same profile.
 """
 
 from __future__ import annotations
@@ -63,6 +66,34 @@ def claims() -> dict[str, Claim]:
     return {c.id: c for _key, c in sorted(keyed, key=lambda kc: kc[0])}
 
 
+#: Ledger labels whose entries are grouped by table row (``label#row.column``) into one unit of work.
+ROW_GROUPED = ("table:table_regrets", "table:table_risks")
+
+
+@lru_cache(maxsize=1)
+def _module_of() -> dict[str, str]:
+    out = {}
+    for name in check_modules():
+        module = importlib.import_module(f"{_checks_package.__name__}.{name}")
+        out.update(dict.fromkeys(module.CLAIMS, name))
+    return out
+
+
+def work_units(ids: list[str]) -> list[tuple[str, ...]]:
+    """The ids grouped into units of work that share derivations, in order of their first id.
+
+    Entries of :data:`ROW_GROUPED` tables are grouped by their row (the two tables share the row's profile);
+    every other entry by its check module.
+    """
+    module_of = _module_of()
+    units: dict[str, list[str]] = {}
+    for ident in ids:
+        label, _, part = ident.partition("#")
+        key = f"row:{part.split('.')[0]}" if label in ROW_GROUPED else f"module:{module_of[ident]}"
+        units.setdefault(key, []).append(ident)
+    return [tuple(u) for u in units.values()]
+
+
 def evaluate(claim: Claim, mutants: bool = False) -> CheckResult:
     """The check's verdict on ``claim``; with ``mutants``, also on each of its mutants."""
     res = claim.run()
@@ -99,19 +130,24 @@ def run_claims(ids: list[str], progress: bool = False, jobs: int = 1, mutants: b
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise ValueError(f"argument 'ids': unknown ledger ids {unknown}")
-    work = [(ident, bool(mutants)) for ident in ids]
+    units = work_units(ids)
+    work = [(unit, bool(mutants)) for unit in units]
     if jobs == 1 or len(work) < 2:
-        return list(_progress(map(_run_one, work), progress, len(work)))
+        done = _progress(map(_run_unit, work), progress, len(work))
+        by_id = {r.id: r for rs in done for r in rs}
+        return [by_id[i] for i in ids]
     import multiprocessing as mp
 
     with mp.get_context("fork").Pool(min(jobs, len(work))) as pool:
-        return list(_progress(pool.imap(_run_one, work, chunksize=1), progress, len(work)))
+        done = _progress(pool.imap_unordered(_run_unit, work, chunksize=1), progress, len(work))
+        by_id = {r.id: r for rs in done for r in rs}
+    return [by_id[i] for i in ids]
 
 
-def _run_one(item: tuple[str, bool]) -> CheckResult:
-    """Worker: look the claim up by its id and judge it (and its mutants)."""
-    ident, with_mutants = item
-    return evaluate(claims()[ident], with_mutants)
+def _run_unit(item: tuple[tuple[str, ...], bool]) -> list[CheckResult]:
+    """Worker: look the claims of a unit up by their ids and judge them (and their mutants)."""
+    unit, with_mutants = item
+    return [evaluate(claims()[ident], with_mutants) for ident in unit]
 
 
 def _progress(items, enabled: bool, total: int | None = None):
@@ -121,4 +157,4 @@ def _progress(items, enabled: bool, total: int | None = None):
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is a dependency
         return items
-    return tqdm(items, total=total, desc="checks", unit="claim", leave=False)
+    return tqdm(items, total=total, desc="checks", unit="group", leave=False)
