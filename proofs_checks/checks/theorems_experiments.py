@@ -105,18 +105,43 @@ def eps_exp(T: float, K: int) -> float:
     return math.sqrt(K * math.log(T) / T)
 
 
+@lru_cache(maxsize=None)
+def _formula(name: str):
+    """A formula of ``rsb_theory.rates`` as an mpmath function of (T, K, L, W, q, r, B, rho, eps, Delta_min).
+
+    ``etc``/``ucb``: the discrete-regret term of ``theorem: ETC upper bound`` / ``theorem:UCB upper bound``;
+    ``N``: N(eps) of ``eq:number of samples main paper``; ``delta``: the bound of ``lemma:Delta_error``.  The
+    formulas live in rates (one place); here they are only evaluated.
+    """
+    import sympy as sp
+
+    from rsb_theory import rates
+
+    expr = {"etc": lambda: rates.etc_bound_eps().discrete_regret, "ucb": lambda: rates.ucb_bound_eps().discrete_regret,
+            "N": rates.N_eps, "delta": rates.delta_error_bound}[name]()
+    syms = (rates.T, rates.K, rates.L, rates.W, rates.q, rates.r, rates.B, rates.rho, rates.eps, rates.Delta_min)
+    return sp.lambdify(syms, expr, "mpmath")
+
+
+def _value(name: str, T: float, c: dict, eps: float, Delta_min: float = 1.0) -> float:
+    import mpmath
+
+    with mpmath.workdps(30):
+        return float(_formula(name)(mpmath.mpf(T), c["K"], c["L"], c["W"], c["q"], c["r"], c["B"], RHO,
+                                    mpmath.mpf(eps), mpmath.mpf(Delta_min)))
+
+
 def etc_bound(T: int, c: dict, eps: float | None = None, exact_delta: bool = True) -> dict:
     """theorem: ETC upper bound at horizon T (eps default: the experiments')."""
-    from rsb_sim.config import N_eps_value
     from rsb_theory.discretization import discrete_optimum
 
-    K, L, q, W = c["K"], c["L"], c["q"], c["W"]
-    eps = eps_exp(T, K) if eps is None else eps
+    eps = eps_exp(T, c["K"]) if eps is None else eps
     opt = discrete_optimum(c["d"], c["p"], eps, "etc")
-    N = N_eps_value(K, T, eps, L, q, opt.Delta_min)
-    M = N / math.log(T)
-    disc = (L * K + W ** (-q)) * (3 * W * M * math.log(T) / T) ** q
-    delta = opt.Delta if exact_delta else L * (K * W) ** c["r"] * (eps / 2) ** c["r"]
+    if 0 < opt.Delta_min < math.inf:
+        N, disc = _value("N", T, c, eps, opt.Delta_min), _value("etc", T, c, eps, opt.Delta_min)
+    else:  # every grid point ties (N = 0) or a tie hides the gap (N = oo)
+        N, disc = (0.0, 0.0) if opt.Delta_min == math.inf else (math.inf, math.inf)
+    delta = opt.Delta if exact_delta else _value("delta", T, c, eps)
     return {"T": T, "eps": eps, "N": N, "Delta_min": opt.Delta_min, "Delta": delta, "bound": disc + delta,
             "side": T > N}
 
@@ -126,11 +151,11 @@ def ucb_bound(T: int, c: dict, eps: float | None = None, exact_delta: bool = Tru
     from rsb_theory.discretization import discrete_optimum
     from rsb_theory.rates import T_of_eps
 
-    K, L, q, W, B = c["K"], c["L"], c["q"], c["W"], c["B"]
+    K, L, q = c["K"], c["L"], c["q"]
     eps = eps_exp(T, K) if eps is None else eps
     opt = discrete_optimum(c["d"], c["p"], eps, "ucb")
-    disc = (B + L * (W**q + 1)) * (64 / math.sqrt(eps * RHO * T) * (math.sqrt(2 * math.e * math.log(T)) + 32)) ** q
-    delta = opt.Delta if exact_delta else L * (K * W) ** c["r"] * (eps / 2) ** c["r"]
+    disc = _value("ucb", T, c, eps)
+    delta = opt.Delta if exact_delta else _value("delta", T, c, eps)
     Teps = (T_of_eps(eps, RHO, opt.Delta_min, K, L, q).T_eps if 0 < opt.Delta_min < math.inf
             else (math.inf if opt.Delta_min <= 0 else 0.0))
     return {"T": T, "eps": eps, "T_eps": Teps, "Delta_min": opt.Delta_min, "Delta": delta, "bound": disc + delta,
@@ -139,24 +164,15 @@ def ucb_bound(T: int, c: dict, eps: float | None = None, exact_delta: bool = Tru
 
 def smallest_nontrivial(kind: str, c: dict, T_max: float = 1e40) -> int | None:
     """Smallest T with bound(T) < trivial, eps = sqrt(K log T/T), Delta by lemma:Delta_error (closed form)."""
-    from rsb_sim.config import N_eps_value
     from rsb_theory.rates import smallest_nontrivial_T
 
-    K, L, q, W, B, r = c["K"], c["L"], c["q"], c["W"], c["B"], c["r"]
-
     def f(T: float) -> float:
-        eps = eps_exp(T, K)
-        delta = L * (K * W) ** r * (eps / 2) ** r
+        eps = eps_exp(T, c["K"])
         if kind == "ucb":
-            return (B + L * (W**q + 1)) * (64 / math.sqrt(eps * RHO * T) * (math.sqrt(2 * math.e * math.log(T))
-                                                                            + 32)) ** q + delta
+            return _value("ucb", T, c, eps) + _value("delta", T, c, eps)
         # ETC: Delta_min(eps) >= its lower envelope is unknown in closed form; use the exact value at eps(T) only
         # for moderate T (the grid has ~1/eps points)
-        from rsb_theory.discretization import discrete_optimum
-
-        dmin = discrete_optimum(c["d"], c["p"], eps, "etc").Delta_min
-        N = N_eps_value(K, int(T), eps, L, q, dmin)
-        return (L * K + W ** (-q)) * (3 * W * N / T) ** q + delta
+        return etc_bound(int(T), c, eps, exact_delta=False)["bound"]
 
     return smallest_nontrivial_T(f, c["trivial"], T_max, T_min=16, points_per_doubling=2)
 
