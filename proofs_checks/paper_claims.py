@@ -6,11 +6,19 @@ printed (LaTeX reduced to the toolkit's expression syntax: ``varpi`` for
 varpi(T) = sqrt(log T / T), ``kappa``, ``beta``; ``(T^gamma)`` marks a rate
 evaluated at T^gamma).
 
-Sources: ``table:table_regrets`` (Table 1), ``table:table_risks`` (Table 2),
-``table:literature_comparison`` (Table 3, this work's rows), and the lemmas
-``lemma:example_utility_Holder``, ``lemma:PHT``, ``lemma:RTD``,
-``lemma:mean_median_Holder``, ``lemma:inter_ES_Holder``,
-``lemma:Dual_Power``, ``lemma:Quadratic`` for the constants L.
+Sources: ``table:table_regrets`` (Table 1, with the parameter ranges it states
+and its CVaR footnote), ``table:table_risks`` (Table 2),
+``table:literature_comparison`` (Table 3, this work's rows and footnote), the
+lemmas ``lemma:example_utility_Holder`` .. ``lemma:Quadratic`` item by item,
+``lemma:lipschitz-wasserstein``, ``theorem:Wasserstein_dual``,
+``lemma: concentration``, the settings of ``sec: experiments``, and the
+printed bounds, constants and hypotheses of the other checked results
+(``example utility``, ``lemma:risk-concave``, ``theorem:W``,
+``lemma:Delta_error``, ``lemma:beta_lemma_monotone``, ``eq:E2C``, the
+sampling lemmas and ``eq: ETC commit 5/6``).  Each check module reads its
+claim's printed values from here through its ``CLAIMS`` (an altered claim
+replaces them; :mod:`proofs_checks.claims`).  :data:`LEDGER_LABELS` is the
+order in which the paper defines the labels the ledger uses.
 """
 
 from __future__ import annotations
