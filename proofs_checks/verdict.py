@@ -71,6 +71,8 @@ def _exact(x) -> bool:
 
 def _difference(printed, derived) -> float | sp.Expr:
     """printed - derived: exact when both are exact numbers, a float otherwise (0.0 within :data:`REL_TOL`)."""
+    if isinstance(printed, str) or isinstance(derived, str):
+        raise TypeError("compare: values must be numbers or SymPy expressions, not text (parse printed text first)")
     p, d = sp.sympify(printed), sp.sympify(derived)
     if _exact(p) and _exact(d):
         return sp.nsimplify(sp.simplify(p - d))

@@ -20,7 +20,7 @@ from rsb_theory.rates import compare_etc_ucb
 
 from functools import lru_cache
 
-from .. import paper_claims
+from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
@@ -60,7 +60,7 @@ def _better(key: str) -> tuple[str, str, sp.Expr, sp.Expr, str, str, sp.Expr, sp
     r, _ = family_mixture_exponent(d, solitary=False)
     better, why = _verdict(q, r)
     row = paper_claims.risk_row(key)
-    pq, pr = sp.sympify(row.q), sp.sympify(row.r)
+    pq, pr = derived.printed(row.q, {}), derived.printed(row.r, {})
     p_better, p_why = _verdict(pq, pr)
     return better, why, q, r, p_better, p_why, pq, pr
 
