@@ -2,18 +2,39 @@
 
 The JSON schema and the statuses are the contract of ARCHITECTURE.md
 (``rsb verify --format json``): a list of objects with keys ``id``, ``claim``,
-``paper``, ``derived``, ``status``, ``method``, ``evidence``.
+``paper``, ``derived``, ``status``, ``method``, ``evidence``; with
+``rsb verify --mutants`` each object also has ``mutants`` (a list of
+``{"claim", "status"}``: the same check run on altered claims) and
+``mutant_caught`` (true when some mutant's status differs from the entry's).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 #: Allowed statuses (ARCHITECTURE.md).
 STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "unchecked")
 #: Allowed methods.
 METHODS = ("symbolic", "numeric", "simulation")
+#: The keys of an entry of ``rsb verify --format json``, in order.
+KEYS = ("id", "claim", "paper", "derived", "status", "method", "evidence")
+
+
+@dataclass(frozen=True)
+class MutantOutcome:
+    """The verdict of a check on one altered claim (``rsb verify --mutants``).
+
+    Attributes
+    ----------
+    claim : str
+        How the claim was altered.
+    status : str
+        The check's status on the altered claim.
+    """
+
+    claim: str
+    status: str
 
 
 @dataclass(frozen=True)
@@ -36,6 +57,8 @@ class CheckResult:
         One of :data:`METHODS`.
     evidence : str
         What a reader needs to rerun or check the verdict.
+    mutants : tuple of MutantOutcome or None
+        The check run on altered claims (None: not run).
     """
 
     id: str
@@ -45,6 +68,7 @@ class CheckResult:
     status: str
     method: str
     evidence: str
+    mutants: tuple[MutantOutcome, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -54,10 +78,25 @@ class CheckResult:
         if self.status in {"refuted", "loose", "conditional", "vacuous"} and not self.evidence:
             raise ValueError(f"{self.id!r}: status {self.status} needs evidence")
 
+    @property
+    def mutant_caught(self) -> bool | None:
+        """True when some mutant's status differs from this entry's (None: mutants not run)."""
+        if self.mutants is None:
+            return None
+        return any(m.status != self.status for m in self.mutants)
+
+    def to_dict(self) -> dict:
+        """The JSON object of this entry (:data:`KEYS`, then ``mutants`` and ``mutant_caught`` if run)."""
+        out = {k: getattr(self, k) for k in KEYS}
+        if self.mutants is not None:
+            out["mutants"] = [{"claim": m.claim, "status": m.status} for m in self.mutants]
+            out["mutant_caught"] = self.mutant_caught
+        return out
+
 
 def to_json(results: list[CheckResult]) -> str:
     """The ledger as the JSON list of ARCHITECTURE.md."""
-    return json.dumps([asdict(r) for r in results], indent=2, ensure_ascii=False)
+    return json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False)
 
 
 def _cell(text: str) -> str:

@@ -6,11 +6,19 @@ printed (LaTeX reduced to the toolkit's expression syntax: ``varpi`` for
 varpi(T) = sqrt(log T / T), ``kappa``, ``beta``; ``(T^gamma)`` marks a rate
 evaluated at T^gamma).
 
-Sources: ``table:table_regrets`` (Table 1), ``table:table_risks`` (Table 2),
-``table:literature_comparison`` (Table 3, this work's rows), and the lemmas
-``lemma:example_utility_Holder``, ``lemma:PHT``, ``lemma:RTD``,
-``lemma:mean_median_Holder``, ``lemma:inter_ES_Holder``,
-``lemma:Dual_Power``, ``lemma:Quadratic`` for the constants L.
+Sources: ``table:table_regrets`` (Table 1, with the parameter ranges it states
+and its CVaR footnote), ``table:table_risks`` (Table 2),
+``table:literature_comparison`` (Table 3, this work's rows and footnote), the
+lemmas ``lemma:example_utility_Holder`` .. ``lemma:Quadratic`` item by item,
+``lemma:lipschitz-wasserstein``, ``theorem:Wasserstein_dual``,
+``lemma: concentration``, the settings of ``sec: experiments``, and the
+printed bounds, constants and hypotheses of the other checked results
+(``example utility``, ``lemma:risk-concave``, ``theorem:W``,
+``lemma:Delta_error``, ``lemma:beta_lemma_monotone``, ``eq:E2C``, the
+sampling lemmas and ``eq: ETC commit 5/6``).  Each check module reads its
+claim's printed values from here through its ``CLAIMS`` (an altered claim
+replaces them; :mod:`proofs_checks.claims`).  :data:`LEDGER_LABELS` is the
+order in which the paper defines the labels the ledger uses.
 """
 
 from __future__ import annotations
@@ -82,12 +90,50 @@ LITERATURE_THIS_WORK: dict[str, str] = {
     "rs_etc_m": "varpi^(2*q)",
     "rs_ucb_m": "varpi^(2*r*kappa)",
 }
+#: What each of this work's rows assumes beyond "sub-Gaussian" (the footnote of the RS-ETC-M row: "Assuming that
+#: the optimal solution is a solitary arm").
+LITERATURE_ASSUMES: dict[str, tuple[str, ...]] = {"rs_etc_m": ("solitary",), "rs_ucb_m": ()}
 
-#: Parameter values the printed rows are read at where the table fixes one.
+#: Parameter values the printed rows of ``table:table_regrets`` are read at where the table fixes one.
 TABLE_PARAMETERS: dict[str, dict[str, str]] = {
     "pht": {"s": "1/2"},
     "inter_es": {"alpha": "1/2"},
 }
+
+
+@dataclass(frozen=True)
+class ParameterRange:
+    """A parameter range a table states, e.g. ``s in [2, +oo)`` (``high=None``: unbounded)."""
+
+    name: str
+    low: str
+    high: str | None
+    low_closed: bool = True
+    high_closed: bool = True
+
+
+#: The parameter ranges each table states for its rows ("parameter" column of ``table:table_regrets``; row
+#: names of ``table:table_risks`` such as "PHT Measure (s in (0,1))" and "IER_{alpha=1/2}").  A pinned value is a
+#: range with low = high.  Table 2 restates Table 1's rows, so Table 1's ranges hold there unless it pins
+#: another; a row without an entry is read over its family's whole domain.
+PARAMETER_RANGES: dict[str, dict[str, ParameterRange]] = {
+    "table:table_regrets": {
+        "dual_power": ParameterRange("s", "2", None),
+        "quadratic": ParameterRange("s", "0", "1"),
+        "pht": ParameterRange("s", "1/2", "1/2"),
+        "inter_es": ParameterRange("alpha", "1/2", "1/2"),
+    },
+    "table:table_risks": {
+        "dual_power": ParameterRange("s", "2", None),
+        "quadratic": ParameterRange("s", "0", "1"),
+        "pht": ParameterRange("s", "0", "1", low_closed=False, high_closed=False),
+        "inter_es": ParameterRange("alpha", "1/2", "1/2"),
+    },
+}
+
+#: Footnote of the CVaR row of ``table:table_regrets``: "Arm means < 1 - alpha for R^U" (row key -> bound on the
+#: arms' means the RS-UCB-M cell assumes).
+UCB_MEANS_BELOW: dict[str, str] = {"cvar": "1 - alpha"}
 
 
 def regret_row(key: str) -> RegretRow:
@@ -276,3 +322,86 @@ SAMPLING_CLAIMS: dict[str, str] = {
     "eq: ETC commit 6": "2*N(eps)/T",
     "eq: ETC commit 5": "N(eps)/(K*T)",
 }
+
+
+#: The labels the ledger's ids use, in the order the paper defines them (``\label`` order of the LaTeX
+#: source); the ledger lists its entries in this order.
+LEDGER_LABELS: tuple[str, ...] = (
+    "table:table_regrets",
+    "example utility",
+    "lemma: concentration",
+    "eq:number of samples main paper",
+    "eq:UCB_confidence_sets",
+    "eq:UCB_alpha2",
+    "theorem: ETC upper bound",
+    "theorem:RS-ETC-M",
+    "theorem:UCB upper bound",
+    "corollary:RS-UCB-M",
+    "sec: experiments",
+    "table:table_risks",
+    "table:literature_comparison",
+    "theorem:Wasserstein_dual",
+    "theorem:W",
+    "lemma:lipschitz-wasserstein",
+    "lemma:risk-concave",
+    "lemma:example_utility_Holder",
+    "lemma:PHT",
+    "lemma:RTD",
+    "lemma:mean_median_Holder",
+    "lemma:inter_ES_Holder",
+    "lemma:Dual_Power",
+    "lemma:Quadratic",
+    "lemma:Delta_error",
+    "lemma:beta_lemma_monotone",
+    "eq:E2C",
+    "eq: ETC commit 5",
+    "eq: ETC commit 6",
+    "lemma:probability of E3",
+    "eq:oversampledproof",
+    "lemma:undersampling",
+    "lemma:oversampling",
+)
+
+
+# ---------------------------------------------------------------------------
+# Claims of the main text and the appendix checked one by one (printed values and hypotheses as data)
+# ---------------------------------------------------------------------------
+
+#: ``example utility`` (Lemma 1): two arms Bern(p) and Bern(1 - p), "for a given p in [0, 1]".
+EXAMPLE_UTILITY_P = ParameterRange("p", "0", "1")
+
+#: ``lemma:risk-concave``: "if the distortion function h is concave, ... concave in the mixing coefficient".
+RISK_CONCAVE_HYPOTHESIS = "concave"
+
+#: ``theorem:W``: W <= sqrt(2 pi) for arms that are "1-sub-Gaussian".
+THEOREM_W_BOUND = "sqrt(2*pi)"
+THEOREM_W_HYPOTHESIS = "1-sub-Gaussian"
+
+#: ``lemma:Delta_error``: Delta(eps) <= L (K W)^r (eps/2)^r, for every eps (the footnote of
+#: ``eq:etc_discrete_set`` defines the grid when 1/eps is not an integer).
+DELTA_ERROR_BOUND = "L*(K*W)**r*(eps/2)**r"
+
+#: ``lemma:beta_lemma_monotone``: beta = 1 "for a DR with concave and strictly monotone distortion function".
+BETA_MONOTONE = "1"
+
+#: ``eq:E2C``: "the total number of discrete a values may not exceed (1/eps)^(K-1)".
+GRID_SIZE_BOUND = "(1/eps)**(K - 1)"
+
+#: The unit ball of Lipschitz functions, ||f||_L <= 1, in ``lemma:lipschitz-wasserstein`` (lipwass2) and
+#: ``theorem:Wasserstein_dual``.
+LIPSCHITZ_BALL = "1"
+
+#: ``lemma:undersampling``: |tau_t(i)/t - a*(i)| < K/t for t >= T(eps): the numerator and the relation.
+UNDERSAMPLING_BOUND = ("K", "<")
+#: ``eq:oversampledproof``: "it becomes under sampled at the latest at the time instant rho T / 2".
+UNDERSAMPLED_BY = "rho*T/2"
+#: ``lemma:oversampling`` (``eq:m``): m = (2/eps - 1) T_0(eps) - 2/eps, T(eps) = T_0(eps) + m.
+OVERSAMPLING_M = "(2/eps - 1)*T_0 - 2/eps"
+#: ``lemma:probability of E3``: P(E3) <= T((2/T^2 + 1)^K - 1); and the constant of the set Q that defines
+#: T_0(eps) (section ``sec:analysis``, ``eq:T_epsilon``): (sqrt(2 e log s) + 32)/sqrt(rho s eps/4) <= this
+#: constant times (Delta_min/(2 K L))^(1/q).
+E3_BOUND = "T*((2/T**2 + 1)**K - 1)"
+Q_CONSTANT = "1/16"
+#: ``eq: ETC commit 6`` and ``eq: ETC commit 5``: the bound on |tau_T(i)/T - a(i)| and the relation.
+ETC_COMMIT_6 = ("2*N/T", "<=")
+ETC_COMMIT_5 = ("N/(K*T)", "<")

@@ -1,27 +1,51 @@
 """``lemma:beta_lemma_monotone``: beta = 1 for concave, strictly increasing h,
 and its best / second-best grid points eq:astar_lemma14, eq:aprime_lemma14.
 
-Enumeration on the mid-point grid (1/eps - K/2 integer) for instances with
-increasing distinct means; the premise h'(p_K) > 0 of the proof's last step is
-checked by :func:`rsb_theory.gap.beta_monotone`, with dual power at p_K = 1 as
-the counterexample (Delta_min = Theta(eps^2)).
+The lemma's class is every registered h that is concave and strictly
+increasing on [0, 1] (derived shapes); each is tried at K = 2, 3 and 4 instances
+with distinct increasing means, one per K with max p = 1.  At every instance: the
+enumeration of the mid-point grid (1/eps - K/2 an integer) must put
+eq:astar_lemma14 and eq:aprime_lemma14 first and second, and the numeric beta
+(:func:`rsb_theory.gap.estimate_beta`) must be the printed value within
+:data:`TOL`.  The proof's last step also needs h'(max p) > 0
+(:func:`rsb_theory.gap.beta_monotone`), which the lemma does not state: where
+it fails (dual power at p_K = 1: Delta_min = Theta(eps^2)) the claimed value
+fails too, and that premise is the condition found.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
-from rsb_theory.distortions import get
+from rsb_theory.distortions import get, names
+from rsb_theory.expressions import evaluate
 from rsb_theory.gap import beta_monotone, estimate_beta
 from rsb_theory.grids import Grid
 
+from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..mutants import stronger
+from ..verdict import decide
 
 ID = "lemma:beta_lemma_monotone"
-#: eps = 1/n for the numeric beta (K = 3 grids stay below 10^4 points).
+#: eps = 1/n for the numeric beta (branch and bound: the grids are never enumerated).
 N_VALUES = (10, 14, 20, 28, 40, 56, 80, 113)
-INSTANCES = (("mean", (0.2, 0.5, 0.7)), ("pht", (0.1, 0.4, 0.6)), ("quadratic", (0.3, 0.6, 0.9)),
-             ("dual_power", (0.2, 0.5, 0.8)), ("cvar", (0.1, 0.2, 0.4)))
+#: Instances per h, K = 2, 3, 4: means inside (0, 1), and max p = 1.
+MEANS = ((0.3, 0.8), (0.4, 1.0), (0.2, 0.5, 0.7), (0.3, 0.6, 1.0), (0.1, 0.3, 0.6, 0.8), (0.1, 0.3, 0.6, 1.0))
+#: 1/eps - K/2 = n: exact mid-point grids.
+GRID_N = (10, 20, 30)
+#: A numeric beta within TOL of the printed value confirms it.
+TOL = 0.15
+PREMISE = "h'(max p) > 0"
+
+
+def lemma_class() -> tuple[str, ...]:
+    """Registered distortions that are concave and strictly increasing on [0, 1] (the lemma's hypothesis)."""
+    return tuple(n for n in names() if get(n).shape.is_concave and get(n).shape.monotone == "increasing")
 
 
 def _lemma_points(K, eps):
@@ -33,29 +57,74 @@ def _lemma_points(K, eps):
     return a_star, a_prime
 
 
-def check() -> CheckResult:
-    mismatches, checked, betas = [], 0, []
-    for key, p in INSTANCES:
+@dataclass(frozen=True)
+class Instance:
+    key: str
+    p: tuple[float, ...]
+    premise: bool
+    premise_reason: str
+    points_ok: bool
+    beta: float
+    beta_evidence: str
+
+
+@lru_cache(maxsize=1)
+def instances() -> tuple[Instance, ...]:
+    out = []
+    for key in lemma_class():
         d = get(key)
-        p_arr = np.array(p)
-        for n in (10, 20, 30):
-            eps = 1.0 / (n + 1.5)  # 1/eps - 3/2 = n: exact mid-point grid for K = 3
-            g = Grid(3, eps, "ucb")
-            pts = g.points()
-            vals = d.numeric(pts @ p_arr)
-            order = np.argsort(-vals, kind="stable")
-            a_star, a_prime = _lemma_points(3, eps)
-            checked += 1
-            if not (np.allclose(pts[order[0]], a_star) and np.allclose(pts[order[1]], a_prime)
-                    and vals[order[1]] > vals[order[2]]):
-                mismatches.append(f"{key} p={p} eps=1/{n + 1.5}")
-        betas.append(f"{key}: {estimate_beta(d, p, n_values=N_VALUES).beta_fit:.3f}")
-    counter = beta_monotone(get("dual_power"), (0.4, 1.0))
-    est = estimate_beta(get("dual_power"), (0.4, 1.0), n_values=N_VALUES)
-    ev = (f"eq:astar_lemma14 and eq:aprime_lemma14 are the best and second-best grid points in {checked - len(mismatches)}"
-          f"/{checked} enumerations{'; mismatches: ' + ', '.join(mismatches) if mismatches else ''}; numeric beta: "
-          + ", ".join(betas) + f". Premise of eq:delta_min_conc_mon_analysis: h'(p_K) > 0; dual power (s=2) at "
-          f"p=(0.4, 1): {counter.reason}; numerically {est.evidence()}")
-    status = "refuted" if mismatches else ("conditional" if not counter.applies else "verified")
-    return CheckResult(ID, "For concave, strictly increasing h on K-arm Bernoulli instances, beta = 1", "beta = 1",
-                       "beta = 1 if h'(max p) > 0" if status == "conditional" else "see evidence", status, "numeric", ev)
+        for p in MEANS:
+            p_arr = np.array(p)
+            ok, K = True, len(p)
+            for n in GRID_N:
+                eps = 1.0 / (n + K / 2)
+                pts = Grid(K, eps, "ucb").points()
+                vals = d.numeric(pts @ p_arr)
+                order = np.argsort(-vals, kind="stable")
+                a_star, a_prime = _lemma_points(K, eps)
+                ok &= bool(np.allclose(pts[order[0]], a_star) and np.allclose(pts[order[1]], a_prime)
+                           and vals[order[1]] > vals[order[2]])
+            an = beta_monotone(d, p)
+            est = estimate_beta(d, p, n_values=N_VALUES)
+            out.append(Instance(key, p, an.applies, an.reason, ok, est.beta_fit, est.evidence()))
+    return tuple(out)
+
+
+def check(claim: Claim) -> CheckResult:
+    printed = evaluate(claim.printed, "beta")
+    with_premise = claim.assumes("premise") == PREMISE
+    tried = [i for i in instances() if i.premise or not with_premise]
+    bad_points = [i for i in tried if not i.points_ok]
+    off = [i for i in tried if abs(i.beta - printed) > TOL]
+    holds = not bad_points and not off
+    repair = PREMISE if not bad_points and off and all(not i.premise for i in off) else None
+    status = decide(holds=holds, repair=repair)
+    ev = (f"the lemma's class (concave, strictly increasing on [0, 1]): {', '.join(lemma_class())}; instances "
+          f"{list(MEANS)}; eq:astar_lemma14 and eq:aprime_lemma14 are the best and second-best grid points in "
+          f"{len(tried) - len(bad_points)}/{len(tried)} instances (eps = 1/(n + K/2), n in {GRID_N})"
+          + (f"; mismatches: {[(i.key, i.p) for i in bad_points]}" if bad_points else "")
+          + "; numeric beta: " + ", ".join(f"{i.key} {i.p}: {i.beta:.3f}" for i in tried)
+          + f". Premise of eq:delta_min_conc_mon_analysis: {PREMISE}"
+          + (" (stated)" if with_premise else " (not stated by the lemma)"))
+    for j, i in enumerate(off):
+        detail = f" ({i.premise_reason}; {i.beta_evidence})" if j == 0 else f" ({i.premise_reason})"
+        ev += f"; {i.key} at p={i.p}: beta = {i.beta:.3f}, not {claim.printed}{detail}"
+    text = ("For concave, strictly increasing h on K-arm Bernoulli instances"
+            + (f" with {PREMISE}" if with_premise else "") + f", beta = {claim.printed}")
+    return CheckResult(ID, text, f"beta = {claim.printed}",
+                       f"beta = 1 if {PREMISE}" if status == "conditional" else
+                       ("beta = " + ", ".join(sorted({f'{i.beta:.2f}' for i in tried})) if off else "beta = 1"),
+                       status, "numeric", ev)
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    out = []
+    if result.status == "conditional":
+        out.append(claim.assuming("premise", PREMISE, f"{PREMISE} stated"))
+    premised = claim.assuming("premise", PREMISE, "")
+    other = stronger(claim.printed, "equal")
+    out.append(premised.reprinted(other, f"beta = {other} (with {PREMISE})"))
+    return out
+
+
+CLAIMS = claim_map(Claim(ID, paper_claims.BETA_MONOTONE, check, mutants))

@@ -14,9 +14,9 @@ import sympy as sp
 from rsb_theory.distortions import from_string
 from rsb_theory.holder import holder
 
-from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import holder_lemmas as hl
+from . import _holder as hl
 
 LABEL = "lemma:Dual_Power"
 KEY = "dual_power"
@@ -25,10 +25,6 @@ PARTS = ("q", "r", "L", "summary", "step:eq:dp_last")
 SWEEP: list[dict] = [{"s": sp.Integer(2)}, {"s": sp.Rational(5, 2)}, {"s": sp.Integer(3)}]
 #: exponents below the lemma's domain at which the proof's chain is re-derived.
 BELOW = (sp.Rational(1, 2), sp.Integer(1), sp.Rational(3, 2))
-
-
-def _claim(part: str) -> paper_claims.LemmaClaim:
-    return hl.printed(LABEL, part)
 
 
 def smallest_s() -> tuple[sp.Expr, str]:
@@ -48,26 +44,32 @@ def _below_domain() -> str:
     return "the chain re-derived below the lemma's domain: " + "; ".join(bits)
 
 
-def check(part: str) -> CheckResult:
+def check(claim: Claim) -> CheckResult:
     """The ledger entry ``lemma:Dual_Power#<part>``."""
-    if part not in PARTS:
-        raise ValueError(f"argument 'part': {part!r} is not one of {PARTS}")
+    c, part = claim.printed, hl.part_of(claim)
     if part == "q":
-        return hl.check_q(KEY, _claim("q"), SWEEP)
+        return hl.check_q(KEY, c, SWEEP)
     if part == "r":
         d = hl.dist(KEY, hl.frozen(SWEEP[0]))
         o = hl.local_order(d, sp.Integer(1), -1)
-        return hl.check_r(KEY, _claim("r"), SWEEP, f"an arm with p = 1 is optimal with h(1) - h(1-t) = t^s "
+        return hl.check_r(KEY, c, SWEEP, f"an arm with p = 1 is optimal with h(1) - h(1-t) = t^s "
                           f"(s = {SWEEP[0]['s']}: order {o.order}), so r = s there; r = 1 is the exponent valid at "
                           "every instance (r = q as in the proof)")
     if part == "L":
-        return hl.check_L(KEY, _claim("L"), SWEEP, {"solitary": _claim("r").printed})
+        return hl.check_L(KEY, c, SWEEP, {"solitary": hl.printed(LABEL, "r").printed})
     if part == "summary":
-        return hl.check_summary(KEY, _claim("summary"), SWEEP)
-    c = _claim("step:eq:dp_last")
+        return hl.check_summary(KEY, c, SWEEP)
     s_min, why = smallest_s()
-    # for a hypothesis, a smaller sufficient bound is the better value
-    st = "verified" if s_min == sp.Rational(c.printed) else ("loose" if s_min < sp.Rational(c.printed) else "refuted")
-    return CheckResult(c.id, c.claim + " (needs s >= 2)", f"s >= {c.printed}", f"s >= {s_min}", st, "symbolic",
-                       why + " | " + _below_domain() + f" | so q = 1, r = 1, L = s hold for every s >= {s_min}; "
-                       "for s < 1 h'(1) is infinite and q = s")
+    # a hypothesis s >= c: a smaller sufficient c is the stronger statement
+    st = hl.compare(hl.printed_value(c.printed, {}), s_min, "smaller")
+    return CheckResult(c.id, c.claim + f" (needs s >= {c.printed})", f"s >= {c.printed}", f"s >= {s_min}", st,
+                       "symbolic", why + " | " + _below_domain() + f" | so q = 1, r = 1, L = s hold for every "
+                       f"s >= {s_min}; for s < 1 h'(1) is infinite and q = s")
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    if hl.part_of(claim) == "step:eq:dp_last":
+        return hl.value_mutants(claim, result, "smaller", smallest_s()[0])
+    return hl.lemma_mutants(KEY, SWEEP, claim, result)
+
+CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))

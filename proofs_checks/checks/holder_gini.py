@@ -13,18 +13,14 @@ from dataclasses import replace
 import numpy as np
 import sympy as sp
 
-from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import holder_lemmas as hl
+from . import _holder as hl
 
 LABEL = "lemma:example_utility_Holder"
 KEY = "gini"
 PARTS = ("q", "r.case1", "r.case2", "L", "summary", "step:eq:lemma_5_p", "step:eq:last_lemm_1")
 SWEEP: list[dict] = [{}]
-
-
-def _claim(part: str) -> paper_claims.LemmaClaim:
-    return hl.printed(LABEL, part)
 
 
 def _r_claims() -> dict[str, str]:
@@ -42,15 +38,13 @@ def _boundary() -> str:
             f"{min(o.order for o in orders)} there too")
 
 
-def _step_5_p() -> CheckResult:
-    c = _claim("step:eq:lemma_5_p")
+def _step_5_p(c) -> CheckResult:
     a, b = sp.symbols("a b", real=True)
     # |1 - a - b| on [0,1]^2 is maximised at a vertex (convex function of (a, b))
-    verts = [abs(1 - x - y) for x in (0, 1) for y in (0, 1)]
-    exact = max(verts)
+    exact = max(abs(1 - x - y) for x in (0, 1) for y in (0, 1))
     grid = hl.box_sup(sp.Abs(1 - a - b), (a, b))
     ident = sp.expand(a * (1 - a) - b * (1 - b) - (a - b) * (1 - a - b)) == 0
-    st = hl.compare_constant(sp.Rational(c.printed), exact) if ident else "refuted"
+    st = hl.compare_constant(hl.printed_value(c.printed, {}), exact) if ident else hl.decide(holds=False)
     return CheckResult(c.id, c.claim, c.printed, f"sup |1 - p_F - p_G| = {exact}", st, "symbolic",
                        f"h(a) - h(b) = (a - b)(1 - a - b) expands to 0 difference: {ident}; |1 - a - b| is convex, "
                        f"its max over [0,1]^2 is at a vertex: {exact} (grid sup {grid:.6g}), attained at "
@@ -58,42 +52,52 @@ def _step_5_p() -> CheckResult:
                        f"(holder: {hl.holder_on(KEY, ()).evidence()})")
 
 
-def _step_last_lemm_1() -> CheckResult:
-    c = _claim("step:eq:last_lemm_1")
+def _last_lemm_ratio() -> tuple[sp.Expr, sp.Expr, bool, bool]:
     d = hl.dist(KEY)
     m = hl.maximiser(KEY, ())
     x = sp.Symbol("x", real=True)
     gap = sp.factor(d.expr.subs(hl.U, m) - d.expr.subs(hl.U, x))
-    target = (m - x) ** 2
-    ident = sp.simplify(gap - target) == 0
     pg = np.linspace(0, 1, 1001)
     w = hl.bernoulli_w1(np.full_like(pg, float(m)), pg)
     w_ok = bool(np.allclose(w, np.abs(float(m) - pg), atol=1e-12))
-    ratio_c = sp.simplify(gap / target)
-    st = "verified" if ident and w_ok and ratio_c == sp.Rational(c.printed) else "refuted"
+    ratio = sp.simplify(gap / (m - x) ** 2)
+    return m, gap, ratio, w_ok
+
+
+def _step_last_lemm_1(c) -> CheckResult:
+    m, gap, ratio_c, w_ok = _last_lemm_ratio()
+    equal = ratio_c.is_number and hl.compare(hl.printed_value(c.printed, {}), ratio_c, "equal") == "verified"
+    st = hl.decide(holds=bool(equal and w_ok))
     return CheckResult(c.id, c.claim, f"L_MH = {c.printed}, r = 2", f"h({m}) - h(x) = {gap}; ratio to (p*-x)^2 = "
                        f"{ratio_c}", st, "symbolic",
-                       f"p* = {m} is the maximiser of h on [0, 1]; h(p*) - h(x) - (p* - x)^2 simplifies to 0: {ident}; "
-                       f"W1(Bern({m}), Bern(x)) = |{m} - x| on a 1001-point grid (CDF integral): {w_ok}")
+                       f"p* = {m} is the maximiser of h on [0, 1]; (h(p*) - h(x)) / (p* - x)^2 simplifies to {ratio_c} "
+                       f"(printed {c.printed}); W1(Bern({m}), Bern(x)) = |{m} - x| on a 1001-point grid (CDF "
+                       f"integral): {w_ok}")
 
 
-def check(part: str) -> CheckResult:
+def check(claim: Claim) -> CheckResult:
     """The ledger entry ``lemma:example_utility_Holder#<part>``."""
-    if part not in PARTS:
-        raise ValueError(f"argument 'part': {part!r} is not one of {PARTS}")
+    c, part = claim.printed, hl.part_of(claim)
     if part == "q":
-        return hl.check_q(KEY, _claim("q"), SWEEP)
+        return hl.check_q(KEY, c, SWEEP)
     if part == "r.case1":
-        return hl.check_r(KEY, _claim(part), SWEEP,
-                          "the proof of case 1 writes 'q = 1 and L_H = 1' where it means r and L_MH")
+        return hl.check_r(KEY, c, SWEEP, "the proof of case 1 writes 'q = 1 and L_H = 1' where it means r and L_MH")
     if part == "r.case2":
-        return hl.check_r(KEY, _claim(part), SWEEP, _boundary())
+        return hl.check_r(KEY, c, SWEEP, _boundary())
     if part == "L":
-        return hl.check_L(KEY, _claim("L"), SWEEP, _r_claims())
+        return hl.check_L(KEY, c, SWEEP, _r_claims())
     if part == "summary":
-        res = hl.check_summary(KEY, _claim("summary"), SWEEP)
+        res = hl.check_summary(KEY, c, SWEEP)
         return replace(res, evidence=res.evidence + " | the summary's r = 1 contradicts item 2 (r = 2 when p* = 1/2) and "
                            "table:table_risks (gini r = 2); r = 1 is valid everywhere (|p* - x| <= 1) but weaker")
     if part == "step:eq:lemma_5_p":
-        return _step_5_p()
-    return _step_last_lemm_1()
+        return _step_5_p(c)
+    return _step_last_lemm_1(c)
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    if hl.part_of(claim) == "step:eq:last_lemm_1":
+        return hl.value_mutants(claim, result, "equal", _last_lemm_ratio()[2])
+    return hl.lemma_mutants(KEY, SWEEP, claim, result)
+
+CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))

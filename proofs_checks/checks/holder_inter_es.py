@@ -16,8 +16,9 @@ import sympy as sp
 from rsb_theory.distortions import U, parse_expression
 
 from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import holder_lemmas as hl
+from . import _holder as hl
 
 LABEL = "lemma:inter_ES_Holder"
 KEY = "inter_es"
@@ -26,39 +27,39 @@ PARTS = ("q", "r.case1", "r.case2", "L", "summary", "step:eq:lemma_5_def_ES", "s
 SWEEP: list[dict] = [{"alpha": sp.Rational(1, 2)}]
 
 
-def _claim(part: str) -> paper_claims.LemmaClaim:
-    return hl.printed(LABEL, part)
-
-
 def _r_claims() -> dict[str, str]:
     return hl.printed_r_cases(LABEL)
 
 
-def _def_step() -> CheckResult:
-    c = _claim("step:eq:lemma_5_def_ES")
+def _def_step(c: paper_claims.LemmaClaim) -> CheckResult:
     d = hl.dist(KEY, hl.frozen(SWEEP[0]))
     printed = parse_expression(c.printed)
     diff_pieces = [sp.simplify((d.expr - printed).subs(U, x)) for x in (sp.Rational(k, 8) for k in range(9))]
     u = np.linspace(0, 1, 100001)
-    err = float(np.max(np.abs(d.numeric(u) - np.vectorize(lambda x: 2 * min(x, 1 - x))(u))))
+    f = sp.lambdify(U, printed, "numpy")
+    err = float(np.max(np.abs(d.numeric(u) - np.broadcast_to(f(u), u.shape))))
     ok = all(v == 0 for v in diff_pieces) and err < 1e-12
-    return CheckResult(c.id, c.claim, c.printed, "h - 2*min(u, 1 - u) = 0" if ok else "h != 2*min(u, 1 - u)",
-                       "verified" if ok else "refuted", "symbolic",
-                       f"h - 2 min(u, 1-u) = 0 exactly at u = k/8 (both sides piecewise linear with breakpoints "
-                       f"in {{1/2}}): {[str(v) for v in diff_pieces]}; max deviation on a 100001-point grid {err:.1e}; "
+    return CheckResult(c.id, c.claim, c.printed, f"h - {c.printed} = 0" if ok else f"h != {c.printed}",
+                       hl.decide(holds=ok), "symbolic",
+                       f"h - ({c.printed}) at u = k/8 (both sides piecewise linear with breakpoints in {{1/2}}): "
+                       f"{[str(v) for v in diff_pieces]}; max deviation on a 100001-point grid {err:.1e}; "
                        "U_h(Bern(p)) = h(p) (eq:h_1_p) gives U_h(F) = 2 min(p_F, 1 - p_F)")
 
 
-def _overall_step() -> CheckResult:
-    c = _claim("step:after:eq:lemma_5_p_mean_3")
+def _overall_ratio() -> tuple[float, float]:
+    """min and max of |p_F - p_G| / ||F - G||_W over 201^2 Bernoulli pairs (W1 by the CDF integral)."""
     pf, pg = np.meshgrid(np.linspace(0, 1, 201), np.linspace(0, 1, 201), indexing="ij")
     pf, pg = pf.ravel(), pg.ravel()
     keep = np.abs(pf - pg) > 0
     w = hl.bernoulli_w1(pf[keep], pg[keep])
     ratio = np.abs(pf[keep] - pg[keep]) / w
-    lo, hi = float(ratio.min()), float(ratio.max())
-    printed = sp.Rational(c.printed)
-    st = "verified" if abs(lo - float(printed)) < 1e-12 and abs(hi - float(printed)) < 1e-12 else "refuted"
+    return float(ratio.min()), float(ratio.max())
+
+
+def _overall_step(c: paper_claims.LemmaClaim) -> CheckResult:
+    lo, hi = _overall_ratio()
+    printed = hl.printed_value(c.printed, {})
+    st = hl.decide(holds=abs(lo - float(printed)) < 1e-12 and abs(hi - float(printed)) < 1e-12)
     return CheckResult(c.id, c.claim, f"|p_F - p_G| / ||F - G||_W = {c.printed}",
                        f"|p_F - p_G| / ||F - G||_W = {lo:.12g}" + ("" if abs(hi - lo) < 1e-12 else f"..{hi:.12g}"),
                        st, "numeric",
@@ -68,19 +69,30 @@ def _overall_step() -> CheckResult:
                        "2|p_F - p_G| = 2||F - G||_W, which the three cases do show (L_H = 2)")
 
 
-def check(part: str) -> CheckResult:
+def check(claim: Claim) -> CheckResult:
     """The ledger entry ``lemma:inter_ES_Holder#<part>``."""
-    if part not in PARTS:
-        raise ValueError(f"argument 'part': {part!r} is not one of {PARTS}")
+    c, part = claim.printed, hl.part_of(claim)
     if part == "q":
-        return hl.check_q(KEY, _claim("q"), SWEEP)
+        return hl.check_q(KEY, c, SWEEP)
     if part in ("r.case1", "r.case2"):
-        return hl.check_r(KEY, _claim(part), SWEEP, "eq:last_lemm_1_ES ends in 2||F - G||_W where 2||F* - G||_W "
+        return hl.check_r(KEY, c, SWEEP, "eq:last_lemm_1_ES ends in 2||F - G||_W where 2||F* - G||_W "
                           "is meant" if part == "r.case1" else "")
     if part == "L":
-        return hl.check_L(KEY, _claim("L"), SWEEP, _r_claims())
+        return hl.check_L(KEY, c, SWEEP, _r_claims())
     if part == "summary":
-        return hl.check_summary(KEY, _claim("summary"), SWEEP)
+        return hl.check_summary(KEY, c, SWEEP)
     if part == "step:eq:lemma_5_def_ES":
-        return _def_step()
-    return _overall_step()
+        return _def_step(c)
+    return _overall_step(c)
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    part = hl.part_of(claim)
+    if part == "step:eq:lemma_5_def_ES":
+        return [hl.reprint(claim, "min(u, 1 - u)", "another h")]
+    if part == "step:after:eq:lemma_5_p_mean_3":
+        lo, hi = _overall_ratio()
+        return hl.value_mutants(claim, result, "equal", sp.nsimplify(lo) if abs(hi - lo) < 1e-12 else None)
+    return hl.lemma_mutants(KEY, SWEEP, claim, result)
+
+CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))

@@ -11,18 +11,14 @@ from dataclasses import replace
 
 import sympy as sp
 
-from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import holder_lemmas as hl
+from . import _holder as hl
 
 LABEL = "lemma:mean_median_Holder"
 KEY = "mean_median"
 PARTS = ("q", "r.case1", "r.case2", "L", "summary", "step:eq:lemma_5_p_mean_2_MD", "step:eq:lemma_5_p_mean_3_MD")
 SWEEP: list[dict] = [{}]
-
-
-def _claim(part: str) -> paper_claims.LemmaClaim:
-    return hl.printed(LABEL, part)
 
 
 def _r_claims() -> dict[str, str]:
@@ -38,20 +34,25 @@ def _boundary() -> str:
             "||F - G||_W where ||F* - G||_W is meant")
 
 
-def check(part: str) -> CheckResult:
+def check(claim: Claim) -> CheckResult:
     """The ledger entry ``lemma:mean_median_Holder#<part>``."""
-    if part not in PARTS:
-        raise ValueError(f"argument 'part': {part!r} is not one of {PARTS}")
+    c, part = claim.printed, hl.part_of(claim)
     a, b = sp.symbols("a b", real=True)
     if part == "q":
-        return hl.check_q(KEY, _claim("q"), SWEEP)
+        return hl.check_q(KEY, c, SWEEP)
     if part in ("r.case1", "r.case2"):
-        return hl.check_r(KEY, _claim(part), SWEEP, _boundary() if part == "r.case1" else "")
+        return hl.check_r(KEY, c, SWEEP, _boundary() if part == "r.case1" else "")
     if part == "L":
-        return hl.check_L(KEY, _claim("L"), SWEEP, _r_claims())
+        return hl.check_L(KEY, c, SWEEP, _r_claims())
     if part == "summary":
-        return hl.check_summary(KEY, _claim("summary"), SWEEP)
+        return hl.check_summary(KEY, c, SWEEP)
     if part == "step:eq:lemma_5_p_mean_2_MD":
-        return hl.region_step(KEY, _claim(part), a - 1 + b, sp.Integer(1), lambda A, B: (A < 0.5) & (B > 0.5))
-    res = hl.region_step(KEY, _claim(part), 1 - a - b, sp.Integer(1), lambda A, B: (A > 0.5) & (B < 0.5))
+        return hl.region_step(KEY, c, a - 1 + b, lambda A, B: (A < 0.5) & (B > 0.5))
+    res = hl.region_step(KEY, c, 1 - a - b, lambda A, B: (A > 0.5) & (B < 0.5))
     return replace(res, evidence=res.evidence + "; the step holds although U_h(F) - U_h(G) can be negative here")
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    return hl.lemma_mutants(KEY, SWEEP, claim, result)
+
+CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))

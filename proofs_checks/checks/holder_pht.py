@@ -6,7 +6,8 @@ int_0^tau |F-G|^s <= (int_0^tau |F-G|)^s ("Jensen", ``step:jensen``).  Jensen
 for the concave t -> t^s under the *normalised* measure dx/tau gives
 int_0^tau g^s <= tau^(1-s) (int_0^tau g)^s, with equality for g = 1 (delta_0
 against delta_tau): the printed constant 1 needs tau <= 1.  The Bernoulli
-family (tau = 1) is the setting of ``table:table_risks``.
+family (tau = 1) is the setting of ``table:table_risks``.  The supports tried
+are :data:`TAUS`; a claim stating ``tau <= 1`` keeps those only.
 """
 
 from __future__ import annotations
@@ -19,22 +20,24 @@ import sympy as sp
 
 from rsb_theory.riskmetric import finite_support, wasserstein1_finite
 
-from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import holder_lemmas as hl
+from . import _holder as hl
 
 LABEL = "lemma:PHT"
 KEY = "pht"
 PARTS = ("q", "r", "L", "summary", "step:power", "step:jensen")
 #: s in (0, 1): an interior point on each side of the table's s = 1/2.
 SWEEP: list[dict] = [{"s": sp.Rational(1, 4)}, {"s": sp.Rational(1, 2)}, {"s": sp.Rational(3, 4)}]
-#: support lengths tau for the Jensen step (<= 1 and > 1).
+#: support lengths tau for the Jensen step and the constant (<= 1 and > 1).
 TAUS = (0.5, 1.0, 2.0, 4.0)
 SEED = 20250301
+#: The condition under which the printed constant holds (a mutant states it).
+TAU_AT_MOST_ONE = "tau <= 1"
 
 
-def _claim(part: str) -> paper_claims.LemmaClaim:
-    return hl.printed(LABEL, part)
+def _taus(claim: Claim) -> tuple[float, ...]:
+    return tuple(t for t in TAUS if t <= 1) if claim.assumes("support") == TAU_AT_MOST_ONE else TAUS
 
 
 @lru_cache(maxsize=None)
@@ -69,8 +72,7 @@ def _dirac_ratio(s: sp.Expr, tau: float) -> float:
     return gap / w ** float(s)
 
 
-def _step_power() -> CheckResult:
-    c = _claim("step:power")
+def _step_power(c) -> CheckResult:
     a, b = sp.symbols("a b", nonnegative=True)
     sups = []
     for params in SWEEP:
@@ -78,33 +80,46 @@ def _step_power() -> CheckResult:
         expr = sp.Abs(a ** s - b ** s) / sp.Abs(a - b) ** s
         sups.append((s, hl.box_sup(expr, (a, b), region=lambda A, B: np.abs(A - B) > 1e-9, n=601)))
     worst = max(v for _, v in sups)
-    st = hl.compare_constant(sp.Integer(1), sp.Float(worst, 8)) if worst <= 1 + 1e-9 else "refuted"
+    const = float(hl.printed_value(c.printed, {}))
+    # a grid supremum is a lower bound of the true one: it can refute the constant, not prove a smaller one
+    st = hl.decide(holds=worst <= const * (1 + 1e-9))
     return CheckResult(c.id, c.claim, c.printed, f"sup |a^s - b^s| / |a - b|^s = {worst:.6g}", st, "numeric",
                        "grid over [0,1]^2 (601^2): " + ", ".join(f"s={s}: {v:.6g}" for s, v in sups)
-                       + "; the sup 1 is attained at b = 0 (subadditivity of t^s)")
+                       + f"; the sup 1 is attained at b = 0 (subadditivity of t^s); printed constant {c.printed}")
 
 
-def _step_jensen() -> CheckResult:
-    c = _claim("step:jensen")
-    ratios = _jensen_ratios()
-    bad = [(s, tau, v) for (s, tau), v in ratios.items() if v > 1 + 1e-9]
+def _step_jensen(claim: Claim) -> CheckResult:
+    c = claim.printed
+    const = float(hl.printed_value(c.printed, {}))
+    taus = _taus(claim)
+    ratios = {k: v for k, v in _jensen_ratios().items() if k[1] in taus}
+    bad = [(s, tau, v) for (s, tau), v in ratios.items() if v > const * (1 + 1e-9)]
     within = all(v <= tau ** (1 - s) * (1 + 1e-9) for (s, tau), v in ratios.items())
     tight = all(abs(v - tau ** (1 - s)) < 1e-9 for (s, tau), v in ratios.items())
+    repair = TAU_AT_MOST_ONE if bad and all(tau > 1 for _s, tau, _v in bad) and within else None
+    st = hl.decide(holds=not bad, repair=repair)
     s0, tau0 = 0.5, 2.0
-    ev = (f"seed {SEED}: 400 random CDF pairs + (delta_0, delta_tau) on [0, tau], 12 atoms; max of "
+    ev = (f"seed {SEED}: 400 random CDF pairs + (delta_0, delta_tau) on [0, tau], 12 atoms, tau in {taus}; max of "
           "int|F-G|^s / (int|F-G|)^s: " + ", ".join(f"(s={s:g}, tau={t:g}) {v:.4g}" for (s, t), v in ratios.items())
           + f"; every value <= tau^(1-s): {within}; the max equals tau^(1-s) (pair delta_0, delta_tau): {tight}. "
-          f"Counterexample to the printed step: s = {s0}, delta_0 vs delta_{tau0:g}: lhs = {tau0:g}, rhs = "
-          f"{tau0 ** s0:.4f}. Jensen under dx/tau gives int g^s <= tau^(1-s) (int g)^s, so the step needs tau <= 1")
-    st = "conditional" if bad and within else ("verified" if not bad else "refuted")
-    return CheckResult(c.id, c.claim + " (constant 1)", c.printed, "tau^(1-s) (= 1 iff tau <= 1)", st, "numeric", ev)
+          + (f"Counterexample to the printed step: s = {s0}, delta_0 vs delta_{tau0:g}: lhs = {tau0:g}, rhs = "
+             f"{tau0 ** s0:.4f}. " if bad else "")
+          + "Jensen under dx/tau gives int g^s <= tau^(1-s) (int g)^s, so the step needs tau <= 1")
+    text = c.claim + f" (constant {c.printed})" + (f", {TAU_AT_MOST_ONE}" if claim.assumes("support") else "")
+    return CheckResult(c.id, text, c.printed, "tau^(1-s) (= 1 iff tau <= 1)", st, "numeric", ev)
 
 
-def _L_general() -> tuple[str, str, str]:
-    vals = ", ".join(f"(s={p['s']}, tau={t:g}) {_dirac_ratio(p['s'], t):.4g}" for p in SWEEP for t in TAUS)
-    return ("conditional", "1 for tau <= 1 (Bernoulli), tau^(1-s) for CDFs on [0, tau]", "for CDFs on [0, tau] the constant is tau^(1-s): (U_h(delta_tau) - U_h(delta_0)) / "
-            f"W1^s = {vals} (eq:wang_def, finite support), > 1 for tau > 1; L = 1 holds iff tau <= 1 "
-            "(Bernoulli arms: tau = 1)")
+def _L_general(claim: Claim, printed_L: str) -> tuple[str, str, str]:
+    """(status, derived, evidence) of the constant L for CDFs on [0, tau], tau in the claim's supports."""
+    taus = _taus(claim)
+    ratios = [(p["s"], t, _dirac_ratio(p["s"], t)) for p in SWEEP for t in taus]
+    const = float(hl.printed_value(printed_L, {}))
+    bad = [(s, t, v) for s, t, v in ratios if v > const * (1 + 1e-9)]
+    st = hl.decide(holds=not bad, repair=TAU_AT_MOST_ONE if bad and all(t > 1 for _s, t, _v in bad) else None)
+    vals = ", ".join(f"(s={s}, tau={t:g}) {v:.4g}" for s, t, v in ratios)
+    return (st, "1 for tau <= 1 (Bernoulli), tau^(1-s) for CDFs on [0, tau]",
+            f"for CDFs on [0, tau] the constant is tau^(1-s): (U_h(delta_tau) - U_h(delta_0)) / W1^s = {vals} "
+            "(eq:wang_def, finite support), > 1 for tau > 1; L = 1 holds iff tau <= 1 (Bernoulli arms: tau = 1)")
 
 
 def _r_extra() -> str:
@@ -120,23 +135,32 @@ def _r_extra() -> str:
             "G_1 = F*, so L_MH <= L_H)")
 
 
-def check(part: str) -> CheckResult:
+def check(claim: Claim) -> CheckResult:
     """The ledger entry ``lemma:PHT#<part>``."""
-    if part not in PARTS:
-        raise ValueError(f"argument 'part': {part!r} is not one of {PARTS}")
+    c, part = claim.printed, hl.part_of(claim)
     if part == "q":
-        res = hl.check_q(KEY, _claim("q"), SWEEP)
+        res = hl.check_q(KEY, c, SWEEP)
         return replace(res, evidence=res.evidence + " | q = s also for CDFs on [0, tau] (constant tau^(1-s), see "
                        "step:jensen); no larger q: h(t) - h(0) = t^s")
     if part == "r":
-        return hl.check_r(KEY, _claim("r"), SWEEP, _r_extra())
+        return hl.check_r(KEY, c, SWEEP, _r_extra())
     if part == "L":
-        res = hl.check_L(KEY, _claim("L"), SWEEP, {"solitary": _claim("r").printed})
-        st, _, why = _L_general()
+        res = hl.check_L(KEY, c, SWEEP, {"solitary": hl.printed(LABEL, "r").printed})
+        st, _, why = _L_general(claim, c.printed)
         return replace(res, status=hl.worst(res.status, st), derived=f"Bernoulli (tau = 1): {res.derived}; "
                        "CDFs on [0, tau]: tau^(1-s)", evidence=res.evidence + " | " + why)
     if part == "summary":
-        return hl.check_summary(KEY, _claim("summary"), SWEEP, overrides={"L": _L_general()})
+        L_text = hl.parse_summary(c.printed)["L"]
+        return hl.check_summary(KEY, c, SWEEP, overrides={"L": _L_general(claim, L_text)})
     if part == "step:power":
-        return _step_power()
-    return _step_jensen()
+        return _step_power(c)
+    return _step_jensen(claim)
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    out = []
+    if result.status == "conditional":
+        out.append(claim.assuming("support", TAU_AT_MOST_ONE, f"CDFs on [0, tau] with {TAU_AT_MOST_ONE} stated"))
+    return out + hl.lemma_mutants(KEY, SWEEP, claim, result)
+
+CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import sympy as sp
 
 from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import holder_lemmas as hl
+from . import _holder as hl
 
 LABEL = "lemma:Quadratic"
 KEY = "quadratic"
@@ -15,17 +16,12 @@ PARTS = ("q", "r", "L", "summary", "step:eq:quadratic_lastline_2")
 SWEEP: list[dict] = [{"s": sp.Integer(0)}, {"s": sp.Rational(1, 2)}, {"s": sp.Integer(1)}]
 
 
-def _claim(part: str) -> paper_claims.LemmaClaim:
-    return hl.printed(LABEL, part)
-
-
-def _step() -> CheckResult:
-    c = _claim("step:eq:quadratic_lastline_2")
+def _step(c: paper_claims.LemmaClaim) -> CheckResult:
     a, b = sp.symbols("a b", real=True)
     status, got, ev = "verified", [], []
     for params in SWEEP:
         s = params["s"]
-        res = hl.region_step(KEY, c, (a - b) * ((1 + s) - s * (a + b)), 1 + s, lambda A, B: A == A, params, n=401)
+        res = hl.region_step(KEY, c, (a - b) * ((1 + s) - s * (a + b)), lambda A, B: A == A, params, n=401)
         status = hl.worst(status, res.status)
         got.append(f"{hl.fmt(params)}{res.derived}")
         ev.append(f"{hl.fmt(params)}{res.evidence}")
@@ -33,16 +29,21 @@ def _step() -> CheckResult:
                        " | ".join(ev) + " | exact: 0 <= (1+s) - s(p_F + p_G) <= 1+s on [0,1]^2 for s in [0, 1]")
 
 
-def check(part: str) -> CheckResult:
+def check(claim: Claim) -> CheckResult:
     """The ledger entry ``lemma:Quadratic#<part>``."""
-    if part not in PARTS:
-        raise ValueError(f"argument 'part': {part!r} is not one of {PARTS}")
+    c, part = claim.printed, hl.part_of(claim)
     if part == "q":
-        return hl.check_q(KEY, _claim("q"), SWEEP)
+        return hl.check_q(KEY, c, SWEEP)
     if part == "r":
-        return hl.check_r(KEY, _claim("r"), SWEEP)
+        return hl.check_r(KEY, c, SWEEP)
     if part == "L":
-        return hl.check_L(KEY, _claim("L"), SWEEP, {"solitary": _claim("r").printed})
+        return hl.check_L(KEY, c, SWEEP, {"solitary": hl.printed(LABEL, "r").printed})
     if part == "summary":
-        return hl.check_summary(KEY, _claim("summary"), SWEEP)
-    return _step()
+        return hl.check_summary(KEY, c, SWEEP)
+    return _step(c)
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    return hl.lemma_mutants(KEY, SWEEP, claim, result)
+
+CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))

@@ -11,19 +11,32 @@ integral (exact, over the merged cumulative levels) and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from scipy import optimize, stats
 
+from rsb_theory.expressions import evaluate
 from rsb_theory.riskmetric import wasserstein1_finite
 
 from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..verdict import decide
 
 ID = "lemma:lipschitz-wasserstein"
 SEED = 20250302
 TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class DualForm:
+    """A printed statement with a sup over Lipschitz functions: the statement and the radius of the ball
+    (``||f||_L <= lipschitz``)."""
+
+    statement: paper_claims.LemmaClaim
+    lipschitz: str
 
 
 def random_pair(rng: np.random.Generator, max_atoms: int = 7, scale: float = 3.0):
@@ -47,8 +60,8 @@ def merged(law_x, law_y):
     return z, px, py
 
 
-def dual_lp(z: np.ndarray, px: np.ndarray, py: np.ndarray, sign: int = 1) -> float:
-    """sup over 1-Lipschitz f of sign * (E f(X) - E f(Y)), as an LP on f(z_j) (f(z_0) = 0)."""
+def dual_lp(z: np.ndarray, px: np.ndarray, py: np.ndarray, sign: int = 1, lipschitz: float = 1.0) -> float:
+    """sup over ``lipschitz``-Lipschitz f of sign * (E f(X) - E f(Y)), as an LP on f(z_j) (f(z_0) = 0)."""
     m = z.size
     if m == 1:
         return 0.0
@@ -58,7 +71,7 @@ def dual_lp(z: np.ndarray, px: np.ndarray, py: np.ndarray, sign: int = 1) -> flo
     D[np.arange(m - 1), np.arange(m - 1)] = -1.0
     D[np.arange(m - 1), np.arange(1, m)] = 1.0
     A = np.vstack([D, -D])
-    b = np.concatenate([gaps, gaps])
+    b = lipschitz * np.concatenate([gaps, gaps])
     bounds = [(0.0, 0.0)] + [(None, None)] * (m - 1)
     res = optimize.linprog(-diff, A_ub=A, b_ub=b, bounds=bounds, method="highs")
     if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
@@ -79,15 +92,15 @@ def quantile_integral(law_x, law_y) -> float:
 
 
 @lru_cache(maxsize=None)
-def compare_forms(seed: int = SEED, n_pairs: int = 150) -> dict[str, float]:
-    """Largest disagreement between the forms over ``n_pairs`` random pairs."""
+def compare_forms(seed: int = SEED, n_pairs: int = 150, lipschitz: float = 1.0) -> dict[str, float]:
+    """Largest disagreement between the forms over ``n_pairs`` random pairs (dual over ``lipschitz``-Lipschitz f)."""
     rng = np.random.default_rng(seed)
     worst = {"lp_vs_cdf": 0.0, "quantile_vs_cdf": 0.0, "scipy_vs_cdf": 0.0, "abs_sign": 0.0, "max_w": 0.0}
     for _ in range(n_pairs):
         lx, ly = random_pair(rng)
         z, px, py = merged(lx, ly)
         cdf = float(wasserstein1_finite(z, px / px.sum(), py / py.sum()))
-        lp_pos, lp_neg = dual_lp(z, px, py, 1), dual_lp(z, px, py, -1)
+        lp_pos, lp_neg = dual_lp(z, px, py, 1, lipschitz), dual_lp(z, px, py, -1, lipschitz)
         q = quantile_integral(lx, ly)
         sc = float(stats.wasserstein_distance(lx[0], ly[0], lx[1], ly[1]))
         worst["lp_vs_cdf"] = max(worst["lp_vs_cdf"], abs(max(lp_pos, lp_neg) - cdf))
@@ -98,14 +111,28 @@ def compare_forms(seed: int = SEED, n_pairs: int = 150) -> dict[str, float]:
     return worst
 
 
-def check(seed: int = SEED) -> CheckResult:
-    c = paper_claims.lemma_claim(ID)
-    w = compare_forms(seed)
+def check(claim: Claim) -> CheckResult:
+    form: DualForm = claim.printed
+    c = form.statement
+    lip = evaluate(form.lipschitz, "lipschitz")
+    w = compare_forms(SEED, lipschitz=lip)
     ok = max(w["lp_vs_cdf"], w["quantile_vs_cdf"], w["scipy_vs_cdf"]) < TOL * max(1.0, w["max_w"])
-    return CheckResult(ID, c.claim, c.printed, "all three equal" if ok else "forms differ", "verified" if ok else
-                       "refuted", "numeric",
-                       f"seed {seed}: 150 random pairs of finite-support laws (1-7 atoms ~ N(0, 9), Dirichlet masses), "
-                       f"W1 up to {w['max_w']:.3g}; max |LP dual - CDF integral| = {w['lp_vs_cdf']:.1e}, max |quantile "
+    ball = "" if form.lipschitz == "1" else f" (the sup over ||f||_L <= {form.lipschitz})"
+    return CheckResult(ID, c.claim + ball, c.printed, "all three equal" if ok else "forms differ", decide(holds=ok),
+                       "numeric",
+                       f"seed {SEED}: 150 random pairs of finite-support laws (1-7 atoms ~ N(0, 9), Dirichlet masses), "
+                       f"W1 up to {w['max_w']:.3g}; max |LP dual (||f||_L <= {form.lipschitz}) - CDF integral| = "
+                       f"{w['lp_vs_cdf']:.1e}, max |quantile "
                        f"integral - CDF integral| = {w['quantile_vs_cdf']:.1e}, max |scipy.stats.wasserstein_distance - "
                        f"CDF integral| = {w['scipy_vs_cdf']:.1e}; the absolute value is immaterial (f -> -f): max "
                        f"|sup(E f(X) - E f(Y)) - sup(E f(Y) - E f(X))| = {w['abs_sign']:.1e}")
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    """The unit ball doubled: the dual form then gives 2 W1."""
+    form: DualForm = claim.printed
+    doubled = f"2*({form.lipschitz})"
+    return [claim.reprinted(DualForm(form.statement, doubled), f"the sup taken over ||f||_L <= {doubled}")]
+
+
+CLAIMS = claim_map(Claim(ID, DualForm(paper_claims.lemma_claim(ID), paper_claims.LIPSCHITZ_BALL), check, mutants))

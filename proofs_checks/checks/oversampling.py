@@ -28,10 +28,17 @@ from functools import lru_cache
 
 import numpy as np
 
+import sympy as sp
+
+from rsb_theory.expressions import to_sympy
+
 from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..verdict import decide
 
 ID = "lemma:oversampling"
+_eps, _T0 = sp.symbols("eps T_0", positive=True)
 
 
 def grid_point(K: int, eps: Fraction, n: tuple[int, ...]) -> tuple[Fraction, ...]:
@@ -92,24 +99,28 @@ def track_exact(a, tau0, steps: int) -> Trajectory:
     return Trajectory(a, sum(int(x) for x in tau0), np.array(counts, dtype=np.int64), np.array(actions, dtype=np.int64))
 
 
-def T_eps(eps: Fraction, t0: int) -> Fraction:
-    """T(eps) = T_0 + m, m = (2/eps - 1) T_0 - 2/eps (``eq:m``, ``eq:T_epsilon_actual``) = (2/eps)(T_0 - 1)."""
-    m = (2 / eps - 1) * t0 - 2 / eps
-    return t0 + m
+def T_eps(eps: Fraction, t0: int, m_text: str = paper_claims.OVERSAMPLING_M) -> Fraction:
+    """T(eps) = T_0 + m (``eq:T_epsilon_actual``), m printed as text in eps and T_0 (``eq:m``:
+    (2/eps - 1) T_0 - 2/eps, which gives (2/eps)(T_0 - 1)); exact."""
+    m = to_sympy(m_text, "m", {"eps": _eps, "T_0": _T0}).subs({_eps: sp.Rational(eps.numerator, eps.denominator),
+                                                                 _T0: t0})
+    m = sp.nsimplify(m)
+    return t0 + Fraction(int(m.p), int(m.q))
 
 
 @dataclass(frozen=True)
 class OversamplingVerdict:
     holds: bool
-    entered: list  # (t, arm) where an arm outside O entered O
-    late: list  # (t, arm) with arm in O_t for some t > T(eps)
+    entered: list  # (t, arm) where an arm outside O entered O; arms numbered 1..K as in the paper
+    late: list  # (t, arm) with arm in O_t for some t > T(eps); arms numbered 1..K
     exit_times: list  # exact exit time of each arm initially in O
     bound: Fraction
 
 
-def oversampling_verdict(traj: Trajectory, eps: Fraction) -> OversamplingVerdict:
+def oversampling_verdict(traj: Trajectory, eps: Fraction, m_text: str = paper_claims.OVERSAMPLING_M
+                         ) -> OversamplingVerdict:
     """Check the lemma's statement (and the absorbing property of its proof) on one exact trajectory."""
-    bound = T_eps(eps, traj.t0)
+    bound = T_eps(eps, traj.t0, m_text)
     den = math.lcm(*(x.denominator for x in traj.a))
     A = np.array([int(x * den) for x in traj.a], dtype=object)
     t = np.arange(traj.t0, traj.t0 + len(traj.counts), dtype=object)[:, None]
@@ -119,9 +130,9 @@ def oversampling_verdict(traj: Trajectory, eps: Fraction) -> OversamplingVerdict
     for s, i in zip(*np.nonzero(inO)):
         tt = traj.t0 + int(s)
         if tt > bound:
-            late.append((tt, int(i)))
+            late.append((tt, int(i) + 1))
         if s > 0 and not inO[s - 1, i]:
-            entered.append((tt, int(i)))
+            entered.append((tt, int(i) + 1))
     exits = []
     for i in range(K):
         if inO[0, i]:
@@ -158,21 +169,30 @@ def battery():
     return cases
 
 
-def run_battery():
-    n_traj, fails, worst_gap = 0, [], None
+@lru_cache(maxsize=1)
+def battery_trajectories() -> tuple[tuple[int, Fraction, tuple, Trajectory], ...]:
+    """(K, eps, n, trajectory) of the battery, each run 40 steps past the printed T(eps) (the proof's own bound)."""
+    out = []
     for K, eps, n, t0 in battery():
         a = grid_point(K, eps, n)
         for tau0 in worst_starts(K, t0):
-            bound = T_eps(eps, t0)
-            steps = int(math.ceil(bound)) - t0 + 40
-            traj = track_exact(a, tau0, steps)
-            v = oversampling_verdict(traj, eps)
-            n_traj += 1
-            if not v.holds:
-                fails.append((K, str(eps), n, tau0, v.entered[:2], v.late[:2]))
-            for e in v.exit_times:
-                if e is not None:
-                    worst_gap = e - bound if worst_gap is None else max(worst_gap, e - bound)
+            steps = int(math.ceil(T_eps(eps, t0))) - t0 + 40
+            out.append((K, eps, n, track_exact(a, tau0, steps)))
+    return tuple(out)
+
+
+def run_battery(m_text: str = paper_claims.OVERSAMPLING_M):
+    n_traj, fails, worst_gap = 0, [], None
+    for K, eps, n, traj in battery_trajectories():
+        bound = T_eps(eps, traj.t0, m_text)
+        v = oversampling_verdict(traj, eps, m_text)
+        n_traj += 1
+        if not v.holds:
+            fails.append((f"K={K}", f"eps={eps}", f"n={n}", f"tau_T0={tuple(int(x) for x in traj.counts[0])}",
+                          f"entered (t, arm)={v.entered[:2]}", f"late (t, arm)={v.late[:2]}"))
+        for e in v.exit_times:
+            if e is not None:
+                worst_gap = e - bound if worst_gap is None else max(worst_gap, e - bound)
     return n_traj, fails, worst_gap
 
 
@@ -190,7 +210,7 @@ def simulated_trajectory(K: int = 3, T: int = 3000):
     return res.setup, np.asarray(res.actions), eps
 
 
-def simulated_verdict(K: int = 3, T: int = 3000):
+def simulated_verdict(K: int = 3, T: int = 3000, m_text: str = paper_claims.OVERSAMPLING_M):
     """Replay rsb_sim's recorded actions: same actions as the exact tracker with the first grid point as target."""
     setup, actions, _ = simulated_trajectory(K, T)
     a_float = setup.grid.points()[0]
@@ -201,16 +221,18 @@ def simulated_verdict(K: int = 3, T: int = 3000):
     tau0 = np.bincount(actions[0, :t0], minlength=K)
     traj = track_exact(a, tau0, T - t0)
     same = all(np.array_equal(actions[k, t0:], traj.actions) for k in range(actions.shape[0]))
-    return same, oversampling_verdict(traj, eps), traj, eps
+    return same, oversampling_verdict(traj, eps, m_text), traj, eps
 
 
-def check() -> CheckResult:
-    n_traj, fails, worst_gap = run_battery()
-    same, sv, _traj, eps = simulated_verdict()
+def check(claim: Claim) -> CheckResult:
+    m_text = claim.printed
+    n_traj, fails, worst_gap = run_battery(m_text)
+    same, sv, _traj, eps = simulated_verdict(m_text=m_text)
     holds = not fails and sv.holds and same
     ev = (f"{n_traj} exact trajectories (K in 2,3,4,6; eps in 1/10, 3/20, 2/9 incl. non-aligned grids; extreme "
           f"grid points; start counts all-on-one-arm / balanced / all-but-one at t0 = T_0): "
-          f"{'no' if not fails else len(fails)} violation(s){'' if not fails else ': ' + str(fails[:2])}; "
+          f"{'no' if not fails else len(fails)} violation(s) of O_t = {{}} for t > T_0 + m, m = {m_text}"
+          f"{'' if not fails else ': ' + str(fails[:2])}; "
           f"no arm outside O_t ever entered O_{{t+1}}; latest exit - T(eps) = {float(worst_gap):.3f} "
           f"(in (0, 1) only for non-integer T(eps): the bound is attained by the all-on-one-arm start with "
           f"a(i) = eps/2).  rsb_sim RS-UCB-M (paper constants, K=3, T=3000: radius >= 1 so the first "
@@ -221,7 +243,16 @@ def check() -> CheckResult:
           f"(also for the footnote's last coordinate).  Needs a(i) > 0: false on the etc grid (a(i) = 0 keeps an "
           f"explored arm over-sampled forever), which the lemma does not use.")
     return CheckResult(ID, "Under the complement of E3 (fixed target a* from T_0 on), O_t is empty for every "
-                           "t > T(eps) = T_0 + m, m = (2/eps - 1) T_0 - 2/eps",
-                       paper_claims.SAMPLING_CLAIMS[ID],
+                           f"t > T(eps) = T_0 + m, m = {m_text}",
+                       f"O_t = {{}} for t > T(eps) = T_0 + m, m = {m_text}",
                        "holds (exact tracking, every start)" if holds else "violated",
-                       "verified" if holds else "refuted", "simulation", ev)
+                       decide(holds=holds), "simulation", ev)
+
+
+def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    """A smaller m (half the printed one): the exact exit times then come after T_0 + m."""
+    half = f"({claim.printed})/2"
+    return [claim.reprinted(half, f"m = {half}")]
+
+
+CLAIMS = claim_map(Claim(ID, paper_claims.OVERSAMPLING_M, check, mutants))

@@ -2,15 +2,31 @@
 and the RS-ETC-M regret rates.
 
 Rates are re-derived by ``rsb_theory.rates.table_rates`` from (q, r, beta)
-derived from h (:mod:`proofs_checks.derived`), with
+derived from h (:mod:`proofs_checks.derived`) at every parameter value of the
+range the table states (dual power s in [2, oo), quadratic s in [0, 1], CVaR
+alpha over its domain; PHT and inter-ES at their pinned values), with
 ``corollary:RS-UCB-M``'s side condition r <= beta + q/2 respected: any
 r' <= r is a valid mixture exponent, so the derivation uses
-r_use = min(r, beta + q/2).  The paper's own ``table:table_risks`` values are
-also pushed through the same formulas, so the evidence says whether a printed
-cell follows from the paper's parameters.
+r_use = min(r, beta + q/2).
+
+* Solitary rows: beta is derived (``lemma:beta_lemma_monotone``), so each
+  cell is a number compared by :func:`proofs_checks.verdict.compare`; where
+  beta = 1 needs a bound on the means the table does not state (its only such
+  footnote is CVaR's), the UCB cell is conditional on it.
+* Mixture rows: beta is left open ('-' in ``table:table_risks``), so both
+  rates are functions of beta; the printed cell (its kappa and gamma read
+  with the row's printed q and r of ``table:table_risks``) is compared with
+  the derived one over the range of beta the claim states (none: every
+  beta > 0, and the existence of beta is itself an unstated condition) by
+  :func:`proofs_checks.verdict.compare_on`.  UCB cells are powers of
+  varpi(T); ETC cells are powers of varpi(T^gamma), compared by their decay
+  in T first and their power of log T second.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import sympy as sp
 
@@ -18,117 +34,230 @@ from rsb_theory import distortions, rates
 from rsb_theory.profile import mixture_witness
 
 from .. import derived, paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..verdict import compare, compare_on, decide, fmt_set, worst
 
+TABLE = "table:table_regrets"
 COLUMNS = ("h", "ucb", "etc")
+#: Every beta > 0: the range of beta a mixture-row claim is read over when it states none.
+ALL_BETA = sp.Interval.open(0, sp.oo)
 
 
-def check_h(row: paper_claims.RegretRow) -> CheckResult:
+@dataclass(frozen=True)
+class RateCell:
+    """A rate cell as printed: the row of Table 1, the row of Table 2 whose q, r it reads kappa and gamma with,
+    the column, and Table 1's footnote on the arms' means for the UCB column (None: no footnote)."""
+
+    regret: paper_claims.RegretRow
+    risk: paper_claims.RiskRow
+    column: str
+    means_below: str | None = None
+
+    @property
+    def text(self) -> str:
+        return self.regret.ucb if self.column == "ucb" else self.regret.etc
+
+
+# ---------------------------------------------------------------------------
+# h and the shading
+# ---------------------------------------------------------------------------
+def check_h(claim: Claim) -> CheckResult:
+    """Printed h equals the family's h symbolically, and the shading equals the derived optimum's kind."""
+    row: paper_claims.RegretRow = claim.printed
     fam = distortions.REGISTRY[row.key]
     syms = {p.name: p.symbol for p in fam.parameters}
-    printed = distortions.parse_expression(row.h, syms)
-    same = sp.simplify(printed - fam.expression()) == 0
+    printed_h = distortions.parse_expression(row.h, syms)
+    same = sp.simplify(printed_h - fam.expression()) == 0
     mixture, why = mixture_witness(derived.profile(row.key).distortion)
-    status = "verified" if same and mixture == row.shaded else "refuted"
+    status = decide(holds=same and mixture == row.shaded)
     shade = "shaded (mixture optimal)" if row.shaded else "not shaded (solitary optimal)"
     ev = (f"printed h {'equals' if same else 'differs from'} the registry's {fam.expression()} symbolically; "
           f"derived: {'mixture' if mixture else 'solitary'} optimal, {why}")
-    return CheckResult(f"table:table_regrets#{row.key}.h", f"{row.name}: h(u) = {row.h}, row {shade}",
+    return CheckResult(claim.id, f"{row.name}: h(u) = {row.h}, row {shade}",
                        f"{row.h}; {'shaded' if row.shaded else 'unshaded'}",
                        f"{fam.expression()}; {'shaded' if mixture else 'unshaded'}", status, "symbolic", ev)
 
 
-def _paper_params(key: str) -> tuple[sp.Expr, sp.Expr, sp.Expr | None]:
-    risk = paper_claims.risk_row(key)
-    params = derived.table_params(key) or {p.name: str(p.default) for p in distortions.REGISTRY[key].parameters}
-    params = {k: sp.Rational(v) for k, v in params.items()}
-    beta = None if risk.beta.strip() == "-" else derived.printed(risk.beta, params)
-    return derived.printed(risk.q, params), derived.printed(risk.r, params), beta
+def mutants_h(claim: Claim, result: CheckResult) -> list[Claim]:
+    row: paper_claims.RegretRow = claim.printed
+    flipped = replace(row, shaded=not row.shaded)
+    return [claim.reprinted(flipped, f"row {'unshaded' if row.shaded else 'shaded'} (the other kind of optimum)")]
 
 
-def _verdict(printed: sp.Expr, got: sp.Expr) -> str:
-    diff = sp.simplify(printed - got)
-    if diff == 0:
-        return "verified"
-    return "loose" if bool(diff < 0) else "refuted"
+# ---------------------------------------------------------------------------
+# rates
+# ---------------------------------------------------------------------------
+def _paper_params(cell: RateCell, params: dict) -> tuple[sp.Expr, sp.Expr, sp.Expr | None]:
+    """The printed q, r, beta of ``table:table_risks`` for the cell's row, at ``params``."""
+    beta = None if cell.risk.beta.strip() == "-" else derived.printed(cell.risk.beta, params)
+    return derived.printed(cell.risk.q, params), derived.printed(cell.risk.r, params), beta
 
 
-def _beta_numeric_note(key: str) -> str:
-    est = derived.beta_numeric(key, derived.MIXTURE_INSTANCE)
-    return f"at p={derived.MIXTURE_INSTANCE}: {est.evidence()}"
+@dataclass(frozen=True)
+class RateFacts:
+    """What the rate check found (shared by the check and its mutants)."""
+
+    status: str
+    derived_text: str
+    evidence: str
+    printed_exponent: sp.Expr
+    printed_argument: str
+    derived_exponent: sp.Expr | None  # solitary rows: the same at every swept parameter, else None
+    needed_bound: sp.Expr | None  # solitary UCB cells: the bound on the means beta = 1 needs (None: none)
+    beta_holds_on: sp.Set | None  # mixture rows: where in beta the printed cell holds
 
 
-def check_rate(row: paper_claims.RegretRow, column: str) -> CheckResult:
-    prof = derived.profile(row.key)
-    q, r = prof.q, prof.r
-    pq, pr, pbeta = _paper_params(row.key)
-    cell = row.ucb if column == "ucb" else row.etc
-    printed_e, printed_arg = rates.parse_varpi(cell)
-    ident = f"table:table_regrets#{row.key}.{column}"
-    algo = "RS-UCB-M" if column == "ucb" else "RS-ETC-M"
-    claim = f"{algo} regret for {row.name} is O({cell})"
-    if prof.solitary:
-        beta = prof.beta.value
+def _solitary(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
+    key, column = cell.regret.key, cell.column
+    stated = claim.assumes("means_below", cell.means_below)
+    status, got, ev, exps, bounds = "verified", [], [], set(), set()
+    for params in derived.parameter_sweep(key, TABLE):
+        prof = derived.profile(key, params)
+        tag = derived.fmt_params(params)
+        q, r, beta = prof.q, prof.r, prof.beta.value
+        if beta is None:
+            status = worst(status, decide(holds=False))
+            ev.append(f"{tag}beta not derived: {prof.beta.evidence}")
+            continue
         r_use = sp.Min(r, beta + q / 2)
         tr = rates.table_rates(q, r_use, beta, True)
-        paper_tr = rates.table_rates(pq, pr, pbeta, True)
         got_e = tr.ucb_exponent if column == "ucb" else tr.etc_exponent
         got_arg = "T" if column == "ucb" else tr.etc_argument
-        paper_e = paper_tr.ucb_exponent if column == "ucb" else paper_tr.etc_exponent
-        status = _verdict(sp.sympify(printed_e), got_e) if printed_arg == got_arg else "refuted"
-        ev = [f"derived q = {q}, r = {r} (used r = {sp.simplify(r_use)}), beta = {beta}: exponent {got_e}"]
+        st = compare(printed_e, got_e, "larger") if printed_arg == got_arg else decide(holds=False)
+        exps.add((got_e, got_arg))
+        got.append(f"{tag}{rates.format_varpi(got_e, got_arg)}")
+        bits = [f"{tag}derived q = {q}, r = {r} (used r = {sp.simplify(r_use)}), beta = {beta}: exponent {got_e}"]
         if column == "ucb":
-            ev.append(f"corollary:RS-UCB-M: kappa = 1/(2 beta/q + 2) = {rates.kappa(q, r_use, beta)}, exponent 2 r kappa")
+            bits.append(f"corollary:RS-UCB-M: kappa = 1/(2 beta/q + 2) = {rates.kappa(q, r_use, beta)}, "
+                        "exponent 2 r kappa")
+            if prof.beta.bound is not None:
+                ok = stated is not None and bool(derived.printed(stated, params) <= prof.beta.bound)
+                bounds.add(prof.beta.bound)
+                bits.append(f"beta = 1 needs {prof.beta.condition} (see table:table_risks#{key}.beta); "
+                            + (f"stated: means < {stated}" if ok else "not stated"))
+                if not ok:
+                    st = worst(st, decide(holds=False, repair=prof.beta.condition))
         else:
-            ev.append("solitary optimum: the vertex is on eq:etc_discrete_set, so Delta(eps) = 0 for a fixed eps "
-                      "and the regret is the discrete regret (log T/T)^q = varpi^(2q) of theorem: ETC upper bound")
-        ev.append(f"with the paper's own table:table_risks values (q={pq}, r={pr}, beta={pbeta}) the same "
-                  f"formula gives varpi^({paper_e})"
-                  + ("" if sp.simplify(paper_e - printed_e) == 0 else f", not the printed {cell}"))
-        if prof.beta.bound is not None and column == "ucb":
-            ev.append(f"beta = 1 needs {prof.beta.condition} (see table:table_risks#{row.key}.beta)")
-            risk = paper_claims.risk_row(row.key)
-            if status == "verified" and risk.beta_bound is None:
-                status = "conditional"
-        return CheckResult(ident, claim, cell, rates.format_varpi(got_e, got_arg), status, "symbolic", "; ".join(ev))
-    # mixture rows: beta unknown, the rate is a formula in beta
+            bits.append("solitary optimum: the vertex is on eq:etc_discrete_set, so Delta(eps) = 0 for a fixed eps "
+                        "and the regret is the discrete regret (log T/T)^q = varpi^(2q) of theorem: ETC upper bound")
+        pq, pr, pbeta = _paper_params(cell, params)
+        paper_tr = rates.table_rates(pq, pr, pbeta, True)
+        paper_e = paper_tr.ucb_exponent if column == "ucb" else paper_tr.etc_exponent
+        bits.append(f"with the paper's own table:table_risks values (q={pq}, r={pr}, beta={pbeta}) the same "
+                    f"formula gives varpi^({paper_e})"
+                    + ("" if sp.simplify(paper_e - printed_e) == 0 else f", not the printed {cell.text}"))
+        status = worst(status, st)
+        ev.append("; ".join(bits))
+    single = next(iter(exps)) if len(exps) == 1 else None
+    text = got[0].split("] ", 1)[-1] if len(set(g.split("] ", 1)[-1] for g in got)) == 1 and got else "; ".join(got)
+    return RateFacts(status, text, " | ".join(ev), printed_e, printed_arg,
+                     single[0] if single and single[1] == printed_arg else None,
+                     max(bounds, key=float) if len(bounds) == 1 else None, None)
+
+
+def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
+    key, column = cell.regret.key, cell.column
+    params = derived.parameter_sweep(key, TABLE)
+    if len(params) != 1:  # pragma: no cover - every mixture row is a single member (table:table_regrets)
+        raise ValueError(f"argument 'claim': mixture row {key} with a parameter range")
+    prof = derived.profile(key, params[0])
+    q, r = prof.q, prof.r
+    pq, pr, _pb = _paper_params(cell, params[0])
     b = rates.beta
+    domain = claim.assumes("beta_in", ALL_BETA)
+    unstated = claim.assumes("beta_in") is None
+    est = derived.beta_numeric(key, derived.MIXTURE_INSTANCE)
+    beta_note = (f"beta is '-' in table:table_risks and its limit fails to exist numerically at "
+                 f"p={derived.MIXTURE_INSTANCE}: {est.evidence()}")
     if column == "ucb":
         r_use = sp.Min(r, b + q / 2)
-        got_e = rates.table_rates(q, r, b, False).ucb_exponent
-        paper_formula = 2 * pr * rates.kappa(pq, pr, b)
-        printed_sub = printed_e.subs(rates.kappa_sym, rates.kappa(pq, pr, b))
-        follows = sp.simplify(printed_sub - paper_formula) == 0
-        ev = [
-            f"corollary:RS-UCB-M gives varpi^(2 r kappa) with kappa = 1/(2 beta/q + 2) only when beta exists and "
-            f"r <= beta + q/2; derived q = {q}, r = {r} (largest valid; any r' <= r also holds), so the rate is "
-            f"varpi^(2 min(r, beta + q/2) kappa) = varpi^({sp.simplify(2 * r_use * rates.kappa(q, r_use, b))})",
-            f"the printed cell {'equals' if follows else 'differs from'} 2 r kappa with the paper's r = {pr}, which "
-            f"needs beta >= {sp.simplify(pr - pq / 2)}",
-            f"beta is '-' in table:table_risks and its limit fails to exist numerically {_beta_numeric_note(row.key)}",
-        ]
-        if bool(r > pr):
-            ev.append(f"with the derived r = {r} the exponent improves to {got_e} when beta >= {sp.simplify(r - q / 2)}")
-        derived_text = rates.format_varpi(sp.simplify(2 * r_use * rates.kappa(q, r_use, b)))
+        got_e = sp.simplify(2 * r_use * rates.kappa(q, r_use, b))
+        p_e = printed_e.subs(rates.kappa_sym, rates.kappa(pq, pr, b))
+        rv = compare_on(p_e, got_e, b, domain, "larger", unstated) if printed_arg == "T" else None
+        ev = [f"corollary:RS-UCB-M gives varpi^(2 r kappa) with kappa = 1/(2 beta/q + 2) only when beta exists and "
+              f"r <= beta + q/2; derived q = {q}, r = {r} (largest valid; any r' <= r also holds), so the rate is "
+              f"varpi^(2 min(r, beta + q/2) kappa) = varpi^({got_e})",
+              f"the printed cell with the paper's q = {pq}, r = {pr} in kappa is varpi^({sp.simplify(p_e)})"]
+        derived_text = rates.format_varpi(got_e)
     else:
         tr = rates.table_rates(q, r, b, False)
         got_e = tr.etc_exponent
-        paper_tr = rates.table_rates(pq, pr, b, False)
-        follows = sp.simplify(printed_e - paper_tr.etc_exponent) == 0
-        ev = [
-            f"theorem:RS-ETC-M gives [log T/T^gamma]^(qr/(2 beta)) = varpi(T^gamma)^(qr/beta) (up to gamma) with "
-            f"gamma = 2 beta/(2 beta + r), only when beta exists; derived q = {q}, r = {r}: exponent {got_e}",
-            f"the printed cell {'equals' if follows else 'differs from'} qr/beta with the paper's q = {pq}, r = {pr}",
-            f"beta is '-' in table:table_risks and its limit fails to exist numerically {_beta_numeric_note(row.key)}",
-        ]
-        if bool(r > pr):
-            ev.append(f"with the derived r = {r}: varpi^({got_e})(T^gamma), gamma = {rates.gamma_E(q, r, b)}")
+        g_d, g_p = rates.gamma_E(q, r, b), rates.gamma_E(pq, pr, b)
+        decay_d, decay_p = sp.simplify(g_d * got_e / 2), sp.simplify(g_p * printed_e / 2)
+        if printed_arg != "T^gamma":
+            rv = None
+        elif sp.simplify(decay_d - decay_p) == 0:  # same power of T: the power of log T decides
+            rv = compare_on(printed_e / 2, got_e / 2, b, domain, "smaller", unstated)
+        else:
+            rv = compare_on(decay_p, decay_d, b, domain, "larger", unstated)
+        ev = [f"theorem:RS-ETC-M gives [log T/T^gamma]^(qr/(2 beta)) = varpi(T^gamma)^(qr/beta) (up to gamma) with "
+              f"gamma = 2 beta/(2 beta + r), only when beta exists; derived q = {q}, r = {r}: varpi(T^gamma)^({got_e}) "
+              f"with gamma = {g_d}, decay T^-({decay_d}) (log T)^({sp.simplify(got_e / 2)})",
+              f"the printed cell with the paper's r = {pr} in gamma = {g_p}: decay T^-({decay_p}) "
+              f"(log T)^({sp.simplify(printed_e / 2)})"]
         derived_text = rates.format_varpi(got_e, tr.etc_argument)
-    status = "conditional" if follows else "refuted"
-    return CheckResult(ident, claim, cell, derived_text, status, "symbolic", "; ".join(ev))
+    if rv is None:
+        status, holds_on = decide(holds=False), sp.EmptySet
+        ev.append(f"the printed argument {printed_arg} is not the derived one")
+    else:
+        status, holds_on = rv.status, rv.holds_on
+        where = "every beta in the stated range" if holds_on == domain else f"beta in {fmt_set(holds_on)}"
+        ev.append(f"over beta in {fmt_set(domain)}{' (its existence not stated)' if unstated else ' (stated)'} the printed "
+                  f"cell holds for {where if holds_on != sp.EmptySet else 'no beta'}")
+    ev.append(beta_note)
+    return RateFacts(status, derived_text, "; ".join(ev), printed_e, printed_arg, None, None, holds_on)
 
 
-def check(row: str, column: str) -> CheckResult:
-    """The ledger entry ``table:table_regrets#row.column``."""
-    r = paper_claims.regret_row(row)
-    return check_h(r) if column == "h" else check_rate(r, column)
+@lru_cache(maxsize=None)
+def rate_facts(claim: Claim) -> RateFacts:
+    """The derivation behind a rate cell (cached per claim: mutants reuse the profiles)."""
+    cell: RateCell = claim.printed
+    printed_e, printed_arg = rates.parse_varpi(cell.text)
+    if derived.profile(cell.regret.key, derived.parameter_sweep(cell.regret.key, TABLE)[0]).solitary:
+        return _solitary(claim, cell, printed_e, printed_arg)
+    return _mixture(claim, cell, printed_e, printed_arg)
+
+
+def check_rate(claim: Claim) -> CheckResult:
+    cell: RateCell = claim.printed
+    f = rate_facts(claim)
+    algo = "RS-UCB-M" if cell.column == "ucb" else "RS-ETC-M"
+    given = ", ".join(f"{k} {v}" for k, v in claim.given)
+    text = f"{algo} regret for {cell.regret.name} is O({cell.text})" + (f" (given {given})" if given else "")
+    return CheckResult(claim.id, text, cell.text, f.derived_text, f.status, "symbolic", f.evidence)
+
+
+def mutants_rate(claim: Claim, result: CheckResult) -> list[Claim]:
+    cell: RateCell = claim.printed
+    f = rate_facts(claim)
+    out = []
+    if result.status in ("verified", "loose"):
+        text = rates.format_varpi(f.printed_exponent + sp.Rational(1, 2), f.printed_argument)
+        out.append(claim.reprinted(replace_cell(cell, text), f"{text} (a stronger rate)"))
+    if result.status in ("loose", "refuted") and f.derived_exponent is not None:
+        text = rates.format_varpi(f.derived_exponent, f.printed_argument)
+        out.append(claim.reprinted(replace_cell(cell, text), f"{text} (the derived rate)"))
+    if result.status == "conditional" and f.needed_bound is not None:
+        out.append(claim.assuming("means_below", str(f.needed_bound), f"arm means < {f.needed_bound} stated"))
+    if result.status in ("conditional", "refuted") and f.beta_holds_on not in (None, sp.EmptySet):
+        out.append(claim.assuming("beta_in", f.beta_holds_on, f"beta exists, beta in {fmt_set(f.beta_holds_on)} stated"))
+    return out
+
+
+def replace_cell(cell: RateCell, text: str) -> RateCell:
+    """The cell with another printed rate."""
+    field = "ucb" if cell.column == "ucb" else "etc"
+    return replace(cell, regret=replace(cell.regret, **{field: text}))
+
+
+def _claims():
+    for row in paper_claims.TABLE_REGRETS:
+        yield Claim(f"{TABLE}#{row.key}.h", row, check_h, mutants_h)
+        for column in ("ucb", "etc"):
+            cell = RateCell(row, paper_claims.risk_row(row.key), column,
+                            paper_claims.UCB_MEANS_BELOW.get(row.key) if column == "ucb" else None)
+            yield Claim(f"{TABLE}#{row.key}.{column}", cell, check_rate, mutants_rate)
+
+
+CLAIMS = claim_map(*_claims())

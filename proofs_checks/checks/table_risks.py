@@ -1,10 +1,18 @@
 """Cells of ``table:table_risks``: q, r, beta and the lemmas' constant L.
 
 Each cell is re-derived from h (``rsb_theory.profile.family_profile``) for the
-Bernoulli family; family parameters are swept over their declared domain.
+Bernoulli family at every parameter value of the range the table states
+(:func:`proofs_checks.derived.parameter_sweep`: PHT s in (0, 1), dual power
+s in [2, oo), quadratic s in [0, 1], CVaR alpha over its domain, inter-ES at
+alpha = 1/2); the worst verdict over the sweep is the cell's.  q and r are
+exponents (larger is stronger), L a constant (smaller is stronger), beta a
+defined limit (equal or false).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import sympy as sp
 
@@ -12,121 +20,61 @@ from rsb_theory.gap import beta_monotone
 from rsb_theory.holder import mixture_holder, sup_one_point_ratio
 
 from .. import derived, paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..mutants import as_text, stronger
+from ..verdict import compare, decide, worst
 
+TABLE = "table:table_risks"
 COLUMNS = ("q", "r", "beta", "L")
+#: What a stronger value of each column is (:func:`proofs_checks.verdict.compare`).
+SENSE = {"q": "larger", "r": "larger", "beta": "equal", "L": "smaller"}
 
 
-def _fmt_params(params: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in params.items())
+@dataclass(frozen=True)
+class SweepFacts:
+    status: str
+    derived_text: str
+    evidence: str
+    common: sp.Expr | None  # the derived value when it is the same at every swept parameter
 
 
-def _compare(printed_value: sp.Expr, derived_value: sp.Expr, larger_is_better: bool) -> str:
-    if sp.simplify(printed_value - derived_value) == 0:
-        return "verified"
-    better = bool(derived_value > printed_value) if larger_is_better else bool(derived_value < printed_value)
-    return "loose" if better else "refuted"
-
-
-_ORDER = {"verified": 0, "loose": 1, "conditional": 2, "refuted": 3}
-
-
-def _sweep(row: paper_claims.RiskRow, column: str, value_of, larger_is_better: bool, text: str):
+def _sweep(key: str, text: str, value_of, sense: str) -> SweepFacts:
     """Compare printed and derived at every swept parameter value; worst verdict wins."""
-    status, parts, derived_parts = "verified", [], []
-    for params in derived.parameter_sweep(row.key):
-        p_val = derived.printed(text, params)
+    status, parts, got, values = "verified", [], [], set()
+    for params in derived.parameter_sweep(key, TABLE):
         d_val, why = value_of(params)
-        st = _compare(p_val, d_val, larger_is_better)
-        status = max(status, st, key=_ORDER.get)
-        tag = f"[{_fmt_params(params)}] " if params else ""
+        status = worst(status, compare(derived.printed(text, params), d_val, sense))
+        tag = derived.fmt_params(params)
         parts.append(f"{tag}{why}")
-        derived_parts.append(f"{tag}{d_val}".strip())
-    return status, "; ".join(derived_parts), " | ".join(parts)
+        got.append(f"{tag}{d_val}".strip())
+        values.add(d_val)
+    common = next(iter(values)) if len(values) == 1 else None
+    return SweepFacts(status, "; ".join(got), " | ".join(parts), common)
 
 
-def check_q(row: paper_claims.RiskRow) -> CheckResult:
+def _q(key: str, text: str) -> SweepFacts:
     def value(params):
-        h = derived.profile(row.key, params).holder
+        h = derived.profile(key, params).holder
         return h.q, h.evidence()
 
-    status, got, ev = _sweep(row, "q", value, True, row.q)
-    return CheckResult(f"table:table_risks#{row.key}.q", f"Hölder exponent q of {row.key} (Bernoulli family) is {row.q}",
-                       row.q, got, status, "symbolic", ev)
+    return _sweep(key, text, value, "larger")
 
 
-def check_r(row: paper_claims.RiskRow) -> CheckResult:
+def _r(key: str, text: str) -> SweepFacts:
     def value(params):
-        prof = derived.profile(row.key, params)
+        prof = derived.profile(key, params)
         return prof.r, prof.r_evidence
 
-    status, got, ev = _sweep(row, "r", value, True, row.r)
-    prof = derived.profile(row.key)
-    if status == "loose" and prof.solitary:
-        # the better r holds per instance; say how its constant depends on the instance
-        consts = []
-        for c in ("1/100", "1/10", "1"):
-            m = mixture_holder(prof.distortion, [0, sp.Rational(c)])
-            consts.append(f"L_MH(r={m.r}) at p=(0,{c}) is {m.L_exact if m.L_exact is not None else round(m.L_MH, 6)}")
-        ev += " | per-instance constants: " + "; ".join(consts)
-    cls = "solitary" if prof.solitary else "mixture"
-    return CheckResult(f"table:table_risks#{row.key}.r",
-                       f"Mixture Hölder exponent r of {row.key} at {cls}-optimal Bernoulli instances is {row.r}",
-                       row.r, got, status, "symbolic", ev)
+    return _sweep(key, text, value, "larger")
 
 
-def check_beta(row: paper_claims.RiskRow) -> CheckResult:
-    prof = derived.profile(row.key)
-    ident = f"table:table_risks#{row.key}.beta"
-    if not prof.solitary:
-        est = derived.beta_numeric(row.key, derived.MIXTURE_INSTANCE)
-        lemma = beta_monotone(prof.distortion, derived.MIXTURE_INSTANCE)
-        status = "loose" if lemma.applies else "verified"
-        return CheckResult(
-            ident, f"beta of {row.key} is not characterised analytically ('-'): lemma:beta_lemma_monotone does not "
-            f"apply to its mixture-optimal instances",
-            row.beta, "1" if lemma.applies else ("no limit found" if not est.converged else f"~{est.beta_fit:.3f}"),
-            status, "numeric",
-            f"lemma:beta_lemma_monotone at p={derived.MIXTURE_INSTANCE}: "
-            f"{'applies: ' if lemma.applies else 'does not apply: '}{lemma.reason}. Numerically: {est.evidence()}",
-        )
-    status, unstated, evid = "verified", [], []
-    for params in derived.parameter_sweep(row.key):
-        fb = derived.profile(row.key, params).beta
-        tag = f"[{_fmt_params(params)}] " if params else ""
-        if fb.value is None:
-            status = "refuted"
-            evid.append(f"{tag}{fb.evidence}")
-            continue
-        status = max(status, _compare(derived.printed(row.beta, params), fb.value, True), key=_ORDER.get)
-        evid.append(f"{tag}beta = {fb.value} by lemma:beta_lemma_monotone: {fb.evidence}")
-        if fb.bound is None:
-            continue
-        stated = row.beta_bound is not None and sp.simplify(derived.printed(row.beta_bound, params) - fb.bound) == 0
-        if stated:
-            evid.append(f"{tag}the condition {fb.condition} is the table's footnote")
-        else:
-            unstated.append(f"{tag}{fb.condition}")
-            est = derived.estimate_beta(derived.profile(row.key, params).distortion, fb.counterexample, grid="ucb")
-            evid.append(f"{tag}counterexample p={fb.counterexample}: {est.evidence()}")
-    conf = derived.beta_numeric(row.key, derived.SOLITARY_INSTANCE)
-    evid.append(f"numeric confirmation at p={derived.SOLITARY_INSTANCE}: {conf.evidence()}")
-    if unstated and status == "verified":
-        status = "conditional"
-        evid.insert(0, "holds only if " + "; ".join(unstated) + " (not stated in the paper)")
-    return CheckResult(ident, f"Gap exponent beta of {row.key} (solitary-optimal Bernoulli instances) is {row.beta}",
-                       row.beta, "1" if status != "refuted" else "-", status, "symbolic", " | ".join(evid))
-
-
-def check_L(row: paper_claims.RiskRow) -> CheckResult | None:
-    if row.L is None:
-        return None
-
+def _L(key: str, text: str, r_text: str) -> SweepFacts:
     def value(params):
-        prof = derived.profile(row.key, params)
-        r_printed = derived.printed(row.r, params)
-        mix = mixture_holder(prof.distortion, [0, 1])
-        L_mh, L_mh_exact, _ = sup_one_point_ratio(prof.distortion, mix.p_star, r_printed, sp.Integer(0), sp.Integer(1))
+        prof = derived.profile(key, params)
+        r_printed = derived.printed(r_text, params)
+        mix = _mixture01(key, tuple(sorted(params.items())))
+        L_mh, L_mh_exact, _ = _sup_ratio(key, tuple(sorted(params.items())), mix.p_star, r_printed)
         L_h = prof.holder.L_exact if prof.holder.L_exact is not None else sp.Float(prof.holder.L_H, 8)
         L_mh_v = L_mh_exact if L_mh_exact is not None else sp.Float(L_mh, 8)
         total = sp.Max(L_h, L_mh_v)
@@ -139,13 +87,187 @@ def check_L(row: paper_claims.RiskRow) -> CheckResult | None:
             f"over [0, 1] = {L_mh_v}{note}"
         )
 
-    status, got, ev = _sweep(row, "L", value, False, row.L)
-    return CheckResult(f"table:table_risks#{row.key}.L",
-                       f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({row.L_label})",
-                       row.L, got, status, "symbolic" if "numeric" not in ev else "numeric", ev)
+    return _sweep(key, text, value, "smaller")
 
 
-def check(row: str, column: str) -> CheckResult | None:
-    """The ledger entry ``table:table_risks#row.column`` (None: the paper prints no value)."""
-    r = paper_claims.risk_row(row)
-    return {"q": check_q, "r": check_r, "beta": check_beta, "L": check_L}[column](r)
+@lru_cache(maxsize=None)
+def _mixture01(key: str, params: tuple):
+    return mixture_holder(derived.profile(key, dict(params)).distortion, [0, 1])
+
+
+@lru_cache(maxsize=None)
+def _sup_ratio(key: str, params: tuple, p_star, r):
+    return sup_one_point_ratio(derived.profile(key, dict(params)).distortion, p_star, r, sp.Integer(0), sp.Integer(1))
+
+
+def check_q(claim: Claim) -> CheckResult:
+    row: paper_claims.RiskRow = claim.printed
+    f = _q(row.key, row.q)
+    return CheckResult(claim.id, f"Hölder exponent q of {row.key} (Bernoulli family) is {row.q}",
+                       row.q, f.derived_text, f.status, "symbolic", f.evidence)
+
+
+def check_r(claim: Claim) -> CheckResult:
+    row: paper_claims.RiskRow = claim.printed
+    f = _r(row.key, row.r)
+    ev = f.evidence
+    prof = derived.profile(row.key)
+    if f.status == "loose" and prof.solitary:
+        # the better r holds per instance; say how its constant depends on the instance
+        consts = []
+        for c in ("1/100", "1/10", "1"):
+            m = mixture_holder(prof.distortion, [0, sp.Rational(c)])
+            consts.append(f"L_MH(r={m.r}) at p=(0,{c}) is {m.L_exact if m.L_exact is not None else round(m.L_MH, 6)}")
+        ev += " | per-instance constants: " + "; ".join(consts)
+    cls = "solitary" if prof.solitary else "mixture"
+    return CheckResult(claim.id,
+                       f"Mixture Hölder exponent r of {row.key} at {cls}-optimal Bernoulli instances is {row.r}",
+                       row.r, f.derived_text, f.status, "symbolic", ev)
+
+
+def check_L(claim: Claim) -> CheckResult:
+    row: paper_claims.RiskRow = claim.printed
+    f = _L(row.key, row.L, row.r)
+    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({row.L_label})",
+                       row.L, f.derived_text, f.status, "symbolic" if "numeric" not in f.evidence else "numeric",
+                       f.evidence)
+
+
+@dataclass(frozen=True)
+class BetaFacts:
+    status: str
+    derived_text: str
+    evidence: str
+    method: str
+    needed_bound: str | None  # solitary rows: the bound on the means beta = 1 needs, when the same everywhere
+    derived_value: str | None  # the value a printed beta must have ('-' when none is found)
+
+
+def _beta_mixture(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
+    prof = derived.profile(row.key)
+    est = derived.beta_numeric(row.key, derived.MIXTURE_INSTANCE)
+    lemma = beta_monotone(prof.distortion, derived.MIXTURE_INSTANCE)
+    found = "1" if lemma.applies else None
+    if row.beta.strip() == "-":
+        # '-': no analytic value; a proven value makes the '-' loose
+        status = decide(holds=True, sharper=found is not None)
+    else:
+        status = compare(derived.printed(row.beta, {}), sp.Integer(1), "equal") if found else decide(holds=False)
+    return BetaFacts(status, found or ("no limit found" if not est.converged else f"~{est.beta_fit:.3f}"),
+                     f"lemma:beta_lemma_monotone at p={derived.MIXTURE_INSTANCE}: "
+                     f"{'applies: ' if lemma.applies else 'does not apply: '}{lemma.reason}. Numerically: {est.evidence()}",
+                     "numeric", None, found or "-")
+
+
+def _beta_solitary(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
+    stated = claim.assumes("means_below", row.beta_bound)
+    status, evid, bounds, values = "verified", [], set(), set()
+    for params in derived.parameter_sweep(row.key, TABLE):
+        prof = derived.profile(row.key, params)
+        fb = prof.beta
+        tag = derived.fmt_params(params)
+        if fb.value is None:
+            status = worst(status, decide(holds=False))
+            evid.append(f"{tag}{fb.evidence}")
+            continue
+        values.add(fb.value)
+        if row.beta.strip() == "-":
+            st = decide(holds=True, sharper=True)
+        else:
+            st = compare(derived.printed(row.beta, params), fb.value, "equal")
+        evid.append(f"{tag}beta = {fb.value} by lemma:beta_lemma_monotone: {fb.evidence}")
+        if fb.bound is not None:
+            bounds.add(fb.bound)
+            ok = stated is not None and bool(derived.printed(stated, params) <= fb.bound)
+            if ok:
+                evid.append(f"{tag}the condition {fb.condition} is stated (means < {stated})")
+            else:
+                st = worst(st, decide(holds=False, repair=fb.condition))
+                est = derived.estimate_beta(prof.distortion, fb.counterexample, grid="ucb")
+                evid.append(f"{tag}{fb.condition} is not stated; counterexample p={fb.counterexample}: {est.evidence()}")
+        status = worst(status, st)
+    conf = derived.beta_numeric(row.key, derived.SOLITARY_INSTANCE)
+    evid.append(f"numeric confirmation at p={derived.SOLITARY_INSTANCE}: {conf.evidence()}")
+    unstated = [e for e in evid if "is not stated" in e]
+    if status == "conditional":
+        evid.insert(0, "holds only under the unstated condition(s): " + "; ".join(u.split(" is not stated")[0]
+                                                                              for u in unstated))
+    value = as_text(next(iter(values))) if len(values) == 1 else None
+    return BetaFacts(status, value if value and status != "refuted" else "-", " | ".join(evid), "symbolic",
+                     as_text(next(iter(bounds))) if len(bounds) == 1 else None, value)
+
+
+@lru_cache(maxsize=None)
+def beta_facts(claim: Claim) -> BetaFacts:
+    row: paper_claims.RiskRow = claim.printed
+    return _beta_solitary(claim, row) if derived.profile(row.key).solitary else _beta_mixture(claim, row)
+
+
+def check_beta(claim: Claim) -> CheckResult:
+    row: paper_claims.RiskRow = claim.printed
+    f = beta_facts(claim)
+    if derived.profile(row.key).solitary:
+        text = f"Gap exponent beta of {row.key} (solitary-optimal Bernoulli instances) is {row.beta}"
+    else:
+        text = (f"beta of {row.key} is not characterised analytically ('-'): lemma:beta_lemma_monotone does not "
+                f"apply to its mixture-optimal instances" if row.beta.strip() == "-"
+                else f"Gap exponent beta of {row.key} (mixture-optimal Bernoulli instances) is {row.beta}")
+    given = claim.assumes("means_below")
+    if given is not None:
+        text += f" (for arm means < {given})"
+    return CheckResult(claim.id, text, row.beta, f.derived_text, f.status, f.method, f.evidence)
+
+
+# ---------------------------------------------------------------------------
+# mutants
+# ---------------------------------------------------------------------------
+def _value_mutants(claim: Claim, result: CheckResult, column: str, facts: SweepFacts) -> list[Claim]:
+    row: paper_claims.RiskRow = claim.printed
+    text = getattr(row, column)
+    out = []
+    if result.status in ("verified", "loose"):
+        new = stronger(text, SENSE[column])
+        out.append(claim.reprinted(replace(row, **{column: new}), f"{column} = {new} (stronger)"))
+    if result.status in ("loose", "refuted") and facts.common is not None:
+        new = as_text(facts.common)
+        out.append(claim.reprinted(replace(row, **{column: new}), f"{column} = {new} (the derived value)"))
+    return out
+
+
+def mutants_q(claim: Claim, result: CheckResult) -> list[Claim]:
+    return _value_mutants(claim, result, "q", _q(claim.printed.key, claim.printed.q))
+
+
+def mutants_r(claim: Claim, result: CheckResult) -> list[Claim]:
+    return _value_mutants(claim, result, "r", _r(claim.printed.key, claim.printed.r))
+
+
+def mutants_L(claim: Claim, result: CheckResult) -> list[Claim]:
+    row = claim.printed
+    return _value_mutants(claim, result, "L", _L(row.key, row.L, row.r))
+
+
+def mutants_beta(claim: Claim, result: CheckResult) -> list[Claim]:
+    row: paper_claims.RiskRow = claim.printed
+    f = beta_facts(claim)
+    out = []
+    if result.status == "conditional" and f.needed_bound is not None:
+        out.append(claim.assuming("means_below", f.needed_bound, f"arm means < {f.needed_bound} stated"))
+    if result.status in ("loose", "refuted") and f.derived_value is not None and f.derived_value != row.beta:
+        out.append(claim.reprinted(replace(row, beta=f.derived_value), f"beta = {f.derived_value} (the derived value)"))
+    if result.status == "verified":
+        new = "1" if row.beta.strip() == "-" else stronger(row.beta, "equal")
+        out.append(claim.reprinted(replace(row, beta=new), f"beta = {new} (another value)"))
+    return out
+
+
+def _claims():
+    for row in paper_claims.TABLE_RISKS:
+        yield Claim(f"{TABLE}#{row.key}.q", row, check_q, mutants_q)
+        yield Claim(f"{TABLE}#{row.key}.r", row, check_r, mutants_r)
+        yield Claim(f"{TABLE}#{row.key}.beta", row, check_beta, mutants_beta)
+        if row.L is not None:
+            yield Claim(f"{TABLE}#{row.key}.L", row, check_L, mutants_L)
+
+
+CLAIMS = claim_map(*_claims())

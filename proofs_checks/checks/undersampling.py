@@ -22,8 +22,14 @@ from functools import lru_cache
 
 import numpy as np
 
+import sympy as sp
+
+from rsb_theory.expressions import evaluate, to_sympy
+
 from .. import paper_claims
+from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..verdict import decide
 from . import oversampling as ov
 
 ID = "lemma:undersampling"
@@ -43,20 +49,29 @@ def max_abs_deficit_after(traj: ov.Trajectory, bound: Fraction) -> Fraction:
     return Fraction(int(np.max(np.abs(D))), den)
 
 
-def undersampling_battery(extra: int = 200):
-    """(K, worst |D| after T(eps), violations) over the oversampling battery, run ``extra`` steps past T(eps)."""
+@lru_cache(maxsize=1)
+def undersampling_battery(extra: int = 200) -> dict[int, Fraction]:
+    """K -> worst |tau_t(i) - t a(i)| after T(eps) over the oversampling battery, run ``extra`` steps past T(eps)."""
     worst: dict[int, Fraction] = {}
-    bad = []
     for K, eps, n, t0 in ov.battery():
         a = ov.grid_point(K, eps, n)
         for tau0 in ov.worst_starts(K, t0):
             bound = ov.T_eps(eps, t0)
             traj = ov.track_exact(a, tau0, int(math.ceil(bound)) - t0 + extra)
-            m = max_abs_deficit_after(traj, bound)
-            worst[K] = max(worst.get(K, Fraction(0)), m)
-            if not m < K:
-                bad.append((K, str(eps), n, tau0, str(m)))
-    return worst, bad
+            worst[K] = max(worst.get(K, Fraction(0)), max_abs_deficit_after(traj, bound))
+    return worst
+
+
+_K = sp.Symbol("K", positive=True)
+
+
+def _numerator(text: str, K: int) -> Fraction:
+    v = sp.nsimplify(to_sympy(text, "bound", {"K": _K}).subs(_K, K))
+    return Fraction(int(v.p), int(v.q))
+
+
+def _within(deficit: Fraction, bound: Fraction, relation: str) -> bool:
+    return deficit < bound if relation == "<" else deficit <= bound
 
 
 def first_undersampled(T: int, rho: float, eps: float) -> tuple[int, int]:
@@ -85,47 +100,91 @@ def simulated_rho_case(T: int = 1000, rho: float = 0.1):
     return res.setup.eps, res.setup.n0, first_pull_step
 
 
-def _check_bound() -> CheckResult:
-    worst, bad = undersampling_battery()
+def _check_bound(claim: Claim) -> CheckResult:
+    numerator, relation = claim.printed
+    worst = undersampling_battery()
     same, sv, traj, eps = ov.simulated_verdict()
     sim_m = max_abs_deficit_after(traj, sv.bound)
     K_sim = len(traj.a)
-    holds = not bad and same and sim_m < K_sim
+    bad = {K: w for K, w in worst.items() if not _within(w, _numerator(numerator, K), relation)}
+    holds = not bad and same and _within(sim_m, _numerator(numerator, K_sim), relation)
+    # proven below: |tau_t(i) - t a(i)| <= K - 1, strictly better than the printed numerator where it is larger
+    sharper = any(_numerator(numerator, K) > K - 1 for K in worst)
     tight = {K: str(v) for K, v in sorted(worst.items())}
+    shown = f"|tau_t(i)/t - a*(i)| {relation} ({numerator})/t"
     ev = (f"Exact tracking (eq:UCB_sampling_rule, fixed mid-point target, worst-case starts at T_0, 200 steps past "
-          f"T(eps)): max_t>=T(eps), i |tau_t(i) - t a(i)| by K: {tight} -- all < K"
-          f"{'' if not bad else '; VIOLATIONS: ' + str(bad[:2])}.  rsb_sim RS-UCB-M (K={K_sim}, paper constants, "
-          f"fixed first grid point) gives {float(sim_m):.3f} < {K_sim}.  Proof of the sharper constant: from T(eps) on "
-          f"every D_j = t a(j) - tau_t(j) >= -1 (lemma:oversampling) and sum_j D_j = 0, so D_i <= K - 1; hence "
-          f"|tau_t(i)/t - a(i)| <= (K-1)/t (< K/t as printed).  The proof's own bound (eq:UK_oneside) is 1/t on the "
-          f"over-sampled side.")
-    if not holds:
-        return CheckResult(ID, "|tau_t(i)/t - a*(i)| < K/t for t >= T(eps) under the complement of E3", paper_claims.SAMPLING_CLAIMS[ID],
-                           "violated", "refuted", "simulation", ev)
-    return CheckResult(ID, "|tau_t(i)/t - a*(i)| < K/t for all t >= T(eps) under the complement of E3", paper_claims.SAMPLING_CLAIMS[ID],
-                       "(K-1)/t (and tau_t(i) - t a*(i) <= 1)", "loose", "simulation", ev)
+          f"T(eps)): max_t>=T(eps), i |tau_t(i) - t a(i)| by K: {tight} -- "
+          + (f"all {relation} {numerator}" if not bad else f"VIOLATIONS of {relation} {numerator}: {bad}")
+          + f".  rsb_sim RS-UCB-M (K={K_sim}, paper constants, fixed first grid point) gives {float(sim_m):.3f}.  "
+          f"Proof of the sharper constant: from T(eps) on every D_j = t a(j) - tau_t(j) >= -1 (lemma:oversampling) "
+          f"and sum_j D_j = 0, so D_i <= K - 1; hence |tau_t(i)/t - a(i)| <= (K-1)/t (< K/t as printed).  The proof's "
+          f"own bound (eq:UK_oneside) is 1/t on the over-sampled side.")
+    return CheckResult(ID, f"{shown} for all t >= T(eps) under the complement of E3",
+                       paper_claims.SAMPLING_CLAIMS[ID] if claim.printed == paper_claims.UNDERSAMPLING_BOUND else shown,
+                       "(K-1)/t (and tau_t(i) - t a*(i) <= 1)" if holds else "violated",
+                       decide(holds=holds, sharper=sharper), "simulation", ev)
 
 
-def _check_rho() -> CheckResult:
+#: (T, rho) at which the time an arm becomes under-sampled is computed exactly (K = 2, eps = sqrt(K log T / T)).
+RHO_SETTINGS = tuple((T, rho) for T in (1000, 10**4, 10**5, 3 * 10**5) for rho in (0.1, 0.5, 0.9))
+
+
+def _check_rho(claim: Claim) -> CheckResult:
     eps_sim, n0_sim, first_pull = simulated_rho_case()
+    rows, late, sharper = [], [], False
+    for T, rho in RHO_SETTINGS:
+        eps = math.sqrt(2 * math.log(T) / T)
+        n0, t_under = first_undersampled(T, rho, eps)
+        latest = evaluate(claim.printed, "time", {"rho": rho, "T": T, "eps": eps})
+        if t_under > latest:
+            late.append((T, rho, eps, n0, t_under, latest))
+        # the exact time is floor(2 n0/eps) + 1; a later printed time is loose
+        sharper |= t_under < latest - 1
+        rows.append(f"T={T}, rho={rho}: {t_under} vs {latest:.6g}")
+    holds = not late
     T, rho = 1000, 0.1
     n0, t_under = first_undersampled(T, rho, eps_sim)
-    refuted = t_under > rho * T / 2
-    ev = (f"T = {T}, K = 2, rho = {rho}, eps = sqrt(K log T/T) = {eps_sim:.5f}: forced exploration "
-          f"n0 = ceil(rho T eps/4) = ceil({rho * T * eps_sim / 4:.3f}) = {n0} (rsb_sim: {n0_sim}); an arm with "
-          f"target eps/2 is under-sampled (t eps/2 > n0) first at t = {t_under} > rho T/2 = {rho * T / 2:g}.  "
-          f"rsb_sim RS-UCB-M at the paper's constants (the first grid point (eps/2, 1 - eps/2) is kept) pulls arm 1 "
-          f"again first at step {first_pull}.  The step eq:samlingequiv uses tau = rho T eps/4 instead of its "
-          f"ceiling; correct bound: 2 ceil(rho T eps/4)/eps < rho T/2 + 2/eps.  Harmless for the theorems (T(eps) "
-          f"is defined independently), but the stated time is wrong.")
+    ev = (f"first time t with t eps/2 > n0 = ceil(rho T eps/4) (an arm with target eps/2 never pulled after the "
+          f"forced exploration), K = 2, eps = sqrt(K log T/T), exact, against the claimed t = {claim.printed}: "
+          + "; ".join(rows) + ".  "
+          + (f"E.g. T = {late[0][0]}, rho = {late[0][1]}: n0 = {late[0][3]}, under-sampled first at t = {late[0][4]} "
+             f"> {late[0][5]:.6g}.  " if late else "")
+          + f"rsb_sim RS-UCB-M at T = {T}, rho = {rho} and the paper's constants (the first grid point "
+          f"(eps/2, 1 - eps/2) is kept; n0 = {n0_sim}, exact first time {t_under}) pulls arm 1 again first at step "
+          f"{first_pull}.  The step eq:samlingequiv uses tau = rho T eps/4 instead of its ceiling; correct bound: "
+          "2 ceil(rho T eps/4)/eps < rho T/2 + 2/eps.  Harmless for the theorems (T(eps) is defined independently), "
+          "but the stated time is wrong.")
+    paper = (paper_claims.SAMPLING_CLAIMS[ID_RHO] if claim.printed == paper_claims.UNDERSAMPLED_BY
+             else f"under-sampled at the latest at t = {claim.printed}")
     return CheckResult(ID_RHO, "An arm not sampled after the forced exploration becomes under-sampled at the latest "
-                               "at t = rho T / 2", paper_claims.SAMPLING_CLAIMS[ID_RHO], "2 ceil(rho T eps/4) / eps (up to rho T/2 + 2/eps)",
-                       "refuted" if refuted else "verified", "simulation", ev)
+                               f"at t = {claim.printed}", paper, "2 ceil(rho T eps/4) / eps (up to rho T/2 + 2/eps)",
+                       decide(holds=holds, sharper=sharper), "simulation", ev)
+
+
+def mutants_bound(claim: Claim, result: CheckResult) -> list[Claim]:
+    out = []
+    if result.status in ("loose", "refuted"):
+        out.append(claim.reprinted(("K - 1", "<="), "|tau_t(i)/t - a*(i)| <= (K-1)/t (the derived bound)"))
+    out.append(claim.reprinted(("1", "<="), "|tau_t(i)/t - a*(i)| <= 1/t (stronger)"))
+    return out
+
+
+def mutants_rho(claim: Claim, result: CheckResult) -> list[Claim]:
+    if result.status == "refuted":
+        later = f"{claim.printed} + 2/eps"
+        return [claim.reprinted(later, f"under-sampled at the latest at t = {later} (the derived bound)")]
+    earlier = f"({claim.printed})/2"
+    return [claim.reprinted(earlier, f"under-sampled at the latest at t = {earlier}")]
+
+
+CLAIMS = claim_map(Claim(ID, paper_claims.UNDERSAMPLING_BOUND, _check_bound, mutants_bound),
+                   Claim(ID_RHO, paper_claims.UNDERSAMPLED_BY, _check_rho, mutants_rho))
 
 
 def check(part: str = "bound") -> CheckResult:
+    """The ledger entry of ``part`` (``bound``: lemma:undersampling, ``rhoT2``: eq:oversampledproof)."""
     if part == "bound":
-        return _check_bound()
+        return CLAIMS[ID].run()
     if part == "rhoT2":
-        return _check_rho()
+        return CLAIMS[ID_RHO].run()
     raise ValueError(f"argument 'part': unknown part {part!r}; known: {', '.join(PARTS)}")

@@ -35,8 +35,7 @@ def execute(req: Request) -> str:
     from ..registry import run_all
 
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
-    # run_all(mutants=...) comes with the checks' redesign; without --mutants the call is the one of today
-    results = run_all(progress=sys.stderr.isatty(), jobs=jobs, **({"mutants": True} if req.mutants else {}))
+    results = run_all(progress=sys.stderr.isatty(), jobs=jobs, mutants=req.mutants)
     if req.format == "json":
         return to_json(results)
     if req.format == "md":

@@ -1,14 +1,21 @@
-"""The ledger contract of ARCHITECTURE.md and the table checks."""
+"""The ledger contract of ARCHITECTURE.md, the registry, the decision rule and the mutants."""
 
+import ast
 import json
 import re
+from pathlib import Path
 
 import pytest
+import sympy as sp
 
-from proofs_checks import paper_claims
-from proofs_checks.cli import main
-from proofs_checks.ledger import METHODS, STATUSES, CheckResult, to_json, to_markdown
-from proofs_checks.registry import registered, run_all
+from proofs_checks import paper_claims, verdict
+from proofs_checks.cli import build_parser, main
+from proofs_checks.ledger import KEYS, METHODS, STATUSES, CheckResult, MutantOutcome, to_json, to_markdown
+from proofs_checks.registry import check_modules, claims, evaluate, run_all, run_claims
+
+CHECKS_DIR = Path(__file__).resolve().parents[2] / "proofs_checks" / "checks"
+#: The number of ledger entries (ids unchanged by the redesign of issue 15).
+N_ENTRIES = 137
 
 #: LaTeX labels of the paper (verbatim) that ledger ids may use; a part after '#' is free.
 PAPER_LABELS = {
@@ -47,7 +54,7 @@ def test_every_table_cell_has_an_entry(ledger):
             assert f"table:table_risks#{row.key}.{col}" in ids
         assert (f"table:table_risks#{row.key}.L" in ids) == (row.L is not None)
     assert {"table:literature_comparison#rs_etc_m", "table:literature_comparison#rs_ucb_m"} <= ids
-    assert len(ids) == len(ledger) == len([i for i, _ in registered()])
+    assert len(ids) == len(ledger) == len(claims()) == N_ENTRIES
 
 
 def test_entries_follow_the_contract(ledger):
@@ -63,7 +70,19 @@ def test_entries_follow_the_contract(ledger):
 def test_json_round_trip(ledger):
     data = json.loads(to_json(ledger))
     assert [d["id"] for d in data] == [r.id for r in ledger]
+    assert all(list(d) == list(KEYS) for d in data)
     assert set(data[0]) == {"id", "claim", "paper", "derived", "status", "method", "evidence"}
+
+
+def test_json_with_mutants_adds_two_keys():
+    r = CheckResult("x", "c", "p", "d", "verified", "symbolic", "e",
+                    mutants=(MutantOutcome("stronger", "refuted"), MutantOutcome("other", "verified")))
+    (d,) = json.loads(to_json([r]))
+    assert list(d) == list(KEYS) + ["mutants", "mutant_caught"]
+    assert d["mutants"] == [{"claim": "stronger", "status": "refuted"}, {"claim": "other", "status": "verified"}]
+    assert d["mutant_caught"] is True
+    same = CheckResult("x", "c", "p", "d", "verified", "symbolic", "e", mutants=(MutantOutcome("m", "verified"),))
+    assert same.mutant_caught is False and CheckResult("x", "c", "p", "d", "verified", "symbolic", "e").mutant_caught is None
 
 
 def test_markdown_has_one_row_per_entry(ledger):
@@ -89,9 +108,15 @@ def test_known_findings(ledger):
     assert by["sec: experiments#alpha_star"].status == "verified"
     # C(1/eps + 1, 1) = 1/eps + 1 > 1/eps for K = 2
     assert by["eq:E2C"].status == "refuted" and "K=2" in by["eq:E2C"].evidence
-    # the footnote grid breaks the eps/2-per-coordinate step of lemma:Delta_error
-    assert by["lemma:Delta_error"].status == "conditional"
+    # the footnote grid, and the mid-point grid at a vertex for K >= 3, break eq:Delta_error_2
+    assert by["lemma:Delta_error"].status == "conditional" and "K eps/2" in by["lemma:Delta_error"].evidence
     assert by["theorem:W"].status == "conditional"
+    # quadratic at s = 1 has h'(1) = 0: beta = 1 (and the UCB cell) need max p < 1, which Table 1 does not state
+    assert by["table:table_regrets#quadratic.ucb"].status == "conditional" and "[s=1]" in \
+        by["table:table_regrets#quadratic.ucb"].evidence
+    # Table 3's RS-UCB-M row omits the corollary's hypothesis r <= beta + q/2
+    assert by["table:literature_comparison#rs_ucb_m"].status == "conditional"
+    assert by["table:literature_comparison#rs_etc_m"].status == "verified"
 
 
 def test_status_validation():
@@ -115,14 +140,135 @@ def test_docs_ledger_matches_verify(capsys, ledger):
 
 
 def test_parallel_checks_give_the_same_ledger(ledger):
-    """run_checks on two worker processes returns the sequential results, in order (a slice of the ledger)."""
-    from proofs_checks.registry import run_checks
-
-    picked = [c for c in registered() if c[0].startswith(("table:table_risks#gini", "theorem:W", "eq:E2C"))]
+    """run_claims on two worker processes returns the sequential results, in order (a slice of the ledger)."""
+    picked = [i for i in claims() if i.startswith(("table:table_risks#gini", "theorem:W", "eq:E2C"))]
     assert len(picked) >= 4
-    par = run_checks(picked, jobs=2)
+    par = run_claims(picked, jobs=2)
     by_id = {r.id: r for r in ledger}
-    assert [r.id for r in par] == [i for i, _fn in picked if i in by_id]
+    assert [r.id for r in par] == picked
     assert [to_json([r]) for r in par] == [to_json([by_id[r.id]]) for r in par]
     with pytest.raises(ValueError, match="'jobs'"):
-        run_checks(picked, jobs=0)
+        run_claims(picked, jobs=0)
+    with pytest.raises(ValueError, match="'ids'"):
+        run_claims(["no such claim"])
+
+
+# --- the registry ----------------------------------------------------------------------------------------------------
+
+def test_every_check_module_is_found_and_every_id_is_unique():
+    files = sorted(f.stem for f in CHECKS_DIR.glob("*.py") if not f.stem.startswith("_"))
+    assert list(check_modules()) == files
+    import importlib
+
+    total = 0
+    for name in files:
+        module = importlib.import_module(f"proofs_checks.checks.{name}")
+        assert isinstance(module.CLAIMS, dict) and module.CLAIMS, name
+        assert all(k == c.id for k, c in module.CLAIMS.items())
+        total += len(module.CLAIMS)
+    assert total == len(claims()) == N_ENTRIES
+
+
+def test_ledger_order_follows_the_paper():
+    labels = [i.partition("#")[0] for i in claims()]
+    positions = [paper_claims.LEDGER_LABELS.index(lab) for lab in labels]
+    assert positions == sorted(positions)
+    assert set(labels) == set(paper_claims.LEDGER_LABELS)
+    # within a table, the rows in the paper's order
+    rows = [i.split("#")[1].split(".")[0] for i in claims() if i.startswith("table:table_regrets#")]
+    assert list(dict.fromkeys(rows)) == [r.key for r in paper_claims.TABLE_REGRETS]
+
+
+def test_no_check_types_a_status():
+    """No CheckResult is built with a status literal: every status comes from proofs_checks.verdict."""
+    offenders = []
+    for path in sorted(CHECKS_DIR.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "CheckResult":
+                status = node.args[4] if len(node.args) > 4 else next(
+                    (k.value for k in node.keywords if k.arg == "status"), None)
+                if isinstance(status, ast.Constant) or isinstance(status, ast.IfExp):
+                    offenders.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "replace":
+                for k in node.keywords:
+                    if k.arg == "status" and isinstance(k.value, ast.Constant):
+                        offenders.append(f"{path.name}:{node.lineno}")
+    assert not offenders, offenders
+
+
+# --- the decision rule -------------------------------------------------------------------------------------------------
+
+def test_decide():
+    assert verdict.decide(holds=True) == "verified"
+    assert verdict.decide(holds=True, sharper=True) == "loose"
+    assert verdict.decide(holds=True, vacuous=True, sharper=True) == "vacuous"
+    assert verdict.decide(holds=False) == "refuted"
+    assert verdict.decide(holds=False, repair="x < 1") == "conditional"
+    assert verdict.worst() == "verified" and verdict.worst("loose", "conditional", "verified") == "conditional"
+    assert verdict.worst("vacuous", "refuted") == "refuted"
+
+
+@pytest.mark.parametrize("printed, derived, sense, want", [
+    (1, 1, "larger", "verified"), (sp.Rational(1, 2), 1, "larger", "loose"), (2, 1, "larger", "refuted"),
+    (2, 1, "smaller", "loose"), (sp.Rational(1, 2), 1, "smaller", "refuted"), (2, 1, "equal", "refuted"),
+    (1.0, 1.0 + 1e-12, "smaller", "verified"), (sp.sqrt(2), sp.sqrt(2), "equal", "verified")])
+def test_compare(printed, derived, sense, want):
+    assert verdict.compare(printed, derived, sense) == want
+
+
+def test_compare_on_a_range():
+    b = sp.Symbol("beta", positive=True)
+    full = sp.Interval.open(0, sp.oo)
+    gini = verdict.compare_on(2 / (b + 1), sp.Min(2, b + sp.Rational(1, 2)) / (b + 1), b, full)
+    assert gini.status == "conditional" and gini.holds_on == sp.Interval(sp.Rational(3, 2), sp.oo)
+    assert verdict.compare_on(2 / (b + 1), sp.Min(2, b + sp.Rational(1, 2)) / (b + 1), b, gini.holds_on).status \
+        == "verified"
+    assert verdict.compare_on(1 / (b + 2), 1 / (b + 1), b, full).status == "loose"
+    assert verdict.compare_on(1 / (b + 1), 1 / (b + 1), b, full, unstated=True).status == "conditional"
+    assert verdict.compare_on(2 / b, 1 / b, b, full).status == "refuted"
+    assert verdict.fmt_set(sp.Interval(0, 1) - sp.FiniteSet(sp.Rational(1, 2))) == "[0, 1/2) U (1/2, 1]"
+
+
+# --- mutants ---------------------------------------------------------------------------------------------------------
+
+#: Claims whose mutants the fast suite runs: every status, cheap checks, several shapes of claim.
+MUTANT_SAMPLE = (
+    "table:table_regrets#gini.h", "table:table_regrets#pht.etc", "table:table_regrets#gini.ucb",
+    "table:table_risks#gini.q", "table:table_risks#gini.L", "table:literature_comparison#rs_etc_m",
+    "table:literature_comparison#rs_ucb_m", "example utility", "sec: experiments#alpha_star", "theorem:W",
+    "eq:E2C", "eq:UCB_confidence_sets#experiments", "sec: experiments#exploration",
+    "eq:UCB_alpha2#discussion.gini", "lemma: concentration#radius", "lemma:example_utility_Holder#summary",
+    "lemma:RTD#summary", "lemma:RTD#r.case1", "lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3",
+    "lemma:PHT#step:jensen", "lemma:Dual_Power#step:eq:dp_last", "lemma:probability of E3", "eq: ETC commit 5",
+    "eq:oversampledproof",
+)
+
+
+@pytest.mark.parametrize("ident", MUTANT_SAMPLE)
+def test_mutants_of_a_sample_are_caught(ident):
+    res = evaluate(claims()[ident], mutants=True)
+    assert res.mutants, ident
+    assert res.mutant_caught, (ident, res.status, res.mutants)
+    assert all(m.claim for m in res.mutants)
+
+
+def test_the_sample_covers_every_status(ledger):
+    by = {r.id: r.status for r in ledger}
+    assert {by[i] for i in MUTANT_SAMPLE} == {"verified", "loose", "conditional", "vacuous", "refuted"}
+
+
+def test_cli_has_the_mutants_flag():
+    args = build_parser().parse_args(["verify", "--mutants", "--format", "json"])
+    assert args.mutants is True
+    assert build_parser().parse_args(["verify"]).mutants is False
+
+
+@pytest.mark.full
+def test_every_mutant_run_and_at_least_95_percent_caught(capsys):
+    """``rsb verify --mutants`` (a few minutes): every entry has mutants, 95 % of them are caught."""
+    assert main(["verify", "--format", "json", "--mutants", "--jobs", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data) == N_ENTRIES
+    assert all(list(d)[-2:] == ["mutants", "mutant_caught"] for d in data)
+    caught = sum(d["mutant_caught"] for d in data)
+    assert caught >= 0.95 * len(data), [d["id"] for d in data if not d["mutant_caught"]]

@@ -3,6 +3,7 @@ and lemma: concentration.  Every refuted / loose / conditional / vacuous verdict
 recomputed here by an independent route (direct ratios, scipy, plain Monte Carlo)."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,10 +12,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from proofs_checks import paper_claims
-from proofs_checks.checks import (concentration, holder_dual_power, holder_gini, holder_inter_es, holder_pht,
-                                  holder_rtd, lipschitz_wasserstein, wasserstein_dual)
+from proofs_checks.checks import (concentration, holder_dual_power, holder_gini, holder_inter_es, holder_mean_median,
+                                  holder_pht, holder_quadratic, holder_rtd, lipschitz_wasserstein, theorem_W,
+                                  wasserstein_dual)
 from proofs_checks.ledger import METHODS, STATUSES, CheckResult
-from proofs_checks.registry import HOLDER_LEMMA_CHECKS, registered
+from proofs_checks.registry import claims
+
+HOLDER_MODULES = (holder_gini, holder_pht, holder_rtd, holder_mean_median, holder_inter_es, holder_dual_power,
+                  holder_quadratic)
 
 MY_PREFIXES = ("lemma:example_utility_Holder#", "lemma:PHT#", "lemma:RTD#", "lemma:mean_median_Holder#",
                "lemma:inter_ES_Holder#", "lemma:Dual_Power#", "lemma:Quadratic#", "lemma:lipschitz-wasserstein",
@@ -23,17 +28,17 @@ MY_PREFIXES = ("lemma:example_utility_Holder#", "lemma:PHT#", "lemma:RTD#", "lem
 
 @pytest.fixture(scope="module")
 def results():
-    out = {}
-    for ident, fn in registered():
-        if ident.startswith(MY_PREFIXES):
-            out[ident] = fn()
-    return out
+    return {ident: c.run() for ident, c in claims().items() if ident.startswith(MY_PREFIXES)}
 
 
 def test_every_printed_item_is_registered(results):
-    claims = paper_claims.HOLDER_LEMMAS + paper_claims.WASSERSTEIN_CLAIMS + paper_claims.CONCENTRATION_CLAIMS
-    assert {c.id for c in claims} == set(results)
-    assert sum(len(m.PARTS) for m in HOLDER_LEMMA_CHECKS) == len(paper_claims.HOLDER_LEMMAS)
+    printed = paper_claims.HOLDER_LEMMAS + paper_claims.WASSERSTEIN_CLAIMS + paper_claims.CONCENTRATION_CLAIMS
+    assert {c.id for c in printed} == set(results)
+    assert sum(len(m.CLAIMS) for m in HOLDER_MODULES) == len(paper_claims.HOLDER_LEMMAS)
+    # each claim carries its printed item: the check reads the printed value from the claim
+    for m in HOLDER_MODULES:
+        for ident, c in m.CLAIMS.items():
+            assert c.printed == paper_claims.lemma_claim(ident)
 
 
 def test_results_are_valid(results):
@@ -71,7 +76,7 @@ def test_expected_verdicts(results):
         "lemma:Quadratic#L": "verified",
         "lemma:lipschitz-wasserstein": "verified",
         "theorem:Wasserstein_dual": "verified",
-        "lemma: concentration#bound": "refuted",
+        "lemma: concentration#bound": "conditional",
         "lemma: concentration#radius": "vacuous",
     }
     got = {k: results[k].status for k in want}
@@ -82,11 +87,20 @@ def test_expected_verdicts(results):
 
 
 def test_bad_part_names_the_argument():
-    for mod in HOLDER_LEMMA_CHECKS:
-        with pytest.raises(ValueError, match="argument 'part'"):
-            mod.check("nonsense")
     with pytest.raises(ValueError, match="argument 'part'"):
         concentration.check("nonsense")
+
+
+def test_printed_constants_are_read_from_the_claim():
+    """Region steps and sup steps compare with the printed constant (once typed into the check as 1 and 1 + s)."""
+    quad = holder_quadratic.CLAIMS["lemma:Quadratic#step:eq:quadratic_lastline_2"]
+    assert quad.run().status == "verified"
+    halved = replace(quad.printed, printed="(1+s)/2")
+    assert quad.reprinted(halved, "").run().status == "refuted"
+    power = holder_pht.CLAIMS["lemma:PHT#step:power"]
+    assert power.reprinted(replace(power.printed, printed="1/2"), "").run().status == "refuted"
+    jensen = holder_pht.CLAIMS["lemma:PHT#step:jensen"]
+    assert jensen.assuming("support", holder_pht.TAU_AT_MOST_ONE, "").run().status == "verified"
 
 
 # --- independent recomputation of the findings ------------------------------------------------------------------
@@ -150,7 +164,7 @@ def test_inter_es_overall_display_is_off_by_two():
         w = stats.wasserstein_distance([0, 1], [0, 1], [1 - pf, pf], [1 - pg, pg])
         assert abs(pf - pg) == pytest.approx(w)
         assert abs(pf - pg) != pytest.approx(2 * w)
-    res = holder_inter_es.check("step:after:eq:lemma_5_p_mean_3")
+    res = holder_inter_es.CLAIMS["lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3"].run()
     assert res.derived.endswith("= 1")
 
 
@@ -166,7 +180,7 @@ def test_dual_power_step_needs_only_s_at_least_one():
 
 
 def test_gini_step_eq_last_lemm_1():
-    res = holder_gini.check("step:eq:last_lemm_1")
+    res = holder_gini.CLAIMS["lemma:example_utility_Holder#step:eq:last_lemm_1"].run()
     assert res.status == "verified" and "ratio to (p*-x)^2 = 1" in res.derived
 
 
@@ -181,6 +195,9 @@ def test_concentration_counterexample_plain_monte_carlo():
     assert freq > 0.85 and bound < 1e-100
     _, f = concentration.printed_bound()
     assert f(n, y) == pytest.approx(bound, rel=1e-9)
+    # restricted to y >= 512/sqrt(n), the claim the proof supports, the Monte Carlo finds no violation
+    c = concentration.CLAIMS["lemma: concentration#bound"]
+    assert c.assuming("y_from", concentration.Y_FROM_NEEDED, "").run().status == "verified"
 
 
 def test_concentration_radius_exceeds_one_at_every_paper_horizon():
@@ -241,8 +258,37 @@ def test_w1_edges():
         assert lipschitz_wasserstein.dual_lp(z, px, py) == pytest.approx(abs(p - q), abs=1e-12)
 
 
+def test_doubled_lipschitz_ball_doubles_the_dual():
+    """sup over 2-Lipschitz f is 2 W1: the LP scales, and a claim with that ball is refuted."""
+    one = (np.array([0.0]), np.array([1.0]))
+    far = (np.array([2.5]), np.array([1.0]))
+    z, px, py = lipschitz_wasserstein.merged(one, far)
+    assert lipschitz_wasserstein.dual_lp(z, px, py, lipschitz=2.0) == pytest.approx(5.0)
+    for mod in (lipschitz_wasserstein, wasserstein_dual):
+        c = mod.CLAIMS[mod.ID]
+        assert c.run().status == "verified"
+        assert c.reprinted(lipschitz_wasserstein.DualForm(c.printed.statement, "2"), "").run().status == "refuted"
+
+
+def test_theorem_W_two_readings():
+    """Centred: N(0,1) vs N(m,1) has W = m/2, unbounded; tail reading: sup W = int_0^oo min(1, 2 e^{-u^2/2}) du."""
+    c = math.sqrt(2 * math.log(2))
+    closed = c + 2 * math.sqrt(2 * math.pi) * stats.norm.sf(c)
+    head_tail, moment = theorem_W.tail_supremum()
+    assert head_tail == pytest.approx(closed, rel=1e-9) and moment == pytest.approx(closed, rel=1e-7)
+    assert closed < math.sqrt(2 * math.pi)
+    for m, w in theorem_W.centred_pairs():
+        assert w == pytest.approx(m / 2, rel=1e-6)
+    claim = theorem_W.CLAIMS[theorem_W.ID]
+    assert claim.run().status == "conditional"
+    tail = claim.assuming("reading", "tail", "")
+    assert tail.run().status == "loose"  # sup W = 1.78 < sqrt(2 pi)
+    assert tail.reprinted("1", "").run().status == "refuted"
+
+
 def test_checks_are_deterministic():
-    assert lipschitz_wasserstein.check().evidence == lipschitz_wasserstein.check().evidence
+    lw = lipschitz_wasserstein.CLAIMS[lipschitz_wasserstein.ID]
+    assert lw.run().evidence == lw.run().evidence
     a = concentration.monte_carlo(concentration.SEED)
     concentration.monte_carlo.cache_clear()
     assert concentration.monte_carlo(concentration.SEED) == a

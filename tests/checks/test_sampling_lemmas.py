@@ -112,11 +112,39 @@ def test_E3_printed_bound_dominates_union_over_sample_sizes(T, K):
 
 @pytest.mark.parametrize("fn,status", [
     (lambda: undersampling.check("bound"), "loose"), (lambda: undersampling.check("rhoT2"), "refuted"),
-    (ov.check, "verified"), (probability_E3.check, "conditional"), (lambda: etc_commit.check("6"), "conditional"),
-    (lambda: etc_commit.check("5"), "refuted")])
+    (lambda: ov.CLAIMS[ov.ID].run(), "verified"), (lambda: probability_E3.CLAIMS[probability_E3.ID].run(), "conditional"),
+    (lambda: etc_commit.check("6"), "conditional"), (lambda: etc_commit.check("5"), "refuted")])
 def test_checks_statuses(fn, status):
     r = fn()
     assert isinstance(r, CheckResult) and r.status == status and r.evidence
+
+
+def test_printed_values_are_the_claims_data():
+    """The bounds are read from the claim: a smaller m, a constant 1/32 in Q, the derived (K-1)/t change verdicts."""
+    over = ov.CLAIMS[ov.ID]
+    assert over.reprinted(f"({over.printed})/2", "").run().status == "refuted"
+    e3 = probability_E3.CLAIMS[probability_E3.ID]
+    assert e3.reprinted((e3.printed[0], "1/32"), "").run().status == "verified"
+    under = undersampling.CLAIMS[undersampling.ID]
+    assert under.reprinted(("K - 1", "<="), "").run().status == "verified"
+    assert under.reprinted(("1", "<="), "").run().status == "refuted"
+    six = etc_commit.CLAIMS[etc_commit.ID]
+    assert six.assuming("condition", etc_commit.CONDITION_6, "").run().status == "verified"
+
+
+def test_e3_needs_twice_the_radius():
+    """||F~ - F||_W <= 2r (triangle inequality), attained: F = Bern(p), F_hat = Bern(p + r), F~ = Bern(p + 2r)."""
+    r = 0.1
+    assert probability_E3.triangle_example(r) == pytest.approx(2 * r)
+    assert probability_E3.radius_prefactor() == 16  # eq:UCB_confidence_sets: 16 (sqrt(2 e log T) + 32)/sqrt(tau)
+
+
+def test_undersampled_time_exceeds_rho_T_over_2_at_every_setting():
+    for T, rho in undersampling.RHO_SETTINGS:
+        eps = math.sqrt(2 * math.log(T) / T)
+        n0 = math.ceil(rho * T * eps / 4)
+        t = math.floor(2 * n0 / eps) + 1  # first t with t eps / 2 > n0
+        assert undersampling.first_undersampled(T, rho, eps) == (n0, t) and t > rho * T / 2
 
 
 def test_bad_part_names_argument():

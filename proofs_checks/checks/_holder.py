@@ -1,5 +1,6 @@
 """Shared machinery of the seven Hölder lemmas (``lemma:example_utility_Holder`` ..
-``lemma:Quadratic``); one file per lemma (``holder_<name>.py``) uses it.
+``lemma:Quadratic``); one file per lemma (``holder_<name>.py``) uses it.  (A
+helper, not a check module: the registry skips names starting with ``_``.)
 
 Everything is derived from h for Bernoulli arms, where a mixture of arms is
 Bern(<alpha, p>), U_h = h(<alpha, p>) and ||F - G||_W = |p_F - p_G|
@@ -31,22 +32,23 @@ compared against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 
-from rsb_theory.distortions import U, Distortion, get
+from rsb_theory.distortions import U, Distortion, get  # noqa: F401  (U: used by the lemma files as hl.U)
 from rsb_theory.holder import HolderResult, holder, local_order, mixture_holder, optimal_means, sup_one_point_ratio
 
 from .. import derived, paper_claims
+from ..claims import Claim
 from ..ledger import CheckResult
+from ..mutants import as_text, stronger
+from ..verdict import compare, decide, worst
 
 #: Relative tolerance for "a dense-grid supremum equals the symbolic value".
 GRID_RTOL = 1e-4
-
-_ORDER = {"verified": 0, "loose": 1, "conditional": 2, "vacuous": 2, "refuted": 3}
 
 
 def printed(label: str, part: str) -> paper_claims.LemmaClaim:
@@ -57,11 +59,6 @@ def printed(label: str, part: str) -> paper_claims.LemmaClaim:
 def printed_r_cases(label: str) -> dict[str, str]:
     """{instances: printed r} for the two cases ``r.case1`` / ``r.case2`` of a lemma's item 2."""
     return {printed(label, p).instances: printed(label, p).printed for p in ("r.case1", "r.case2")}
-
-
-def worst(*statuses: str) -> str:
-    """The worst of several statuses (refuted > conditional > loose > verified)."""
-    return max(statuses, key=_ORDER.get)
 
 
 def frozen(params: dict) -> tuple:
@@ -228,17 +225,13 @@ def mixture_LMH(key: str, params: tuple, r: sp.Expr) -> tuple[float, sp.Expr | N
 
 
 def compare_exponent(printed: sp.Expr, derived_value: sp.Expr) -> str:
-    """Exponents: larger is better; a printed value below the derived one still holds."""
-    if sp.simplify(printed - derived_value) == 0:
-        return "verified"
-    return "loose" if bool(derived_value > printed) else "refuted"
+    """Exponents: larger is stronger (:func:`proofs_checks.verdict.compare`)."""
+    return compare(printed, derived_value, "larger")
 
 
 def compare_constant(printed: sp.Expr, derived_value: sp.Expr) -> str:
-    """Constants: smaller is better."""
-    if abs(float(printed) - float(derived_value)) <= 1e-9 * max(1.0, abs(float(printed))):
-        return "verified"
-    return "loose" if float(derived_value) < float(printed) else "refuted"
+    """Constants: smaller is stronger (:func:`proofs_checks.verdict.compare`)."""
+    return compare(printed, derived_value, "smaller")
 
 
 def check_q(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict]) -> CheckResult:
@@ -323,16 +316,18 @@ def instance_classes(key: str, params: tuple) -> tuple[str, ...]:
 
 def check_summary(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict],
                   r_claims: dict[str, str] | None = None,
-                  overrides: dict[str, tuple[str, str, str]] | None = None) -> CheckResult:
+                  overrides: dict[str, tuple[str, str, str]] | None = None,
+                  notes: dict[str, str] | None = None) -> CheckResult:
     """The closing sentence, each listed value re-derived as in the items.
 
     q against the Hölder exponent on [0, 1]; r against the per-instance exponent of
     every instance class (a single r for all instances); L against max(L_H, L_MH)
     with the summary's r (or ``r_claims`` per class when the summary lists none).
-    ``overrides`` maps a name to (status, derived, evidence) decided by the lemma's file.
+    ``overrides`` maps a name to (status, derived, evidence) decided by the lemma's file; ``notes`` adds
+    evidence to an entry.
     """
     listed = parse_summary(claim.printed)
-    overrides = overrides or {}
+    overrides, notes = overrides or {}, notes or {}
     status, got, ev = "verified", [], []
     for name, value in listed.items():
         if name in overrides:
@@ -360,7 +355,7 @@ def check_summary(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict],
                     bits.append(f"{fmt(params)}L = {val} with r = {r_by}")
                 else:  # pragma: no cover - transcription error
                     raise ValueError(f"argument 'claim': unknown summary entry {name!r}")
-            text = f"{name} = {value}: derived " + "; ".join(bits)
+            text = f"{name} = {value}: derived " + "; ".join(bits) + (f"; {notes[name]}" if name in notes else "")
             short = "; ".join(bits)
         status = worst(status, st)
         got.append(f"{name}: {short}")
@@ -395,15 +390,16 @@ def box_sup(expr: sp.Expr, syms: tuple[sp.Symbol, ...], region=None, n: int = 80
         mask &= region(*grids)
     return float(vals[mask].max())
 
-def region_step(key: str, claim: paper_claims.LemmaClaim, middle: sp.Expr, const: sp.Expr, region,
+def region_step(key: str, claim: paper_claims.LemmaClaim, middle: sp.Expr, region,
                 params: dict | None = None, n: int = 801) -> CheckResult:
-    """A case step "U_h(F) - U_h(G) = middle <= const |p_F - p_G|" on a region of (p_F, p_G).
+    """A case step "U_h(F) - U_h(G) = middle <= C |p_F - p_G|" on a region of (p_F, p_G), C the printed constant.
 
     ``middle`` is an expression in the symbols ``a`` (p_F) and ``b`` (p_G);
     both the equality (against h itself) and the inequality are checked on a
     dense grid of the region, and the smallest valid constant is reported.
     """
     a, b = sp.symbols("a b", real=True)
+    const = printed_value(claim.printed, params or {})
     d = dist(key, frozen(params or {}))
     f = sp.lambdify((a, b), middle, "numpy")
     x = np.linspace(0, 1, n)
@@ -416,10 +412,90 @@ def region_step(key: str, claim: paper_claims.LemmaClaim, middle: sp.Expr, const
     slack = float(np.max(gap - float(const) * np.abs(A - B)))
     ok_eq, ok_le = eq_err < 1e-12, slack <= 1e-12
     # a grid proves no smaller constant: the step is verified when it holds, refuted when it fails
-    st = "verified" if ok_eq and ok_le else "refuted"
+    st = decide(holds=ok_eq and ok_le)
     return CheckResult(claim.id, claim.claim, claim.printed, f"holds; grid max of (U_h(F) - U_h(G)) / |p_F - p_G| "
                        f"= {best:.6g} <= {const}" if st == "verified" else
                        f"fails: max of U_h(F) - U_h(G) - {const}|p_F - p_G| = {slack:.3g}", st,
                        "numeric", f"{int(mask.sum())} grid points of the region ({claim.condition}): "
                        f"max |U_h(F) - U_h(G) - ({middle})| = {eq_err:.2e}; max of U_h(F) - U_h(G) - "
                        f"{const}|p_F - p_G| = {slack:.3g} (<= 0: {ok_le}); smallest constant on the region {best:.6g}")
+
+
+# ---------------------------------------------------------------------------
+# claims and mutants
+# ---------------------------------------------------------------------------
+
+
+def lemma_claims(label: str, parts: tuple[str, ...], check, mutants) -> list[Claim]:
+    """One :class:`Claim` per printed item ``label#part`` (:data:`proofs_checks.paper_claims.HOLDER_LEMMAS`)."""
+    return [Claim(f"{label}#{part}", printed(label, part), check, mutants) for part in parts]
+
+
+def part_of(claim: Claim) -> str:
+    return claim.id.partition("#")[2]
+
+
+def common(values) -> sp.Expr | None:
+    """The one value of a sweep, or None when it differs between parameter values."""
+    vals = {sp.nsimplify(v) for v in values}
+    return next(iter(vals)) if len(vals) == 1 else None
+
+
+def q_common(key: str, sweep: list[dict]) -> sp.Expr | None:
+    return common(holder_on(key, frozen(p)).q for p in sweep)
+
+
+def r_common(key: str, c: paper_claims.LemmaClaim, sweep: list[dict]) -> sp.Expr | None:
+    return common(class_exponent(key, frozen(p), c.instances).r_instance for p in sweep)
+
+
+def reprint(claim: Claim, text: str, why: str) -> Claim:
+    """A mutant of a lemma item with another printed value."""
+    c: paper_claims.LemmaClaim = claim.printed
+    return claim.reprinted(replace(c, printed=text), f"{text} ({why})")
+
+
+def value_mutants(claim: Claim, result: CheckResult, sense: str, derived_value: sp.Expr | None) -> list[Claim]:
+    """A stronger value (than the printed one if it is verified, than the derived one if loose), and the derived
+    value for a loose or refuted item (:mod:`proofs_checks.mutants`)."""
+    c: paper_claims.LemmaClaim = claim.printed
+    out = []
+    if result.status == "verified":
+        out.append(reprint(claim, stronger(c.printed, sense), "stronger"))
+    if result.status == "loose" and derived_value is not None:
+        out.append(reprint(claim, stronger(as_text(derived_value), sense), "stronger than the derived value"))
+    if result.status in ("loose", "refuted") and derived_value is not None:
+        out.append(reprint(claim, as_text(derived_value), "the derived value"))
+    return out
+
+
+def summary_mutants(claim: Claim, result: CheckResult, derived_values: dict[str, sp.Expr | None]) -> list[Claim]:
+    """The closing sentence with one entry stronger (verified, loose) or with its derived values (refuted)."""
+    c: paper_claims.LemmaClaim = claim.printed
+    listed = parse_summary(c.printed)
+
+    def text(entries: dict) -> str:
+        return "; ".join(f"{k}={v}" for k, v in entries.items())
+
+    out = []
+    if result.status in ("verified", "loose") and "q" in listed:
+        out.append(reprint(claim, text(listed | {"q": stronger(listed["q"], "larger")}), "q stronger"))
+    if result.status == "refuted":
+        fixed = {k: as_text(v) for k, v in derived_values.items() if v is not None and k in listed}
+        if fixed:
+            out.append(reprint(claim, text(listed | fixed), "the derived values"))
+    return out
+
+
+def lemma_mutants(key: str, sweep: list[dict], claim: Claim, result: CheckResult, sense: str = "smaller",
+                  derived_value: sp.Expr | None = None) -> list[Claim]:
+    """The mutants of an item by its kind: q and r (exponents, against the derived value common to the sweep), the
+    closing sentence, and otherwise a constant or a step (``sense``, ``derived_value``)."""
+    part = part_of(claim)
+    if part == "q":
+        return value_mutants(claim, result, "larger", q_common(key, sweep))
+    if part == "r" or part.startswith("r."):
+        return value_mutants(claim, result, "larger", r_common(key, claim.printed, sweep))
+    if part == "summary":
+        return summary_mutants(claim, result, {"q": q_common(key, sweep)})
+    return value_mutants(claim, result, sense, derived_value)

@@ -1,0 +1,83 @@
+"""The shape every check has: a claim as data, the function that judges it, and its mutants.
+
+A check module of :mod:`proofs_checks.checks` exports one mapping, ``CLAIMS``,
+from ledger id to :class:`Claim`.  A claim carries *the printed claim it
+judges* (``printed``, taken from :mod:`proofs_checks.paper_claims`, the only
+place printed values live), the hypotheses it states beyond the paper's text
+(``given``, empty for the printed claim), the function that judges it
+(``check(claim) -> CheckResult``) and the function that alters it
+(``mutants(claim, result) -> list of claims``): an altered claim whose correct
+verdict differs from ``result``'s (a stronger exponent or constant for a
+verified value, the derived value for a loose or refuted one, the missing
+condition added for a conditional one, a horizon where the bound is
+informative for a vacuous one).  Running the same check on its mutants shows
+that the check can fail (``rsb verify --mutants``).
+
+The registry (:mod:`proofs_checks.registry`) finds the modules itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from .ledger import CheckResult
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the paper, as data.
+
+    Attributes
+    ----------
+    id : str
+        The ledger id (``label`` or ``label#part``, ARCHITECTURE.md).
+    printed : object
+        What the paper prints (a row of a table, a :class:`proofs_checks.paper_claims.LemmaClaim`,
+        a formula as text, ...); the check reads the printed claim from here only.
+    check : callable
+        ``check(claim) -> CheckResult``.
+    mutants : callable or None
+        ``mutants(claim, result) -> list[Claim]`` (``result``: the check's verdict on ``claim``).
+    given : tuple of (str, object)
+        Hypotheses the claim states in addition to the paper's (a mutant adds the missing condition here).
+    note : str
+        How this claim differs from the printed one ("" for the printed claim); the ``claim`` of a
+        mutant in ``rsb verify --mutants``.
+    """
+
+    id: str
+    printed: Any
+    check: Callable[["Claim"], CheckResult]
+    mutants: Callable[["Claim", CheckResult], list["Claim"]] | None = None
+    given: tuple[tuple[str, Any], ...] = ()
+    note: str = ""
+
+    def run(self) -> CheckResult:
+        """The check's verdict on this claim (its ``id`` must be the claim's)."""
+        res = self.check(self)
+        if res.id != self.id:
+            raise RuntimeError(f"the check of {self.id!r} returned an entry for {res.id!r}")
+        return res
+
+    def assumes(self, key: str, default: Any = None) -> Any:
+        """The value of the stated hypothesis ``key`` (``default`` when the claim states none)."""
+        return dict(self.given).get(key, default)
+
+    def assuming(self, key: str, value: Any, note: str) -> "Claim":
+        """A mutant stating the hypothesis ``key = value`` in addition."""
+        return replace(self, given=tuple((k, v) for k, v in self.given if k != key) + ((key, value),), note=note)
+
+    def reprinted(self, printed: Any, note: str) -> "Claim":
+        """A mutant with another printed value."""
+        return replace(self, printed=printed, note=note)
+
+
+def claim_map(*claims: Claim) -> dict[str, Claim]:
+    """``CLAIMS`` of a check module: id -> claim, in the order given; ids must be unique."""
+    out: dict[str, Claim] = {}
+    for c in claims:
+        if c.id in out:
+            raise ValueError(f"argument 'claims': duplicate ledger id {c.id!r}")
+        out[c.id] = c
+    return out
