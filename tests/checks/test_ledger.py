@@ -9,7 +9,8 @@ import pytest
 import sympy as sp
 
 from proofs_checks import paper_claims, verdict
-from proofs_checks.cli import build_parser, main
+from proofs_checks.cli import main
+from proofs_checks.cli.parser import build_parser
 from proofs_checks.ledger import KEYS, METHODS, STATUSES, CheckResult, MutantOutcome, to_json, to_markdown
 from proofs_checks.registry import check_modules, claims, evaluate, run_all, run_claims
 
