@@ -217,10 +217,11 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                 f"so every pull is round-robin")
         else:
             max_tau = T - (K - 1) * n0
-            if radius_c / math.sqrt(max_tau) >= instance.width:
+            smallest = float(confidence_radius(radius_c, max_tau))
+            if smallest >= instance.width:
                 warnings.append(
                     f"{algo.upper()}: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at "
-                    f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {radius_c / math.sqrt(max_tau):.3g} "
+                    f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {smallest:.3g} "
                     f"for tau <= {max_tau}), so every law on the support is in every confidence set"
                     + ("; the optimistic value is the same for every mixture and the first mixture is kept"
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))

@@ -13,9 +13,8 @@ whose next reward stream is used up (the caller refills the stream b * K + arm[b
 2. phat = ones / tau and c = L_bonus * radius, with the radius of
    ``eq:UCB_confidence_sets`` (:func:`rsb_sim.rules.confidence_radius`); the decision of
    ``eq:UCB_alpha2`` by the compiled search (:func:`rsb_theory.edge_lines.compiled_search`)
-   with the previous choice cur[b], written to cur[b], and the mixture a[b] (as
-   :func:`rsb_theory.argmax.points_of`: eps (n + offset), the last coordinate 1 - sum of the
-   others, clipped at 0);
+   with the previous choice cur[b], written to cur[b], and the mixture a[b]
+   (:func:`rsb_theory.edge_lines.mixture_of`, as :func:`rsb_theory.argmax.points_of`);
 3. the next arm by ``eq:UCB_sampling_rule`` with t pulls made
    (:func:`rsb_sim.rules.track_arm`), written to arm[b].
 
@@ -99,6 +98,7 @@ SOURCES = (edge_lines, rules, rewards)
 # The callees of run_trials, by global name: the plain functions, rebound to their compiled
 # versions by compiled_loop() before run_trials is compiled.
 _decide_one = edge_lines._decide_one
+_mixture = edge_lines.mixture_of
 _pop = rewards.pop_buffered
 _radius = rules.confidence_radius
 _track = rules.track_arm
@@ -135,14 +135,9 @@ def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc:
             else:
                 out.stats[0] += ev
             out.stats[2] += 1
-            s = 0.0
             for j in range(K1):
                 state.cur[b, j] = new[j]
-                av = k.eps * (float(new[j]) + k.offset)
-                state.a[b, j] = av
-                s += av
-            last = 1.0 - s
-            state.a[b, K1] = last if last > 0.0 else 0.0
+            _mixture(new, k.eps, k.offset, state.a[b])
             state.arm[b] = _track(t, state.a[b], state.tau[b])
             t += 1
         state.t_next[b] = k.T + 1
@@ -157,7 +152,7 @@ def compiled_loop():
     if "run_trials" not in _COMPILED:
         g = globals()
         g["_decide_one"] = edge_lines.compiled_search()
-        for name in ("_pop", "_radius", "_track"):
+        for name in ("_mixture", "_pop", "_radius", "_track"):
             g[name] = edge_lines.njit_cached(g[name], inline="always", nrt=False)
         _COMPILED["run_trials"] = edge_lines.njit_cached(run_trials, sources=SOURCES, inline="never", nrt=False,
                                                          nogil=True)

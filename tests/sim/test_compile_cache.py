@@ -103,7 +103,7 @@ def test_every_compiled_callee_of_the_loop_is_in_its_sources():
     _ce_loop.compiled_loop()  # binds the callees' names to their dispatchers
     files = {os.path.realpath(m.__file__) for m in _ce_loop.SOURCES} | {os.path.realpath(_ce_loop.__file__)}
     callees = [v for v in vars(_ce_loop).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
-    assert len(callees) == 4  # the search, the reward reader, the radius and the tracking rule
+    assert len(callees) == 5  # the search, the mixture, the reward reader, the radius and the tracking rule
     for v in callees:
         assert os.path.realpath(v.py_func.__code__.co_filename) in files, v
     # the search calls only functions of its own file, whose cache is stamped with it

@@ -68,3 +68,20 @@ def test_pop_buffered_reads_each_stream_in_order():
             assert seq == table.outcomes(k, i, 13).tolist()
         assert rew.pulls.tolist() == [[13] * 3] * 2 and rew.refills == 6 * 3  # blocks 1..3 of 5 per stream
 
+
+
+def test_mixture_of_is_points_of():
+    """The loop's mixture of a grid point (compiled and as Python) is rsb_theory.argmax.points_of, bit for bit."""
+    from rsb_theory import argmax as am
+
+    compiled = edge_lines.njit_cached(edge_lines.mixture_of)
+    for K in range(2, 7):
+        for kind in ("etc", "ucb"):
+            grid = Grid(K, 0.1 if K < 5 else 0.2, kind)
+            counts = grid.counts()
+            want = am.points_of(grid, counts)
+            for j in range(0, len(counts), max(1, len(counts) // 50)):
+                for f in (edge_lines.mixture_of, compiled):
+                    a = np.empty(K)
+                    f(counts[j], float(grid.eps), float(grid.offset), a)
+                    assert np.array_equal(a, want[j]), (K, kind, counts[j])
