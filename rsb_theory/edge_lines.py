@@ -423,24 +423,6 @@ def _forms(n, K, eps, off, p, c, clamp):
     return x + last * p[K - 1], y + last * c[K - 1]
 
 
-def mixture_of(n, eps, off, a):
-    """The mixture of the grid point with explicit coordinates n (K-1,), written into a (K,).
-
-    a_k = eps (n_k + offset) (``eq:etc_discrete_set``, :class:`rsb_theory.grids.Grid`), the
-    last coordinate 1 - sum of the others (summed in order), clipped at 0, as
-    :func:`rsb_theory.argmax.points_of` computes it (tested equal).  Plain Python, compiled
-    into CE-UCB-M's loop.
-    """
-    K1 = a.shape[0] - 1
-    s = 0.0
-    for k in range(K1):
-        v = eps * (float(n[k]) + off)
-        a[k] = v
-        s += v
-    last = 1.0 - s
-    a[K1] = last if last > 0.0 else 0.0
-
-
 def _hy(h, x, y):
     """h(clip(x, 0, 1)) + y."""
     if x < 0.0:

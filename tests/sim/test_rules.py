@@ -70,18 +70,20 @@ def test_pop_buffered_reads_each_stream_in_order():
 
 
 
-def test_mixture_of_is_points_of():
+def test_record_choice_is_points_of():
     """The loop's mixture of a grid point (compiled and as Python) is rsb_theory.argmax.points_of, bit for bit."""
+    from rsb_sim.policies import _ce_loop
     from rsb_theory import argmax as am
 
-    compiled = edge_lines.njit_cached(edge_lines.mixture_of)
+    compiled = edge_lines.njit_cached(_ce_loop.record_choice)
     for K in range(2, 7):
         for kind in ("etc", "ucb"):
             grid = Grid(K, 0.1 if K < 5 else 0.2, kind)
             counts = grid.counts()
             want = am.points_of(grid, counts)
             for j in range(0, len(counts), max(1, len(counts) // 50)):
-                for f in (edge_lines.mixture_of, compiled):
-                    a = np.empty(K)
-                    f(counts[j], float(grid.eps), float(grid.offset), a)
-                    assert np.array_equal(a, want[j]), (K, kind, counts[j])
+                for f in (_ce_loop.record_choice, compiled):
+                    cur, a = np.full((3, K - 1), -1, dtype=np.int64), np.zeros((3, K))
+                    f(counts[j], float(grid.eps), float(grid.offset), cur, a, 1)
+                    assert np.array_equal(a[1], want[j]) and np.array_equal(cur[1], counts[j]), (K, kind, counts[j])
+                    assert not a[[0, 2]].any() and np.all(cur[[0, 2]] == -1)
