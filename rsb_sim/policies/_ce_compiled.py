@@ -24,6 +24,7 @@ from rsb_theory import edge_lines
 from ..rewards import VectorRewards
 from ..rules import TIE_TOL
 from . import PolicyRun
+from ._ce_loop import Constants, Output, State, Streams, compiled_loop, scratch
 
 #: Default trial-steps per compiled call (the progress bar and Ctrl-C are served between calls).
 STEPS_PER_CALL = 20_000
@@ -49,8 +50,6 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     (:attr:`rsb_sim.rewards.VectorRewards.refills`, the first, which fills every buffer before
     the loop starts, included).
     """
-    from ._ce_loop import Constants, Output, State, Streams, compiled_loop, scratch
-
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
     steps = setup.explore_steps
     n_thr = thread_count(setup, B)
