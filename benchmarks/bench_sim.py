@@ -29,7 +29,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
 
 from rsb_sim.bench import bench, format_rows  # noqa: E402
 from rsb_sim.config import SimConfig  # noqa: E402
