@@ -57,8 +57,8 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
     than one; None: the CPUs available).  The reference loop is one plain Python loop.
 
     A short untimed warm-up run first (T = 50, 2 trials) fills the one-time caches of both
-    routes: lambdified h, the grid, and numba's compilation of CE-UCB-M's line search (about
-    30 s once per installation, then loaded from disk; about 0.5 s per process for h).
+    routes: lambdified h, the grid, and numba's compiled CE-UCB-M loop and h callback
+    (compiled once per installation, then loaded from the on-disk cache).
     """
     d = get(dr)
     inst = BernoulliInstance(INSTANCES[K])

@@ -9,10 +9,11 @@ paper's formula:
   n0 = ceil(rho T eps / 4) times, round-robin (``algorithm:B-UCB-M``).
 * ``radius_scale`` — multiplies the confidence radius of
   ``eq:UCB_confidence_sets``, 16 (sqrt(2 e log T) + 32) / sqrt(tau); default 1.
-* ``explore`` — override.  For RS-ETC-M it *replaces N(eps)* of
-  ``eq:number of samples main paper`` (so each arm is explored
-  ceil(explore / K) times); for RS-UCB-M / CE-UCB-M it is the forced
-  exploration count *per arm* (replacing ceil(rho T eps / 4)); ignored by
+* ``explore`` — override: exploration pulls *per arm*, for every algorithm.
+  For RS-ETC-M it replaces ceil(N(eps)/K) of ``algorithm:RS-ETC-M-Alg``
+  (N(eps) of ``eq:number of samples main paper`` is then not computed: the
+  exploration is K * explore pulls); for RS-UCB-M / CE-UCB-M it replaces the
+  forced exploration ceil(rho T eps / 4) of ``algorithm:B-UCB-M``; ignored by
   the uniform policy.
 """
 
@@ -50,7 +51,7 @@ class SimConfig:
     radius_scale : float
         Factor (>= 0) on the radius of ``eq:UCB_confidence_sets``.
     explore : int or None
-        See the module docstring; ``None``: the paper's formula.
+        Exploration pulls per arm (module docstring); ``None``: the paper's formula.
     record_actions : bool
         Keep the (trials, T) int8 action array in the result (small T only).
     block : int
@@ -67,6 +68,11 @@ class SimConfig:
         Spawn-key prefix of this experiment within a family of experiments
         seeded by one root (:class:`rsb_sim.rewards.RewardTable`): the j-th
         horizon of ``rsb slopes`` uses ``(j,)``.  ``()``: a single experiment.
+    compiled : bool
+        CE-UCB-M runs its compiled loop where it applies (Bernoulli arms, q = 1,
+        concave h, grids up to :data:`rsb_sim.policies.ce_ucb_m.COMPILED_MAX_GRID`
+        points); False: the NumPy searcher always.  Does not change any result
+        (tested) and, like ``threads``, is not recorded.
     """
 
     T: int
@@ -81,6 +87,7 @@ class SimConfig:
     first_trial: int = 0
     threads: int | None = None
     stream: tuple[int, ...] = ()
+    compiled: bool = True
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
@@ -112,6 +119,8 @@ class SimConfig:
             object.__setattr__(self, "stream", tuple(self.stream))
         if not isinstance(self.stream, tuple) or not all(_is_int(x) and x >= 0 for x in self.stream):
             raise ValueError(f"argument 'stream': need a tuple of integers >= 0, got {self.stream!r}")
+        if not isinstance(self.compiled, (bool, np.bool_)):
+            raise ValueError(f"argument 'compiled': need True or False, got {self.compiled!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
@@ -132,10 +141,11 @@ class SimConfig:
         return e
 
     def to_dict(self) -> dict:
-        """The fields as a dict, without ``threads`` (it changes no result, so results and the
-        summaries of a sweep do not depend on the executor's choice of threads)."""
+        """The fields as a dict, without ``threads`` and ``compiled`` (they change no result, so
+        results and the summaries of a sweep do not depend on the executor's choice of threads
+        or on the route)."""
         out = asdict(self)
-        del out["threads"]
+        del out["threads"], out["compiled"]
         if not self.stream:  # a single experiment: the record (and the sweep's cache keys) as before
             del out["stream"]
         else:
@@ -179,8 +189,13 @@ def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float
     return math.exp(log_n) if log_n < 700 else math.inf
 
 
-def etc_explore_per_arm(N: float, K: int) -> int:
-    """ceil(N(eps) / K) (``algorithm:RS-ETC-M-Alg``), at least 1 (an empirical CDF needs a sample)."""
-    if math.isinf(N) or N >= 2**62:
-        return 2**62
+def etc_explore_per_arm(N: float, K: int) -> int | None:
+    """ceil(N(eps) / K) (``algorithm:RS-ETC-M-Alg``), at least 1 (an empirical CDF needs a sample).
+
+    Exact however large (a Python int: 1.9e22 / 2 gives 9.5e21, not a capped machine
+    integer); None when N(eps) is infinite (beyond the largest float), an exploration that
+    no horizon reaches.
+    """
+    if math.isinf(N):
+        return None
     return max(1, math.ceil(N / K - 1e-9))

@@ -45,6 +45,10 @@ class Optimum:
     method: str
 
 
+#: How far from 1 the sum of a row of ``probs`` may be (rounding of exactly given laws only).
+PROB_TOL = 1e-9
+
+
 def _as_float_array(x, name: str, ndim: int) -> np.ndarray:
     try:
         arr = np.asarray(x, dtype=float)
@@ -176,8 +180,14 @@ class FiniteSupportInstance:
             raise ValueError(f"argument 'probs': expected shape (K, {xs.size}), got {ps.shape}")
         if ps.shape[0] < 2:
             raise ValueError(f"argument 'probs': need K >= 2 arms, got {ps.shape[0]}")
-        if np.any(ps < 0) or np.any(ps > 1) or np.any(np.abs(ps.sum(axis=1) - 1) > 1e-9):
-            raise ValueError("argument 'probs': rows must be probability vectors (entries in [0, 1], sum 1)")
+        for i, row in enumerate(ps, start=1):  # arms are numbered 1..K, as in the paper
+            bad = row[(row < 0) | (row > 1)]
+            if bad.size:
+                raise ValueError(f"argument 'probs': row {i} (arm {i}) has the entry {bad[0]:g} outside [0, 1]")
+            total = float(row.sum())
+            if abs(total - 1) > PROB_TOL:
+                raise ValueError(f"argument 'probs': row {i} (arm {i}) sums to {total:.12g}, not 1 "
+                                 f"(tolerance {PROB_TOL:g})")
         object.__setattr__(self, "support", tuple(float(v) for v in xs))
         object.__setattr__(self, "probs", tuple(tuple(float(v) for v in row) for row in ps))
 

@@ -9,7 +9,10 @@ Tie rules (ARCHITECTURE.md): keep the previous mixture while
 v(prev) >= M - TIE_TOL, otherwise take the first grid point (lexicographic
 order of (n_1, ..., n_{K-1}), which is the order of ``Grid.points()``) with
 v >= M - TIE_TOL; in the tracking rule the lowest arm index among the arms
-within :data:`TRACK_TOL` of the largest deficit.
+within ``TRACK_TOL`` of the largest deficit.  The tracking rule and the radius
+are the definitions of :mod:`rsb_sim.rules` (:func:`~rsb_sim.rules.track_arm`,
+:func:`~rsb_sim.rules.confidence_radius`), called as they are: what is
+independent here is the search of every decision.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 from rsb_theory.riskmetric import finite_support
 
 from .rewards import RewardTable, ScalarRewards
-from .rules import FLOOR_GUARD, TIE_TOL, TRACK_TOL
+from .rules import FLOOR_GUARD, TIE_TOL, track_arm
 from .setup import Setup
 
 
@@ -53,7 +56,7 @@ def grid_values(setup: Setup, d, instance, points: np.ndarray, hist: np.ndarray)
         base = np.asarray(finite_support(h, np.asarray(instance.support), mix), dtype=float)
     if setup.algo == "rs-etc-m":
         return base
-    radius = setup.radius_c / np.sqrt(tau)
+    radius = setup.radius(tau)
     if setup.algo == "ce-ucb-m":
         return base + setup.L_bonus * np.sum((points * radius) ** setup.q, axis=1)
     lo = np.maximum(phat - radius, 0.0)
@@ -67,16 +70,6 @@ def decide(values: np.ndarray, previous: int | None) -> int:
     if previous is not None and values[previous] >= M - TIE_TOL:
         return previous
     return int(np.flatnonzero(values >= M - TIE_TOL)[0])
-
-
-def track(t_minus_1: int, a: np.ndarray, tau: np.ndarray) -> int:
-    """``eq:UCB_sampling_rule``: argmax_i ((t-1) a(i) - tau(i)), lowest index on ties."""
-    deficits = [t_minus_1 * float(a[i]) - float(tau[i]) for i in range(len(a))]
-    top = max(deficits)
-    for i, v in enumerate(deficits):
-        if v >= top - TRACK_TOL:
-            return i
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decisions: list | None = None
@@ -135,7 +128,7 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decis
     decisions.append(idx)
     for t in range(len(actions) + 1, T + 1):
         tau = hist.sum(axis=1)
-        pull(track(t - 1, points[idx], tau))
+        pull(track_arm(t - 1, points[idx], tau))
         if t < T:
             idx = decide(grid_values(setup, d, instance, points, hist), idx)
             decisions.append(idx)

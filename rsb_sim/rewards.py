@@ -128,21 +128,26 @@ class VectorRewards:
         self._pos = np.zeros(self.B * self.K, dtype=np.int64)  # next unread position in the buffer
         self._fill = np.zeros(self.B * self.K, dtype=np.int64)  # valid length of the buffer
         self.pulls = np.zeros((self.B, self.K), dtype=np.int64)
+        self.refills = 0
         self._rowK = np.arange(self.B, dtype=np.int64) * self.K
 
     def buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(buffer, position, filled) of the streams, flat index k * K + i, for compiled readers.
 
-        A reader takes ``buffer[f, position[f]]`` while ``position[f] < filled[f]``, advances
-        ``position[f]`` and counts ``pulls``; at the end of a buffer it calls :meth:`refill`.
+        A reader takes the next reward with :func:`pop_buffered` (with :attr:`pulls`); at the end
+        of a buffer it calls :meth:`refill` and reads again.
         """
         return self._buf, self._pos, self._fill
 
     def refill(self, flat) -> None:
-        """Draw the next block of the streams ``flat`` (k * K + i) whose buffers are used up."""
+        """Draw the next block of the streams ``flat`` (k * K + i) whose buffers are used up.
+
+        :attr:`refills` counts the calls (a counter for tests and benchmarks; no effect on a reward).
+        """
         flat = np.atleast_1d(np.asarray(flat, dtype=np.int64))
         if np.any(self._pos[flat] < self._fill[flat]):
             raise ValueError("argument 'flat': a stream still has unread rewards")
+        self.refills += 1
         self._refill(flat)
 
     def _refill(self, flat: np.ndarray) -> None:
@@ -196,3 +201,21 @@ class VectorRewards:
             hist[f] = np.bincount(np.concatenate(parts).astype(np.int64), minlength=m)
         self.pulls += n
         return hist.reshape(self.B, self.K, m)
+
+
+def pop_buffered(buf, pos, fill, pulls, k, i):
+    """The next outcome index of arm i in trial k from the buffers of :meth:`VectorRewards.buffers`.
+
+    Returns -1, reading nothing, when the stream's buffer is used up (the caller refills the
+    stream k * K + i with :meth:`VectorRewards.refill` and reads again); otherwise advances the
+    stream's position and counts the pull in ``pulls`` (shape (trials, K)).  Plain Python,
+    compiled by numba in CE-UCB-M's loop (:mod:`rsb_sim.policies._ce_loop`); reading a stream
+    this way gives its rewards in the order of :meth:`RewardTable.outcomes` (tested).
+    """
+    f = k * pulls.shape[1] + i
+    j = pos[f]
+    if j >= fill[f]:
+        return -1
+    pos[f] = j + 1
+    pulls[k, i] += 1
+    return buf[f, j]

@@ -27,6 +27,7 @@ from .config import (
     ucb_explore_per_arm,
 )
 from .rewards import DEFAULT_BLOCK
+from .rules import confidence_radius
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,12 @@ class Setup:
     eps : float
     grid : rsb_theory.grids.Grid or None
         ``etc`` grid for RS-ETC-M, mid-point ``ucb`` grid for the UCBs, None for uniform.
-    n0 : int
-        Pulls per arm in the round-robin exploration (ETC: ceil(N(eps)/K); UCBs:
-        ceil(rho T eps / 4) or ``explore``; uniform: 0).
+    n0 : int or None
+        Pulls per arm in the round-robin exploration, exact however large (ETC:
+        ceil(N(eps)/K), None when N(eps) is infinite; UCBs: ceil(rho T eps / 4);
+        ``explore`` for every algorithm when it is given; uniform: 0).  Only the
+        first T pulls of an exploration longer than the horizon happen
+        (:attr:`explore_steps`).
     radius_c : float
         radius_scale * 16 (sqrt(2 e log T) + 32); the radius of arm i is radius_c / sqrt(tau_i).
     q, L : float
@@ -56,9 +60,11 @@ class Setup:
         A maximiser of h on [0, 1] (RS-UCB-M with concave h: max of h on [x, y]
         is h(clip(u_star, x, y))).
     N_eps : float or None
-        ETC: N(eps) of ``eq:number of samples main paper`` (or ``explore``).
+        ETC: N(eps) of ``eq:number of samples main paper``; None when ``explore``
+        replaces ceil(N(eps)/K) (the exploration is then K * explore pulls).
     Delta_min : float or None
-        ETC: Delta_min(eps) of the true instance on the etc grid (``eq:discrete_gap``).
+        ETC: Delta_min(eps) of the true instance on the etc grid (``eq:discrete_gap``);
+        None when ``explore`` is given (N(eps), its only use, is not computed).
     warnings : tuple of str
     threads : int
         Threads of CE-UCB-M's compiled time loop (``SimConfig.threads`` resolved);
@@ -66,6 +72,8 @@ class Setup:
     block : int
         Rewards drawn per refill of a (trial, arm) stream (``SimConfig.block``); no
         effect on any reward.
+    compiled : bool
+        CE-UCB-M may use its compiled loop (``SimConfig.compiled``); no effect on any result.
     """
 
     algo: str
@@ -84,15 +92,17 @@ class Setup:
     warnings: tuple[str, ...]
     threads: int = 1
     block: int = DEFAULT_BLOCK
+    compiled: bool = True
 
     @property
     def explore_steps(self) -> int:
-        """Length of the round-robin phase, min(T, K n0)."""
-        return min(self.T, self.K * self.n0)
+        """Length of the round-robin phase, min(T, K n0) (T when n0 is None: infinite)."""
+        return self.T if self.n0 is None else min(self.T, self.K * self.n0)
 
     def radius(self, tau: np.ndarray) -> np.ndarray:
-        """radius_scale * 16 (sqrt(2 e log T) + 32) / sqrt(tau) (``eq:UCB_confidence_sets``)."""
-        return self.radius_c / np.sqrt(tau)
+        """radius_scale * 16 (sqrt(2 e log T) + 32) / sqrt(tau) (``eq:UCB_confidence_sets``,
+        :func:`rsb_sim.rules.confidence_radius`)."""
+        return confidence_radius(self.radius_c, tau)
 
 
 def true_gap(d: Distortion, instance, grid: Grid) -> float:
@@ -163,7 +173,7 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
     if algo == "uniform":
         return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, (), cfg.threads_for(),
-                     cfg.block)
+                     cfg.block, cfg.compiled)
     if algo == "rs-ucb-m":
         if instance.kind != "bernoulli":
             raise ValueError("argument 'algo': rs-ucb-m is implemented for Bernoulli arms only (the Jensen "
@@ -182,16 +192,22 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     if algo == "rs-etc-m":
         grid = Grid(K, eps, "etc")
         if cfg.explore is not None:
-            N = float(cfg.explore)
+            n0 = int(cfg.explore)
+            if K * n0 >= T:
+                warnings.append(
+                    f"RS-ETC-M never commits: an exploration of {n0} pulls per arm (explore) and "
+                    f"K*{n0} = {K * n0} >= T = {T}, so every pull is round-robin exploration")
         else:
             Dmin = true_gap(d, instance, grid)
             # the L_H of eq:Holder (W1-Hölder constant of U_h): L on [0, 1], L b^(1-q) on [0, b]
             N = N_eps_value(K, T, eps, L_bonus, q, Dmin)
-        n0 = etc_explore_per_arm(N, K)
-        if K * n0 >= T:
-            warnings.append(
-                f"RS-ETC-M never commits: the exploration N(eps) = {N:.4g} gives ceil(N/K) = {n0} pulls per arm "
-                f"and K*ceil(N/K) >= T = {T}, so every pull is round-robin exploration")
+            n0 = etc_explore_per_arm(N, K)
+            if n0 is None or K * n0 >= T:
+                warnings.append(
+                    f"RS-ETC-M never commits: the exploration of eq:number of samples main paper, "
+                    f"N(eps) = {_size(N)} (Delta_min(eps) = {Dmin:.3g}), asks for ceil(N(eps)/K) = "
+                    f"{_size(None if n0 is None else n0)} pulls per arm and K*ceil(N(eps)/K) >= T = {T}, so every "
+                    f"pull is round-robin exploration")
     else:
         grid = Grid(K, eps, "ucb")
         n0 = ucb_explore_per_arm(cfg, K)
@@ -201,12 +217,23 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                 f"so every pull is round-robin")
         else:
             max_tau = T - (K - 1) * n0
-            if radius_c / math.sqrt(max_tau) >= instance.width:
+            smallest = float(confidence_radius(radius_c, max_tau))
+            if smallest >= instance.width:
                 warnings.append(
                     f"{algo.upper()}: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at "
-                    f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {radius_c / math.sqrt(max_tau):.3g} "
+                    f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {smallest:.3g} "
                     f"for tau <= {max_tau}), so every law on the support is in every confidence set"
                     + ("; the optimistic value is the same for every mixture and the first mixture is kept"
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
     return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
-                 cfg.threads_for(), cfg.block)
+                 cfg.threads_for(), cfg.block, cfg.compiled)
+
+
+def _size(x) -> str:
+    """A count or size for a message: an integer exactly up to 10^12, else 4 significant digits
+    (never a machine cap); None or inf: beyond the largest float."""
+    if x is None or (isinstance(x, float) and math.isinf(x)):
+        return "inf (beyond the largest float)"
+    if isinstance(x, int) and abs(x) < 10**12:
+        return str(x)
+    return f"{float(x):.4g}"

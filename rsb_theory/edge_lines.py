@@ -62,24 +62,31 @@ enumeration of the grid in the same compiled code.  Values are computed as in
 coordinate 1 - sum of the others, clipped at 0); decisions agree with the
 NumPy routes and the reference loop within the tie tolerance (tests).
 
-The kernel is compiled with numba (``h`` is compiled from its SymPy
-expression with ``lambdify(modules="math")`` as a C callback, so the kernel
-itself is compiled once per installation, about 20 s, and then loaded from
-numba's on-disk cache; the callback costs about 0.5 s per distortion and
-process); :func:`available` says whether this works for a distortion, and
-callers fall back to :func:`rsb_theory.argmax.argmax` otherwise.  The search
-allocates nothing and is compiled without numba's reference-counted runtime
-(:func:`_jit`).  The peak search on line 0 starts at the previous choice's
-line-0 position (:func:`_line0_peak`; when that choice lies on line 0 its value is
-that sample), and the refinement of step 4 may bisect towards that position when
-the previous choice holds the maximum.  The hull vertex is only looked for when
-the hull has more than one edge.  :func:`simulator` runs CE-UCB-M's whole time
-loop around :func:`_decide_one`.
+The kernel is compiled with numba: ``h`` is compiled from its SymPy expression
+with ``lambdify(modules="math")`` as a C callback (:func:`compiled_h`), so the
+kernel has one signature for every h and is compiled once per installation
+(about 20 s); both are kept in numba's on-disk cache and loaded from it by
+every later process (:func:`njit_cached`, :func:`compiled_h`).
+:func:`available` says whether this works for a distortion, and callers fall
+back to :func:`rsb_theory.argmax.argmax` otherwise.  The search allocates
+nothing and is compiled without numba's reference-counted runtime
+(:func:`njit_cached`).  The peak search on line 0 starts at the previous
+choice's line-0 position (:func:`_line0_peak`; when that choice lies on line 0
+its value is that sample), and the refinement of step 4 may bisect towards that
+position when the previous choice holds the maximum.  The hull vertex is only
+looked for when the hull has more than one edge.  CE-UCB-M's compiled time loop
+(:mod:`rsb_sim.policies._ce_loop`) calls the search of one trial,
+:func:`compiled_search`, with the work arrays of :func:`scratch`.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -98,6 +105,7 @@ P_SEP = 1e-9
 REFINE_AFTER = 8
 REFINE_ITERS = 8
 
+# Per-process memos of compiled objects (never switches: they only hold what was compiled).
 _H_CACHE: dict = {}
 _COMPILED: dict = {}
 
@@ -111,12 +119,126 @@ def _numba():
     return numba
 
 
-def _compile_h(d: Distortion):
-    """h compiled by numba as a C callback ``float64(float64)``, or None when that fails.
+# ---------------------------------------------------------------------------
+# numba's on-disk cache, stamped with every source compiled into a function
+# ---------------------------------------------------------------------------
 
-    A C callback (rather than a jitted function) gives the kernel one fixed
-    signature, so the kernel is compiled once and cached on disk for every h;
-    only this small callback is compiled per distortion and process.
+
+def source_stamp(*sources) -> str:
+    """SHA-256 (hex) of the contents of ``sources`` (files or modules), in order."""
+    digest = hashlib.sha256()
+    for s in sources:
+        data = Path(getattr(s, "__file__", s)).read_bytes()
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _stamped_cache_class():
+    """numba's per-function disk cache (``numba.core.caching.FunctionCache``) with the freshness
+    stamp, the file that places it and its file name given by the caller."""
+    from numba.core import caching
+
+    class Locator:
+        """numba's own locator (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the file, else the
+        user-wide cache directory), with another freshness stamp."""
+
+        def __init__(self, inner, stamp: str) -> None:
+            self._inner, self._stamp = inner, stamp
+
+        def __getattr__(self, name):  # get_cache_path, ensure_cache_path, get_disambiguator, _py_file
+            return getattr(self._inner, name)
+
+        def get_source_stamp(self) -> str:
+            return self._stamp
+
+    class Impl(caching.CompileResultCacheImpl):
+        def __init__(self, py_func, stamp: str, anchor: str, name: str) -> None:  # noqa: D401 - numba's API
+            self._lineno = py_func.__code__.co_firstlineno
+            for cls in self._locator_classes:
+                inner = cls.from_function(py_func, anchor)
+                if inner is not None:
+                    break
+            else:
+                raise RuntimeError(f"no writable numba cache directory for {anchor}")
+            self._locator = Locator(inner, stamp)
+            self._filename_base = self.get_filename_base(name, getattr(sys, "abiflags", ""))
+
+    class Cache(caching.FunctionCache):
+        def __init__(self, py_func, stamp: str, anchor: str, name: str) -> None:
+            self._impl_class = lambda f: Impl(f, stamp, anchor, name)
+            super().__init__(py_func)
+
+    return Cache
+
+
+def _stamped_cache(py_func, stamp: str, anchor: str, name: str):
+    """The cache of :func:`_stamped_cache_class`, or None when numba's internals do not allow it (then
+    the function is compiled in every process: slower, never stale)."""
+    try:
+        return _stamped_cache_class()(py_func, stamp, anchor, name)
+    except (ImportError, AttributeError, TypeError, RuntimeError, OSError):  # pragma: no cover - other numba
+        return None
+
+
+def njit_cached(fn, sources=(), inline: str = "never", nrt: bool = True, nogil: bool = False):
+    """``numba.njit`` of ``fn``, cached on disk under a stamp of every source compiled into it.
+
+    numba's own cache (``njit(cache=True)``) stamps the machine code of a function with a
+    hash of the file that defines it (and keys it by the function's bytecode).  Code of
+    *other* files compiled into it — a jitted callee of another module, inlined or linked,
+    such as :func:`_decide_one` in CE-UCB-M's loop of ``rsb_sim/policies/_ce_loop.py`` —
+    is in neither, so after a change of the callee's file numba would keep loading the
+    caller with the old callee.  Here the stamp is the SHA-256 of the contents of ``fn``'s
+    file and of every file in ``sources`` (:func:`source_stamp`): a change to any of them
+    makes the stored index stale, numba treats a stale index as empty, compiles again and
+    overwrites it (no old files pile up).  The cache lives where numba puts it
+    (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside ``fn``'s file, else the user-wide cache
+    directory); numba keys each entry by numba version, Python version, CPU and signature.
+    A second process with the same sources loads the compiled function instead of
+    compiling it (tested: ``tests/sim/test_compile_cache.py``).
+
+    Parameters
+    ----------
+    fn : function
+        Plain Python, compilable by numba.
+    sources : sequence of modules or paths
+        Every other file whose code is compiled into ``fn`` (callees, inlined helpers);
+        numeric constants read as globals are part of the files too.
+    inline : {"never", "always"}
+        numba's ``inline`` option.
+    nrt : bool
+        False: compile without numba's reference-counted runtime (for code that allocates
+        nothing; it removes the atomic reference counting of every array handed around),
+        when this numba has the option.
+    nogil : bool
+        Release the GIL while the function runs (CE-UCB-M's loop runs on several threads).
+    """
+    numba = _numba()
+    from numba.core import options
+
+    opts = {"inline": inline, "nogil": nogil}
+    if not nrt and hasattr(options.DefaultOptions, "_nrt"):
+        opts["_nrt"] = False
+    dispatcher = numba.njit(**opts)(fn)
+    own = inspect.getfile(fn)
+    files = [own] + [str(getattr(s, "__file__", s)) for s in sources]
+    cache = _stamped_cache(fn, source_stamp(*dict.fromkeys(files)), own, f"{Path(own).stem}.{fn.__qualname__}")
+    if cache is not None:
+        dispatcher._cache = cache  # what njit(cache=True) sets (Dispatcher.enable_caching), with our stamp
+    return dispatcher
+
+
+def compiled_h(d: Distortion):
+    """h compiled by numba as a C callback ``float64(float64)`` (cached on disk), or None when that fails.
+
+    A C callback (rather than a jitted function) gives the kernel one fixed signature, so the
+    kernel is compiled once and cached for every h.  The callback is compiled from the source
+    that ``sympy.lambdify(u, h, modules="math")`` generates; its on-disk cache is stamped with
+    the SHA-256 of that source and of the names it reads, so a second process loads it
+    (about 0.5 s of compilation per distortion saved) and another h never finds it.  The
+    result is checked against ``d.numeric`` at nine points; None if they differ.
     """
     numba = _numba()
     if numba is None:
@@ -128,7 +250,7 @@ def _compile_h(d: Distortion):
 
     try:
         raw = sp.lambdify(U, d.expr, modules="math")
-        fn = numba.cfunc("float64(float64)")(raw)
+        fn = _cfunc(raw)
         probe = np.linspace(0.0, 1.0, 9)
         got = np.array([fn.ctypes(float(u)) for u in probe])
         want = d.numeric(probe)
@@ -140,9 +262,42 @@ def _compile_h(d: Distortion):
     return fn
 
 
+def _cfunc(raw):
+    """``numba.cfunc("float64(float64)")(raw)``, with the on-disk cache of :func:`compiled_h`."""
+    from numba.core import sigutils
+    from numba.core.ccallback import CFunc
+
+    sig = sigutils.normalize_signature("float64(float64)")
+    try:
+        text = inspect.getsource(raw)
+    except (OSError, TypeError):  # pragma: no cover - lambdify registers its source with linecache
+        text = None
+    cache = None
+    if text is not None:
+        names = sorted(raw.__code__.co_names)
+        seen = repr([(n, repr(raw.__globals__.get(n))) for n in names])
+        stamp = hashlib.sha256((text + "\0" + seen).encode()).hexdigest()
+        # numba rebuilds a cached function's environment from its module, by name; lambdify's
+        # functions have none.  The compiled callback reads no global at run time (nopython
+        # code resolves them when it is compiled), so this module stands in for it.
+        raw.__module__ = __name__
+        cache = _stamped_cache(raw, stamp, __file__, f"{Path(__file__).stem}.h_{stamp[:20]}")
+    fn = CFunc(raw, sig, locals={}, options={})
+    if cache is not None:
+        fn._cache = cache  # what cfunc(cache=True) sets (CFunc.enable_caching), with our stamp
+    try:
+        fn.compile()
+    except Exception:  # noqa: BLE001 - an unreadable cache entry: compile without the cache
+        if cache is None:
+            raise
+        fn = CFunc(raw, sig, locals={}, options={})
+        fn.compile()
+    return fn
+
+
 def available(d: Distortion) -> bool:
     """True when the compiled path applies to ``d``: numba present, h concave and compilable."""
-    return d.shape.is_concave and _compile_h(d) is not None
+    return d.shape.is_concave and compiled_h(d) is not None
 
 
 def _require(d: Distortion) -> None:
@@ -193,115 +348,29 @@ def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous:
     prev = np.full((B, K - 1), -1, dtype=np.int64) if prev is None else np.ascontiguousarray(prev)
     out = np.empty((B, K - 1), dtype=np.int64)
     evaluated = np.empty(B, dtype=np.int64)
-    _kernel()(_compile_h(d), phat, c, prev, int(grid.budget), float(grid.eps), float(grid.offset), float(tol),
+    _kernel()(compiled_h(d), phat, c, prev, int(grid.budget), float(grid.eps), float(grid.offset), float(tol),
               CAND_CAP, out, evaluated)
     return out, evaluated
 
 
-def simulator(d: Distortion, grid: Grid, radius_c: float, L_bonus: float, track_tol: float, tol: float = TIE_TOL):
-    """The compiled time loop of CE-UCB-M (``algorithm:UCB-M``) for Bernoulli arms, q = 1.
+def compiled_search():
+    """The compiled search of one trial (a numba dispatcher, for compiled callers).
 
-    Returns ``run_trials(state, b0, b1)`` which advances the trials b0..b1-1, one trial at a
-    time, from their step ``state.t_next[b]`` to T, and returns the first trial it did not
-    finish: b1, or a trial b whose next reward stream is used up (the caller refills the
-    stream b * K + arm[b] of the buffers and calls again).  ``state`` holds the arrays of the run:
-    ``buf, pos, fill, pulls`` (the buffers of :class:`rsb_sim.rewards.VectorRewards`),
-    ``ones, tau`` (float, (B, K)), ``cur`` (the previous choice, -1: none), ``a``
-    (the mixture), ``arm`` (the arm of the next pull), ``t_next``, ``actions`` and
-    ``stats``.  At each step t of a trial:
-
-    1. if t >= t0: the reward of arm ``arm[b]`` is read from its buffer (``pos`` advances,
-       ``pulls`` counts), the action is recorded, tau[b, arm] += 1 and, if t < T,
-       ones[b, arm] += reward (at t = T the run ends: only the count is updated);
-    2. phat = ones / tau and c = L_bonus * (radius_c / sqrt(tau)) (``eq:UCB_confidence_sets``;
-       the same floating-point operations as the NumPy loop), the decision of
-       ``eq:UCB_alpha2`` by :func:`_decide_one` with the previous choice cur[b], written to
-       cur[b], and the mixture a[b] (as :func:`rsb_theory.argmax.points_of`);
-    3. the next arm, argmax_i (t a_i - tau_i) with the lowest index among those within
-       ``track_tol`` of the largest (``eq:UCB_sampling_rule``, as :func:`rsb_sim.rules.track`
-       with t pulls made; the caller passes ``rsb_sim.rules.TRACK_TOL``), written to arm[b].
-
-    Step t0 - 1 (``t_next`` starts there) makes the first decision from the exploration's
-    counts without a pull.  ``stats`` (int64, 3) accumulates evaluations, trials decided by
-    enumeration and decisions.  The compiled loop releases the GIL: the ``run_trials`` of
-    separate calls of this function (each has its own scratch memory, on cache lines of its
-    own) may run in parallel threads on disjoint trial ranges with separate ``stats``
-    (:mod:`rsb_sim.policies._ce_compiled`).  The loop lives in this module so that numba's on-disk cache
-    is invalidated with the search it calls.
+    ``_decide_one(h, p, c, prev, out, m, eps, offset, tol, cap, scratch) -> evaluations``
+    writes the decision of ``argmax h(<a, p>) + <a, c>`` over the grid of budget m, step eps
+    and offset (:class:`rsb_theory.grids.Grid`) into ``out`` (K-1 integer coordinates), with
+    ``prev`` the previous choice (a first entry of -1: none), the tie tolerance ``tol``, the
+    candidate cap :data:`CAND_CAP` and the work arrays of :func:`scratch`; it returns the
+    number of evaluations, negated when the grid was enumerated.  h is :func:`compiled_h`.
     """
-    _require(d)
     _kernel()
-    if "_run_trials" not in _COMPILED:
-        _COMPILED["_run_trials"] = globals()["_run_trials"] = _jit(_run_trials, inline="never", nrt=False, nogil=True)
-    run, h = _COMPILED["_run_trials"], _compile_h(d)
-    K, m, eps, off = grid.K, int(grid.budget), float(grid.eps), float(grid.offset)
-    rc, Lb, tol, ttol = float(radius_c), float(L_bonus), float(tol), float(track_tol)
-    sc = tuple(_own_lines(x) for x in _scratch(K, m, CAND_CAP))
-    step_work = tuple(_own_lines(np.zeros(n, dtype=t)) for n, t in ((K, float), (K, float), (K - 1, np.int64),
-                                                                     (K, float)))
-
-    def run_trials(state, b0: int, b1: int) -> int:
-        s = state
-        return int(run(h, s.buf, s.pos, s.fill, s.pulls, s.ones, s.tau, s.cur, s.a, s.arm, s.t_next, int(s.t0),
-                       int(s.T), rc, Lb, m, eps, off, tol, ttol, CAND_CAP, s.stats, s.actions, s.record, int(b0),
-                       int(b1), sc, step_work))
-
-    return run_trials
+    return _COMPILED["_decide_one"]
 
 
-def _run_trials(h, buf, pos, fill, pulls, ones, tau, cur, a, arm, t_next, t0, T, rc, Lb, m, eps, off, tol, ttol, cap,
-                stats, actions, record, b0, b1, sc, step_work):
-    K = tau.shape[1]
-    K1 = K - 1
-    p, c, new, dfc = step_work
-    for b in range(b0, b1):
-        t = t_next[b]
-        while t <= T:
-            if t >= t0:
-                i = arm[b]
-                f = b * K + i
-                if pos[f] >= fill[f]:
-                    t_next[b] = t
-                    return b
-                out = buf[f, pos[f]]
-                pos[f] += 1
-                pulls[b, i] += 1
-                if record:
-                    actions[b, t - 1] = i
-                tau[b, i] += 1.0
-                if t == T:
-                    break
-                ones[b, i] += out
-            for k in range(K):
-                p[k] = ones[b, k] / tau[b, k]
-                c[k] = Lb * (rc / math.sqrt(tau[b, k]))
-            ev = _decide_one(h, p, c, cur[b], new, m, eps, off, tol, cap, sc)
-            if ev < 0:
-                stats[0] -= ev
-                stats[1] += 1
-            else:
-                stats[0] += ev
-            stats[2] += 1
-            s = 0.0
-            for k in range(K1):
-                cur[b, k] = new[k]
-                av = eps * (float(new[k]) + off)
-                a[b, k] = av
-                s += av
-            last = 1.0 - s
-            a[b, K1] = last if last > 0.0 else 0.0
-            top = -np.inf
-            for k in range(K):
-                dfc[k] = float(t) * a[b, k] - tau[b, k]
-                if dfc[k] > top:
-                    top = dfc[k]
-            for k in range(K):
-                if dfc[k] >= top - ttol:
-                    arm[b] = k
-                    break
-            t += 1
-        t_next[b] = T + 1
-    return b1
+def scratch(K: int, m: int) -> tuple:
+    """Work arrays of :func:`compiled_search` for K arms and grid budget m (one set per thread)."""
+    _kernel()
+    return _COMPILED["_scratch"](int(K), int(m), CAND_CAP)
 
 
 #: Helpers inlined into :func:`_decide_one` by numba.
@@ -315,33 +384,12 @@ _INLINE = ("_forms", "_hy", "_value", "_offer", "_sample", "_head_sums", "_line0
 _ALLOCATING = ("_scratch", "_decide_all")
 
 
-def _own_lines(a: np.ndarray, line: int = 64) -> np.ndarray:
-    """A copy of ``a`` on cache lines of its own (aligned, padded by a line on each side).
-
-    The scratch arrays of :func:`simulator` are written at every step; when two threads run
-    (``rsb_sim.policies._ce_compiled``), small arrays allocated one after the other could share a
-    cache line with the other thread's and slow both down (false sharing).
-    """
-    raw = np.zeros(a.nbytes + 3 * line, dtype=np.uint8)
-    start = line + (-raw.ctypes.data) % line
-    out = raw[start:start + a.nbytes].view(a.dtype).reshape(a.shape)
-    out[...] = a
-    return out
-
-
-def _jit(fn, inline: str, nrt: bool, nogil: bool = False):
-    """``numba.njit(cache=True)`` of ``fn``; without NRT when asked and numba has the option; releasing
-    the GIL while it runs when ``nogil`` (the time loop: several threads run disjoint trials)."""
-    numba = _numba()
-    from numba.core import options
-
-    if nrt or not hasattr(options.DefaultOptions, "_nrt"):
-        return numba.njit(cache=True, inline=inline, nogil=nogil)(fn)
-    return numba.njit(cache=True, inline=inline, nogil=nogil, _nrt=False)(fn)
-
-
 def _kernel():
-    """The compiled kernel (compiled on first use, then loaded from numba's on-disk cache)."""
+    """The compiled kernel (compiled on first use, then loaded from the on-disk cache).
+
+    The functions below call each other by their global names, so each name is rebound to
+    its numba dispatcher before anything is compiled.
+    """
     if not _COMPILED:
         g = globals()
         for name in ("_forms", "_hy", "_value", "_lex_less", "_compact", "_offer", "_line0_point", "_sample",
@@ -349,7 +397,7 @@ def _kernel():
                      "_refine", "_scan_line", "_grid_pass", "_enumerate", "_next_point", "_scratch", "_decide_one",
                      "_decide_all"):
             inline = "always" if name in _INLINE else "never"
-            _COMPILED[name] = g[name] = _jit(g[name], inline, name in _ALLOCATING)
+            _COMPILED[name] = g[name] = njit_cached(g[name], inline=inline, nrt=name in _ALLOCATING)
     return _COMPILED["_decide_all"]
 
 

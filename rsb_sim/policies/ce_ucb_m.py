@@ -8,9 +8,10 @@ The loop is :func:`rsb_sim.policies._ucb.run`.
 With q = 1 (Gini, mean-median, inter-ES, CVaR, dual power, ...) the objective
 is h(<a, phat>) + <a, c> with c = L radius, and for concave h the whole
 time loop (rewards, counts, estimates, exact decision, next arm) is compiled
-(:mod:`rsb_sim.policies._ce_compiled`, :func:`rsb_theory.edge_lines.simulator`;
-switch: :data:`USE_COMPILED`); otherwise the decisions come from
-:class:`rsb_sim.search.Searcher`.
+(:mod:`rsb_sim.policies._ce_compiled`, :mod:`rsb_sim.policies._ce_loop`) unless
+``SimConfig.compiled`` is False; otherwise the decisions come from
+:class:`rsb_sim.search.Searcher`.  Same decisions either way (tests run both
+routes).
 
 Finite-support arms on [0, b]: UCB_t(a) = U_h(sum_i a_i F_i,t) +
 L_bonus sum_i (a_i radius_i)^q (:func:`rsb_theory.argmax.ce_ucb_objective_finite`)
@@ -28,11 +29,6 @@ from rsb_theory import edge_lines
 
 from . import _ce_compiled, _ucb
 
-#: Use the compiled line search (:mod:`rsb_theory.edge_lines`) when it applies: Bernoulli arms,
-#: q = 1 and a concave h that numba compiles.  Same decisions either way (tests run both
-#: routes); set to False to force the NumPy searcher.
-USE_COMPILED = True
-
 #: Largest grid for the compiled path.  Its pruning bounds g beyond the sampled line by secant
 #: extensions, which are loose when the optimum sits at a hull vertex with a steep bonus (the
 #: paper's radius with unequal counts): then it visits most of the grid.  Measured at the paper's
@@ -42,10 +38,11 @@ USE_COMPILED = True
 COMPILED_MAX_GRID = 200_000
 
 
-def compiled_applies(setup, d, instance) -> bool:
-    """True when the run goes through the compiled loop (:func:`rsb_theory.edge_lines.simulator`)."""
-    return (USE_COMPILED and instance.kind == "bernoulli" and setup.q == 1.0
-            and setup.grid.size <= COMPILED_MAX_GRID and edge_lines.available(d))
+def compiled_applies(setup, d, instance, max_grid: int = COMPILED_MAX_GRID) -> bool:
+    """True when the compiled loop (:mod:`rsb_sim.policies._ce_loop`) applies: ``setup.compiled``,
+    Bernoulli arms, q = 1, a grid of at most ``max_grid`` points and a concave h that numba compiles."""
+    return (setup.compiled and instance.kind == "bernoulli" and setup.q == 1.0
+            and setup.grid.size <= max_grid and edge_lines.available(d))
 
 
 def runs_compiled_loop(setup, d, instance) -> bool:

@@ -1,8 +1,9 @@
 """RS-ETC-M (``algorithm:RS-ETC-M-Alg``), vectorised across trials.
 
-1. Explore: n0 = ceil(N(eps)/K) pulls per arm, round-robin in arm order
-   0..K-1 (N(eps) of ``eq:number of samples main paper``, or ``explore``).
-   If K n0 >= T the horizon ends inside the exploration (no commit).
+1. Explore: n0 = ceil(N(eps)/K) pulls per arm (N(eps) of ``eq:number of
+   samples main paper``), or ``explore`` pulls per arm when given,
+   round-robin in arm order 0..K-1.  If K n0 >= T the horizon ends inside
+   the exploration (no commit).
 2. a_E = argmax over the etc grid (``eq:etc_discrete_set``) of ``eq:ETC_alpha``
    on the empirical CDFs, first optimal point in lexicographic order (no
    previous mixture).

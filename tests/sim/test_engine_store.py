@@ -149,3 +149,50 @@ def test_threads_change_no_result_and_are_not_recorded():
         s = r.summary()
         out.append({k: v for k, v in s.items() if k not in ("seconds", "versions")})
     assert out[0] == out[1] and "threads" not in out[0]["config"] and out[0]["stats"]["lines"] > 0
+
+
+def test_route_changes_no_result_and_is_not_recorded():
+    """SimConfig.compiled=False sends CE-UCB-M to the NumPy searcher: same regrets, not in the record."""
+    inst = BernoulliInstance((0.3, 0.8, 0.5))
+    runs = [run(SimConfig(T=300, trials=4, seed=2, eps=0.1, radius_scale=0.01, compiled=c), inst, GINI, "ce-ucb-m")
+            for c in (True, False)]
+    assert "lines" in runs[0].stats and "lines" not in runs[1].stats
+    assert np.array_equal(runs[0].regrets, runs[1].regrets)
+    assert runs[0].summary()["config"] == runs[1].summary()["config"] and "compiled" not in runs[0].summary()["config"]
+    with pytest.raises(ValueError, match="'compiled'"):
+        SimConfig(T=10, compiled="no")
+
+
+def test_etc_explore_is_pulls_per_arm():
+    """--explore / SimConfig.explore: pulls per arm for RS-ETC-M as for the UCBs; N(eps) is then not computed."""
+    inst4 = BernoulliInstance((0.2, 0.4, 0.6, 0.9))
+    r = run(SimConfig(T=400, trials=3, seed=1, eps=0.1, explore=30), inst4, GINI, "rs-etc-m")
+    assert r.setup.n0 == 30 and r.setup.explore_steps == 120 and np.all(r.counts >= 30)
+    s = r.summary()
+    assert s["explore_per_arm"] == 30 and s["N_eps"] is None and s["Delta_min"] is None and not r.warnings
+    long = run(SimConfig(T=400, trials=1, seed=1, eps=0.1, explore=100), inst4, GINI, "rs-etc-m")
+    assert long.counts.tolist() == [[100] * 4]
+    assert long.warnings == ("RS-ETC-M never commits: an exploration of 100 pulls per arm (explore) and "
+                             "K*100 = 400 >= T = 400, so every pull is round-robin exploration",)
+
+
+def test_never_commits_warning_prints_the_true_sizes():
+    """N(eps) = 1.4e19 asks for ceil(N/2) = 6.8e18 > 2^62 pulls per arm: printed as it is, never as a cap."""
+    r = run(SimConfig(T=5000, trials=1, seed=0), BernoulliInstance((0.5, 0.55)), get("pht", s=0.5), "rs-etc-m")
+    per_arm = math.ceil(r.setup.N_eps / 2 - 1e-9)
+    assert per_arm > 2**62 and r.setup.n0 == per_arm and r.summary()["explore_per_arm"] == per_arm
+    (w,) = r.warnings
+    assert f"N(eps) = {r.setup.N_eps:.4g}" in w and f"= {per_arm:.4g} pulls per arm" in w
+    assert str(2**62) not in w and str(2**63 - 1) not in w
+    assert r.counts.tolist() == [[2500, 2500]]
+
+
+def test_infinite_exploration_is_said_so():
+    """h = u^0.01 (q = 0.01): N(eps) overflows a float; the run is round-robin and the message says why."""
+    from rsb_theory.distortions import from_string
+
+    r = run(SimConfig(T=101, trials=2, seed=0, eps=0.5), INST, from_string("u**0.01"), "rs-etc-m")
+    assert math.isinf(r.setup.N_eps) and r.setup.n0 is None and r.setup.explore_steps == 101
+    assert r.counts.tolist() == [[51, 50]] * 2 and r.summary()["explore_per_arm"] is None
+    (w,) = r.warnings
+    assert "N(eps) = inf (beyond the largest float)" in w and "ceil(N(eps)/K) = inf" in w

@@ -26,11 +26,11 @@ CASES = [
 ]
 
 
-def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048, threads=None):
+def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048, threads=None, compiled=True):
     d = get(dr)
     inst = BernoulliInstance(p)
     cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, record_actions=True,
-                    block=block, threads=threads)
+                    block=block, threads=threads, compiled=compiled)
     res = run(cfg, inst, d, algo)
     setup = prepare(cfg, inst, d, algo)
     table = RewardTable.from_seed(seed, trials, inst)
@@ -54,12 +54,9 @@ def test_ucb_identical_actions(case, algo, seed):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-K{len(c[1])}")
 @pytest.mark.parametrize("compiled", [True, False])
-def test_ce_ucb_both_routes_identical_actions(monkeypatch, case, compiled):
+def test_ce_ucb_both_routes_identical_actions(case, compiled):
     """CE-UCB-M through the compiled line search and through the NumPy searcher: the reference's actions."""
-    from rsb_sim.policies import ce_ucb_m
-
-    monkeypatch.setattr(ce_ucb_m, "USE_COMPILED", compiled)
-    res, changes = _compare(*case, algo="ce-ucb-m", seed=3)
+    res, changes = _compare(*case, algo="ce-ucb-m", seed=3, compiled=compiled)
     applies = compiled and get(case[0]).shape.is_concave and case[0] not in ("pht", "right_tail")
     assert ("lines" in res.stats) == applies
     if applies:
@@ -72,10 +69,12 @@ def test_ucb_decisions_do_change():
 
 
 @pytest.mark.parametrize("case", CASES[:5], ids=[f"{c[0]}-K{len(c[1])}" for c in CASES[:5]])
-@pytest.mark.parametrize("explore", [6, 20, 60])
+@pytest.mark.parametrize("explore", [2, 7, 20])
 def test_etc_identical_actions(case, explore):
+    """``explore`` pulls per arm, then the commit."""
     dr, p, T, eps = case[:4]
-    _compare(dr, p, T, eps, 1.0, explore, "rs-etc-m", seed=explore)
+    res, _ = _compare(dr, p, T, eps, 1.0, explore, "rs-etc-m", seed=explore)
+    assert res.setup.n0 == explore and res.setup.N_eps is None
 
 
 @pytest.mark.parametrize("K", [2, 3, 5])
@@ -105,12 +104,11 @@ def test_grid_above_enum_max_branch_and_bound_or_enumeration(monkeypatch, algo, 
     the materialised grid (default ENUM_BUDGET) or run the branch and bound (budget 0); both identical to the
     reference loop."""
     from rsb_sim import search
-    from rsb_sim.policies import ce_ucb_m
 
-    monkeypatch.setattr(ce_ucb_m, "USE_COMPILED", False)  # this test is about the NumPy searcher
     if budget is not None:
         monkeypatch.setattr(search, "ENUM_BUDGET", budget)
-    res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, algo, seed=3, trials=2)
+    # compiled=False: this test is about the NumPy searcher
+    res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, algo, seed=3, trials=2, compiled=False)
     assert res.setup.grid.size > search.ENUM_MAX and res.stats["full"] >= 3
     assert changes >= 1
 
@@ -121,60 +119,97 @@ def test_compiled_line_search_on_a_large_grid():
     assert res.stats["lines"] > 0 and changes >= 1
 
 
-@pytest.mark.parametrize("block", [1, 7])
-def test_compiled_loop_resumes_after_refills_and_between_calls(monkeypatch, block):
-    """The compiled CE-UCB-M loop stops when a reward buffer is used up and resumes after the refill,
-    and runs a few trials per call: the same actions as the reference loop."""
+def _compiled_vs_reference(p, T, eps, rs, ex, seed, trials, block, threads=1, steps_per_call=None, table=None):
+    """CE-UCB-M's compiled loop called directly (its explicit parameters), against the reference loop."""
     from rsb_sim.policies import _ce_compiled
 
-    monkeypatch.setattr(_ce_compiled, "STEPS_PER_CALL", 400)  # two trials per call at T = 200
-    res, changes = _compare("gini", (0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, "ce-ucb-m", seed=5, trials=5,
-                            block=block)
-    assert res.stats["lines"] > 0 and changes >= 1
+    d, inst = get("gini"), BernoulliInstance(p)
+    cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, block=block, threads=threads)
+    setup = prepare(cfg, inst, d, "ce-ucb-m")
+    table = RewardTable.from_seed(seed, trials, inst) if table is None else table
+    kw = {} if steps_per_call is None else {"steps_per_call": steps_per_call}
+    calls = []
+
+    class Bar:  # the progress bar is updated after every compiled call when one thread runs
+        def __init__(self, total):
+            pass
+
+        def update(self, n):
+            calls.append(n)
+
+        def close(self):
+            pass
+
+    pr = _ce_compiled.run(setup, d, inst, table, record_actions=True, progress=Bar, **kw)
+    changes = 0
+    for k in range(trials):
+        decisions = []
+        ref = reference_trial(setup, d, inst, table, k, decisions)
+        assert np.array_equal(ref, pr.actions[k]), f"trial {k}: first difference at t={np.argmax(ref != pr.actions[k]) + 1}"
+        changes += int(np.count_nonzero(np.diff(decisions)))
+    return pr, changes, calls
+
+
+@pytest.mark.parametrize("block", [1, 7, 2048])
+def test_compiled_loop_resumes_after_refills_and_between_calls(block):
+    """The compiled CE-UCB-M loop stops when a reward buffer is used up and resumes after the refill,
+    and runs a few trials per call: the same actions as the reference loop."""
+    pr, changes, calls = _compiled_vs_reference((0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, seed=5, trials=5,
+                                                block=block, steps_per_call=400)  # two trials per call at T = 200
+    assert pr.stats["lines"] > 0 and changes >= 1
+    if block == 2048:  # no refill after the first: calls for trials 0-1, 2-3 and 4
+        assert pr.stats["refills"] == 1 and len(calls) == 3
+    else:  # the block size reaches the loop: it stops for every refill
+        assert pr.stats["refills"] > 100 and len(calls) >= pr.stats["refills"]
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
 @pytest.mark.parametrize("block", [1, 7, 2048])
-def test_compiled_loop_on_several_threads_takes_the_same_actions(monkeypatch, threads, block):
+def test_compiled_loop_on_several_threads_takes_the_same_actions(threads, block):
     """CE-UCB-M's compiled loop split over 1, 2 or 3 threads (refills from the worker threads when
     block is small, several calls per thread): the reference's actions and the same counters."""
-    from rsb_sim.policies import _ce_compiled
-
-    monkeypatch.setattr(_ce_compiled, "STEPS_PER_CALL", 400)
-    refills = []
-    real = _ce_compiled.VectorRewards.refill
-    monkeypatch.setattr(_ce_compiled.VectorRewards, "refill", lambda self, flat: (refills.append(1), real(self, flat)))
-    res, changes = _compare("gini", (0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, "ce-ucb-m", seed=6, trials=7,
-                            block=block, threads=threads)
-    assert res.stats["lines"] > 0 and changes >= 1
-    assert (len(refills) > 100) if block < 10 else (len(refills) == 1)  # the block size reaches the loop
-    one = run(SimConfig(T=200, trials=7, seed=6, eps=0.15, radius_scale=0.0005, explore=4, threads=1),
+    pr, changes, _ = _compiled_vs_reference((0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, seed=6, trials=7,
+                                            block=block, threads=threads, steps_per_call=400)
+    assert pr.stats["lines"] > 0 and changes >= 1
+    assert (pr.stats["refills"] > 100) if block < 10 else (pr.stats["refills"] == 1)  # the block size reaches the loop
+    one = run(SimConfig(T=200, trials=7, seed=6, eps=0.15, radius_scale=0.0005, explore=4, threads=1, block=block),
               BernoulliInstance((0.2, 0.5, 0.6, 0.95)), get("gini"), "ce-ucb-m")
-    assert one.stats == res.stats and np.array_equal(one.regrets, res.regrets)
+    assert one.stats == pr.stats and np.array_equal(one.counts, pr.counts)
 
 
-def test_an_error_in_a_thread_of_the_compiled_loop_stops_the_run(monkeypatch):
-    """An error raised in one thread (here: while refilling a reward buffer) reaches the caller."""
-    from rsb_sim.policies import _ce_compiled
+class _FailingRefills:
+    """An instance whose reward draws fail after the first (a refill error in a worker thread)."""
 
-    calls = []
-    real = _ce_compiled.VectorRewards.refill
+    def __init__(self, inner):
+        self.inner, self.draws = inner, 0
 
-    def failing(self, flat):
-        calls.append(flat)
-        if len(calls) > 1:  # the first call fills every buffer before the threads start
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def outcome(self, u, arm):
+        self.draws += 1
+        if self.draws > 2 * 6 * 4:  # the exploration and the first fill of every (trial, arm) buffer
             raise RuntimeError("refill failed")
-        return real(self, flat)
+        return self.inner.outcome(u, arm)
 
-    monkeypatch.setattr(_ce_compiled.VectorRewards, "refill", failing)
+
+def test_an_error_in_a_thread_of_the_compiled_loop_stops_the_run():
+    """An error raised in one thread (here: while refilling a reward buffer) reaches the caller."""
+    inst = BernoulliInstance((0.2, 0.5, 0.6, 0.95))
+    table = RewardTable.from_seed(1, 6, _FailingRefills(inst))
     with pytest.raises(RuntimeError, match="refill failed"):
-        run(SimConfig(T=200, trials=6, seed=1, eps=0.15, radius_scale=0.0005, explore=4, threads=2, block=3),
-            BernoulliInstance((0.2, 0.5, 0.6, 0.95)), get("gini"), "ce-ucb-m")
+        _compiled_vs_reference(inst.p, 200, 0.15, 0.0005, 4, seed=1, trials=6, block=3, threads=2, table=table)
 
 
-def test_grids_above_the_compiled_limit_use_the_numpy_searcher(monkeypatch):
+def test_grids_above_the_compiled_limit_use_the_numpy_searcher():
+    """The compiled loop applies up to COMPILED_MAX_GRID grid points (a parameter of the route's test)."""
     from rsb_sim.policies import ce_ucb_m
 
-    monkeypatch.setattr(ce_ucb_m, "COMPILED_MAX_GRID", 10)
-    res, changes = _compare("gini", (0.4, 0.9, 0.6), 120, 0.1, 0.0005, 5, "ce-ucb-m", seed=2, trials=2)
-    assert "lines" not in res.stats and res.stats["full"] >= 1
+    d, inst = get("gini"), BernoulliInstance((0.4, 0.9, 0.6))
+    setup = prepare(SimConfig(T=120, eps=0.1, explore=5, radius_scale=0.0005), inst, d, "ce-ucb-m")
+    assert ce_ucb_m.compiled_applies(setup, d, inst)
+    assert not ce_ucb_m.compiled_applies(setup, d, inst, max_grid=setup.grid.size - 1)
+    big = prepare(SimConfig(T=120, eps=0.0015, explore=5), inst, d, "ce-ucb-m")
+    assert big.grid.size > ce_ucb_m.COMPILED_MAX_GRID and not ce_ucb_m.compiled_applies(big, d, inst)
+    off = prepare(SimConfig(T=120, eps=0.1, explore=5, compiled=False), inst, d, "ce-ucb-m")
+    assert not ce_ucb_m.compiled_applies(off, d, inst)

@@ -76,7 +76,7 @@ def test_etc_engine_matches_reference(name, dr):
     d = DISTORTIONS[dr]
     chosen = set()
     for seed in (0, 1, 2):
-        cfg = SimConfig(T=200, trials=6, seed=seed, eps=0.1 if K < 4 else 0.125, explore=4 * K)
+        cfg = SimConfig(T=200, trials=6, seed=seed, eps=0.1 if K < 4 else 0.125, explore=4)
         setup, pr, ref, decisions = _run_both(inst, d, "rs-etc-m", cfg, seed)
         assert pr.actions.shape == ref.shape == (6, 200)
         assert np.array_equal(pr.actions, ref), (name, dr, seed)
@@ -91,7 +91,7 @@ def test_etc_k6_matches_reference():
     probs = rng.dirichlet(np.ones(3), size=6)
     probs[:, -1] = 1.0 - probs[:, :-1].sum(axis=1)
     inst = FiniteSupportInstance((0.0, 0.5, 1.0), probs)
-    cfg = SimConfig(T=240, trials=4, seed=11, eps=0.25, explore=12)
+    cfg = SimConfig(T=240, trials=4, seed=11, eps=0.25, explore=2)
     setup, pr, ref, decisions = _run_both(inst, DISTORTIONS["gini"], "rs-etc-m", cfg, 11)
     assert np.array_equal(pr.actions, ref)
     assert len({dec[0] for dec in decisions}) >= 2
@@ -140,7 +140,7 @@ def test_random_instances_engine_matches_reference(K, m, b, raw, dr, algo, seed,
     inst = FiniteSupportInstance(support, probs)
     d = DISTORTIONS[dr]
     if algo == "rs-etc-m":
-        cfg = SimConfig(T=150, trials=3, seed=seed, eps=0.1 if K < 4 else 0.125, explore=3 * K)
+        cfg = SimConfig(T=150, trials=3, seed=seed, eps=0.1 if K < 4 else 0.125, explore=3)
     else:
         cfg = SimConfig(T=100, trials=2, seed=seed, eps=0.1 if K < 4 else 0.125, explore=4,
                         radius_scale=0.004)
@@ -196,7 +196,7 @@ def test_support_01_reproduces_bernoulli_engine(algo, dr, p):
     fin = FiniteSupportInstance((0.0, 1.0), tuple((1.0 - x, x) for x in p))
     K = len(p)
     if algo == "rs-etc-m":
-        cfg = SimConfig(T=300, trials=8, seed=7, eps=0.05 if K < 4 else 0.1, explore=4 * K)
+        cfg = SimConfig(T=300, trials=8, seed=7, eps=0.05 if K < 4 else 0.1, explore=4)
     else:
         cfg = SimConfig(T=200, trials=4, seed=7, eps=0.1 if K < 4 else 0.125, explore=4, radius_scale=0.004)
     table = RewardTable.from_seed(7, cfg.trials, fin)

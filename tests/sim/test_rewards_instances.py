@@ -147,6 +147,19 @@ def test_bad_input(make, needle):
         make()
 
 
+@pytest.mark.parametrize("probs, needle", [
+    (((0.5, 0.5), (1 / 3, 0.333333, 0.333333)[:2]), "row 2 (arm 2) sums to 0.666666333333, not 1"),
+    (((0.333333, 0.333333, 0.333333), (0.2, 0.3, 0.5)), "row 1 (arm 1) sums to 0.999999, not 1 (tolerance 1e-09)"),
+    (((0.2, 0.3, 0.5), (1.2, -0.1, -0.1)), "row 2 (arm 2) has the entry 1.2 outside [0, 1]"),
+])
+def test_probs_errors_name_the_row_and_its_sum(probs, needle):
+    """A row that is not a probability vector is named (arms numbered 1..K) with its sum."""
+    support = tuple(float(x) for x in range(len(probs[0])))
+    with pytest.raises(ValueError, match=r"^argument 'probs': ") as err:
+        FiniteSupportInstance(support, probs)
+    assert needle in str(err.value)
+
+
 @pytest.mark.parametrize("K, T, eps, L, q, Dmin", [(2, 1000, 0.1, 1.0, 1.0, 0.01), (4, 30000, 0.05, 2.0, 0.5, 0.2)])
 def test_N_eps_matches_rates(K, T, eps, L, q, Dmin):
     expr = rates.N_eps().subs({rates.K: K, rates.T: T, rates.eps: eps, rates.L: L, rates.q: q,

@@ -21,7 +21,7 @@ def _spec(algo, trials=7, T=240, seed=5, **cfg):
             "config": {"T": T, "trials": trials, "seed": seed, "eps": 0.1, "radius_scale": 0.01, **cfg}}
 
 
-SPECS = [_spec("rs-ucb-m"), _spec("ce-ucb-m"), _spec("rs-etc-m", explore=30), _spec("uniform", trials=4)]
+SPECS = [_spec("rs-ucb-m"), _spec("ce-ucb-m"), _spec("rs-etc-m", explore=10), _spec("uniform", trials=4)]
 
 
 def _arrays(out, key):
@@ -60,16 +60,20 @@ class _Stop(Exception):
     pass
 
 
-def test_interrupted_sweep_resumes_and_loses_nothing(tmp_path, monkeypatch):
+def _recorder(ran: list, totals: list):
+    """A progress wrapper that records the chunks the local executor runs (and the totals it is given)."""
+
+    def progress(items, total=None):
+        totals.append(total)
+        for c in items:
+            ran.append((c.lo, c.hi))
+            yield c
+
+    return progress
+
+
+def test_interrupted_sweep_resumes_and_loses_nothing(tmp_path):
     spec = [_spec("ce-ucb-m", trials=10)]
-    calls = []
-    real = sw._run_chunk
-
-    def counting(spec, lo, hi):
-        calls.append((lo, hi))
-        return real(spec, lo, hi)
-
-    monkeypatch.setattr(sw, "_run_chunk", counting)
 
     def stop_after_three(items, total=None):
         assert total == 4  # chunks of 3: [0,3) [3,6) [6,9) [9,10)
@@ -86,34 +90,30 @@ def test_interrupted_sweep_resumes_and_loses_nothing(tmp_path, monkeypatch):
     assert done == ["0000000-0000003", "0000003-0000006", "0000006-0000009"]
     assert not list(tmp_path.rglob("*.tmp"))
 
-    calls.clear()
-    seen = []
-
-    def record(items, total=None):
-        seen.append(total)
-        return items
-
-    sw.sweep(spec, tmp_path, chunk=3, progress=record)
-    assert calls == [(9, 10)] and seen == [1]  # only the missing chunk ran
+    ran, totals = [], []
+    sw.sweep(spec, tmp_path, chunk=3, progress=_recorder(ran, totals))
+    assert ran == [(9, 10)] and totals == [1]  # only the missing chunk ran
     resumed = _arrays(tmp_path, key)[1]
     fresh = tmp_path / "fresh"
     sw.sweep(spec, fresh, chunk=10)
     ref = _arrays(fresh, key)[1]
     assert np.array_equal(resumed["counts"], ref["counts"]) and np.array_equal(resumed["regrets"], ref["regrets"])
-    calls.clear()
-    sw.sweep(spec, tmp_path, chunk=3)  # finished: nothing runs
-    assert calls == []
+    ran.clear()
+    sw.sweep(spec, tmp_path, chunk=3, progress=_recorder(ran, totals))  # finished: nothing runs
+    assert ran == []
 
 
-def test_all_chunks_stored_but_not_merged_is_merged_on_rerun(tmp_path, monkeypatch):
+def test_all_chunks_stored_but_not_merged_is_merged_on_rerun(tmp_path):
     spec = [_spec("uniform", trials=4)]
     key = store.key_of(spec[0])
-    monkeypatch.setattr(sw, "_finish", lambda *a: None)  # interrupted between the last chunk and the merge
-    sw.sweep(spec, tmp_path, chunk=2)
+    # what a sweep interrupted between its last chunk and the merge leaves on disk
+    for c in sw.chunks_of(spec[0], key, 2):
+        r = sw.run_spec(c.spec, c.lo, c.hi)
+        store.save_arrays(tmp_path / "chunks" / key, c.name, r.summary(), r.regrets, r.counts)
     assert not store.exists(tmp_path, key)
-    monkeypatch.undo()
-    monkeypatch.setattr(sw, "_run_chunk", lambda *a: pytest.fail("no chunk should run again"))
-    sw.sweep(spec, tmp_path, chunk=2)
+    ran = []
+    sw.sweep(spec, tmp_path, chunk=2, progress=_recorder(ran, []))
+    assert ran == []  # no chunk runs again
     assert store.exists(tmp_path, key) and store.load(tmp_path, key)[0]["trials"] == 4
     assert not (tmp_path / "chunks" / key).exists()
     # merged, but interrupted before the chunk files were removed: the next sweep removes them
