@@ -389,14 +389,16 @@ def test_piecewise_affine_concave_is_the_min_of_its_pieces():
 
 def test_self_check_catches_a_wrong_rule(monkeypatch):
     """A translation rule that is wrong (every power becomes sqrt) is caught by the grid comparison."""
+    from rsb_theory.oracle import dcp
+
     expr = U ** sp.Rational(3, 10) - U
-    oracle._self_check.cache_clear()
-    monkeypatch.setattr(oracle, "_power", lambda arg, n: cp.sqrt(arg))
+    dcp._self_check.cache_clear()
+    monkeypatch.setattr(dcp, "_power", lambda arg, n: cp.sqrt(arg))
     try:
         with pytest.raises(NotDCPError, match="translation rule error"):
             to_cvxpy(expr, cp.Variable(2))
     finally:
-        oracle._self_check.cache_clear()
+        dcp._self_check.cache_clear()
 
 
 def test_to_cvxpy_input_errors():
