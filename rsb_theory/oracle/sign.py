@@ -105,6 +105,8 @@ def _polynomial_nonnegative(P: sp.Poly) -> bool:
 
 def _without_roots(e: sp.Expr) -> tuple[sp.Expr, sp.Symbol] | None:
     """(e in a variable on [0, 1] without roots, that variable), or None outside the class."""
+    if not any(p.is_Pow and p.has(U) and not p.exp.is_Integer for p in sp.preorder_traversal(e)):
+        return e, U  # no roots of u: a rational function or outside the class (decided by the caller)
     profile, why = algebraic_degree(e, U)
     if why is not None:
         return None
