@@ -45,9 +45,11 @@ N_CAND = 12
 
 @dataclass
 class SearchStats:
-    """Counters: full searches, candidate-set decisions and upper-bound certificates (trial-steps)."""
+    """Counters (trial-steps): full searches (``bnb`` of them by branch and bound), candidate-set
+    decisions, upper-bound certificates and the policy's own quick certificate."""
 
     full: int = 0
+    bnb: int = 0
     candidate: int = 0
     upper_bound: int = 0
     quick: int = 0
@@ -146,6 +148,7 @@ class Searcher:
         if self.stored:
             self.idx[rows] = np.searchsorted(self._keys, dec.counts @ self._radix)
         self.stats.full += rows.size
+        self.stats.bnb += rows.size
 
     def full(self, obj, rows: np.ndarray, phat: np.ndarray, rq: np.ndarray | None = None) -> None:
         """Full search for ``rows`` (obj built for exactly these rows).
