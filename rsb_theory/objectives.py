@@ -324,6 +324,12 @@ class Objective:
         raise NotImplementedError
 
 
+def _unit(x: np.ndarray) -> np.ndarray:
+    """x clipped to [0, 1] in place: ``x`` is a sum an accumulator has just made (never shared), and the
+    objective is evaluated on large arrays, where a copy costs as much as a cheap h."""
+    return np.clip(x, 0.0, 1.0, out=x)
+
+
 def _suffix_min_max(lo_src: np.ndarray, hi_src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pmin = np.minimum.accumulate(lo_src[:, ::-1], axis=1)[:, ::-1]
     pmax = np.maximum.accumulate(hi_src[:, ::-1], axis=1)[:, ::-1]
@@ -367,7 +373,7 @@ class ETCObjective(Objective):
         return acc[0] + a, acc[1] + a * self.phat[rows, i]
 
     def value(self, acc, rows):
-        return self.h(np.clip(acc[1], 0.0, 1.0))
+        return self.h(_unit(acc[1]))
 
     def suffix(self) -> Suffix:
         pmin, pmax = _suffix_min_max(self.phat, self.phat)
@@ -531,7 +537,7 @@ class CEUCBObjective(_Bonus, Objective):
         return acc[0] + a, acc[1] + a * self.phat[rows, i], acc[2] + self.term(a, self.radius[rows, i])
 
     def value(self, acc, rows):
-        return self.h(np.clip(acc[1], 0.0, 1.0)) + self.L * acc[2]
+        return self.h(_unit(acc[1])) + self.L * acc[2]
 
     def suffix(self) -> Suffix:
         pmin, pmax = _suffix_min_max(self.phat, self.phat)
