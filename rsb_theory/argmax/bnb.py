@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..grids import Grid
-from ..objectives import MARGIN, Objective, guard
+from ..objectives import GUARD, MARGIN, Objective, guard
 from .lattice import points_of
 from .lines import LineSearch
 from .rows import CHUNK, Keep, Rows, rank_major
@@ -170,7 +170,7 @@ class Search(LineSearch):
             lo = np.where(up, mid, lo)
             hi = np.where(up, hi, mid)
         yr = np.where(right_all, 1.0, hi) + 1e-12
-        empty = ~(obj.h_max + 1e-12 * max(1.0, abs(obj.h_max)) >= lam)
+        empty = ~(obj.h_max + GUARD * max(1.0, abs(obj.h_max)) >= lam)
         yl = np.where(empty, 2.0, yl)
         yr = np.where(empty, -1.0, yr)
         self._sl_key, self._sl = key, (yl, yr)

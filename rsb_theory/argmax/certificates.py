@@ -156,7 +156,7 @@ class CandidateSets:
         """Upper bound on the value of every point outside S now (without the guard)."""
         D = np.abs(stat - self.stat_s[rows]).max(axis=1)  # (b,) or (b, J)
         drift = D ** self.q if self.w is None else (D ** self.q) @ self.w
-        bound = self.out[rows] + self.Lh * (1 + 1e-12) * drift
+        bound = self.out[rows] + self.Lh * (1.0 + GUARD) * drift
         if rq is not None:
             bound = bound + self.Lb * np.minimum((rq - self.rq_s[rows]).max(axis=1), 0.0)
         return bound

@@ -40,8 +40,8 @@ def cvxpy_route(d: Distortion, xs, arms) -> Oracle:
         objective = cp.Constant(const) + 0 * cp.sum(alpha)
     prob = cp.Problem(cp.Maximize(objective), cons)
     best = None
-    # tight tolerances first; if Clarabel reports them unreachable (optimal_inaccurate) its
-    # defaults (1e-8) are tried too and the better recomputed V is kept
+    # tight tolerances first; if Clarabel reports them unreachable (optimal_inaccurate) or fails on
+    # them (arm means 1e-277 apart), its defaults (1e-8) are tried too and the better recomputed V is kept
     for options in (CLARABEL_OPTIONS, {}):
         try:
             # CVXPY evaluates the objective at the solver's point, which may leave the simplex by
@@ -49,7 +49,9 @@ def cvxpy_route(d: Distortion, xs, arms) -> Oracle:
             with warnings.catch_warnings(), np.errstate(invalid="ignore"):
                 warnings.filterwarnings("ignore", message="Solution may be inaccurate")
                 prob.solve(solver=cp.CLARABEL, **options)
-        except cp.error.SolverError as exc:  # pragma: no cover
+        except cp.error.SolverError as exc:
+            if options:
+                continue
             raise RuntimeError(f"CVXPY/Clarabel failed on h = {d.expr}: {exc}") from None
         if prob.status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) and alpha.value is not None:
             a = project(alpha.value)
