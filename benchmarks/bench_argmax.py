@@ -1,5 +1,8 @@
 """Benchmark of the batched exact discrete argmax (rsb_theory.argmax, method="bnb").
 
+The objectives are the classes of rsb_theory.objectives (ETCObjective, RSUCBObjective,
+CEUCBObjective); the search is rsb_theory.argmax.bnb behind rsb_theory.argmax.argmax.
+
 Setting (paper scale): K = 6, T = 3e5, eps = sqrt(K log T / T) (about 10^7 grid
 points on either grid), B = 1000 trials.  The estimates are empirical means of
 tau_{b,i} Bernoulli samples of the instance with means linspace(0.2, 0.9, K),
@@ -11,7 +14,8 @@ degenerate, every ball contains every Bernoulli law) and that radius times 1e-3
 
 Each row: one batched argmax call for all B trials, best of --repeat runs (a
 call slower than 2 s is run once), the mean number of leaf lines (prefixes
-(n_1..n_{K-2})) the search evaluated per trial and the grid size.
+(n_1..n_{K-2})) the search evaluated per trial, whether the greedy dive ran
+(Decision.dived) and the grid size.  Results belong in docs/simulation.md.
 
 Run:  .venv/bin/python benchmarks/bench_argmax.py [--json] [--trials B] [--dr gini,pht]
 """
@@ -26,10 +30,12 @@ import time
 
 import numpy as np
 
-from rsb_theory.argmax import argmax, ce_ucb_objective, etc_objective, rs_ucb_objective
+from rsb_theory.argmax import argmax
 from rsb_theory.distortions import get
 from rsb_theory.grids import Grid
 from rsb_theory.holder import holder
+from rsb_theory.objectives import CEUCBObjective, ETCObjective, RSUCBObjective
+from rsb_theory.rates import radius_constant
 
 
 def _instance(K: int, B: int, T: float, equal_tau: bool, seed: int):
@@ -37,7 +43,7 @@ def _instance(K: int, B: int, T: float, equal_tau: bool, seed: int):
     base = T / (10 * K)
     tau = np.full((B, K), int(base)) if equal_tau else (base * rng.uniform(0.5, 1.5, (B, K))).astype(int)
     phat = rng.binomial(tau, np.linspace(0.2, 0.9, K)) / tau
-    radius = 16 * (math.sqrt(2 * math.e * math.log(T)) + 32) / np.sqrt(tau)
+    radius = radius_constant(T) / np.sqrt(tau)  # eq:UCB_confidence_sets
     return phat, radius
 
 
@@ -64,14 +70,14 @@ def run(trials: int, names: list[str], repeat: int, equal_tau: bool, T: float, s
         for K, eps in settings:
             phat, radius = _instance(K, trials, T, equal_tau, seed)
             objectives = [
-                ("etc", etc_objective(d, phat)),
-                ("rs_ucb (paper radius)", rs_ucb_objective(d, phat, radius)),
-                ("rs_ucb (radius x 1e-3)", rs_ucb_objective(d, phat, radius * 1e-3)),
+                ("etc", ETCObjective.build(d, phat)),
+                ("rs_ucb (paper radius)", RSUCBObjective.build(d, phat, radius)),
+                ("rs_ucb (radius x 1e-3)", RSUCBObjective.build(d, phat, radius * 1e-3)),
             ]
             if math.isfinite(L):
                 objectives += [
-                    ("ce_ucb (paper radius)", ce_ucb_objective(d, phat, radius, q, L)),
-                    ("ce_ucb (radius x 1e-3)", ce_ucb_objective(d, phat, radius * 1e-3, q, L)),
+                    ("ce_ucb (paper radius)", CEUCBObjective.build(d, phat, radius, q, L)),
+                    ("ce_ucb (radius x 1e-3)", CEUCBObjective.build(d, phat, radius * 1e-3, q, L)),
                 ]
             for kind in ("etc", "ucb"):
                 grid = Grid(K, float(eps), kind)
@@ -80,7 +86,7 @@ def run(trials: int, names: list[str], repeat: int, equal_tau: bool, T: float, s
                     row = {"h": d.describe(), "objective": label, "K": K, "eps": round(float(eps), 6), "grid": kind,
                            "grid_points": grid.size, "trials": trials, "ms_per_call": round(1e3 * seconds, 2),
                            "runs": runs, "mean_lines": round(float(dec.lines.mean()), 2),
-                           "max_lines": int(dec.lines.max())}
+                           "max_lines": int(dec.lines.max()), "dived": bool(dec.dived)}
                     rows.append(row)
                     progress(row)
     return rows

@@ -9,7 +9,10 @@
   re-exported from :mod:`rsb_theory.oracle`, where it is implemented and proved).
 
 The discrete optimum is found here by full enumeration of the grid (the
-definition); :data:`MAX_ENUMERATION` caps the grid size.
+definition), with the objective's one evaluation
+(:class:`rsb_theory.objectives.ETCObjective` at the true means), or by the
+branch and bound of :mod:`rsb_theory.argmax`; :data:`MAX_ENUMERATION` caps the
+grid size.
 """
 
 from __future__ import annotations
@@ -18,16 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import argmax as am
+from .argmax import MAX_ENUMERATION, TIE_TOL  # noqa: F401 - re-exported (defined in rsb_theory.argmax)
 from .distortions import Distortion
 from .grids import Grid
 from .holder import optimal_means
-from .oracle import W_bernoulli  # noqa: F401 - re-exported: the one implementation lives in oracle.py
-
-#: Largest grid enumerated in one call.
-MAX_ENUMERATION = 5_000_000
-
-#: Two grid values closer than this are a tie (floating-point comparisons).
-TIE_TOL = 1e-12
+from .objectives import ETCObjective
+from .oracle import W_bernoulli  # noqa: F401 - re-exported: the one implementation lives in rsb_theory.oracle
 
 
 def check_p(p) -> np.ndarray:
@@ -86,7 +86,9 @@ class GridOptimum:
 def enumerate_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOptimum:
     """Best grid point (first in lexicographic order of (n_1, ..., n_K)), Delta_min and ties.
 
-    V(a) = h(<a, p>) for Bernoulli arms (``eq:V``); every grid point is evaluated.
+    V(a) = h(<a, p>) for Bernoulli arms (``eq:V``); every grid point is evaluated
+    by :meth:`rsb_theory.objectives.Objective.values_at` (the evaluation of the
+    grid searches).
 
     Raises
     ------
@@ -99,7 +101,7 @@ def enumerate_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOp
     if g.size > MAX_ENUMERATION:
         raise ValueError(f"argument 'eps': the {grid} grid has {g.size} points, more than {MAX_ENUMERATION} to enumerate")
     pts = g.points()
-    values = d.numeric(pts @ p)
+    values = ETCObjective.build(d, p[None, :]).values_at(g, g.counts(), np.zeros(g.size, dtype=np.int64))
     best = float(values.max())
     optimal = values >= best - TIE_TOL
     first = int(np.argmax(optimal))
@@ -122,8 +124,6 @@ def fast_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOptimum
     ValueError
         Bad ``p``, ``eps`` or ``grid``; an h that is not concave (argument ``d``).
     """
-    from . import argmax as am
-
     p = check_p(p)
     g = Grid(p.size, float(eps), grid)
     obj = am.etc_objective(d, p[None, :])

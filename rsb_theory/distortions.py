@@ -507,6 +507,27 @@ def _lambdify(expr: sp.Expr) -> Callable[[np.ndarray], np.ndarray]:
     return fn
 
 
+@lru_cache(maxsize=256)
+def _derivative(expr: sp.Expr) -> Callable[[np.ndarray], np.ndarray]:
+    raw = sp.lambdify(U, sp.diff(expr, U), modules="numpy")
+
+    def fn(x):
+        x = np.asarray(x, dtype=float)
+        with np.errstate(all="ignore"):
+            return np.asarray(raw(x), dtype=float) * np.ones_like(x)
+
+    return fn
+
+
+def numeric_derivative(d: "Distortion | sp.Expr") -> Callable[[np.ndarray], np.ndarray]:
+    """Vectorised h' (``lambdify`` of the SymPy derivative, cached per expression).
+
+    Where h' is not finite (u**s at 0, a kink of Min/Max) the value is whatever
+    the lambdified derivative gives there (inf or nan); callers check.
+    """
+    return _derivative(d.expr if isinstance(d, Distortion) else d)
+
+
 def _coerce_value(name: str, value) -> sp.Expr:
     if isinstance(value, sp.Expr):
         return value

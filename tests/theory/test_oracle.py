@@ -389,14 +389,16 @@ def test_piecewise_affine_concave_is_the_min_of_its_pieces():
 
 def test_self_check_catches_a_wrong_rule(monkeypatch):
     """A translation rule that is wrong (every power becomes sqrt) is caught by the grid comparison."""
+    from rsb_theory.oracle import dcp
+
     expr = U ** sp.Rational(3, 10) - U
-    oracle._self_check.cache_clear()
-    monkeypatch.setattr(oracle, "_power", lambda arg, n: cp.sqrt(arg))
+    dcp._self_check.cache_clear()
+    monkeypatch.setattr(dcp, "_power", lambda arg, n: cp.sqrt(arg))
     try:
         with pytest.raises(NotDCPError, match="translation rule error"):
             to_cvxpy(expr, cp.Variable(2))
     finally:
-        oracle._self_check.cache_clear()
+        dcp._self_check.cache_clear()
 
 
 def test_to_cvxpy_input_errors():
@@ -477,3 +479,31 @@ def test_bad_input_names_the_argument(call, needle):
 def test_cvxpy_route_refuses_a_non_dcp_h_clearly():
     with pytest.raises(NotDCPError, match=r"sin\(pi\*u\)"):
         optimal_mixture_bernoulli(from_string("sin(pi*u)"), [0.2, 0.7], "cvxpy")
+
+
+# ---------------------------------------------------------------------------
+# alpha* for Bernoulli arms: one place, exact; arms numbered 1..K in evidence
+# ---------------------------------------------------------------------------
+
+
+def test_alpha_star_bernoulli_is_exact_and_shared():
+    from rsb_theory import profile
+    from rsb_theory.oracle import alpha_star_bernoulli
+
+    assert profile.alpha_star_bernoulli is alpha_star_bernoulli
+    assert alpha_star_bernoulli([0.4, 0.9], 0.5).tolist() == [0.8, 0.2]  # not 0.19999999999999996
+    assert alpha_star_bernoulli([0.3, 0.8], HALF).tolist() == [0.6, 0.4]
+    assert alpha_star_bernoulli([0.2, 0.5, 0.5], 0.5).tolist() == [0.0, 1.0, 0.0]  # the lowest-index arm
+    ip = profile.instance_profile(get("gini"), [0.4, 0.9], numeric_beta=False)
+    assert list(ip.alpha_star) == list(optimal_mixture_bernoulli(get("gini"), [0.4, 0.9]).alpha) == [0.8, 0.2]
+
+
+@settings(max_examples=30, deadline=None)
+@given(p=bernoulli_means())
+def test_closed_form_agrees_with_alpha_star_and_names_arms_from_one(p):
+    from rsb_theory.oracle import alpha_star_bernoulli
+
+    o = optimal_mixture_bernoulli(get("gini"), p)
+    assert "arm 0" not in o.evidence and "arms 0" not in o.evidence
+    q = float(np.asarray(o.alpha) @ p)
+    assert np.allclose(alpha_star_bernoulli(p, q), o.alpha, atol=1e-12)

@@ -383,3 +383,56 @@ def test_compare_etc_ucb_wang_and_gini_tie_in_T():
     assert c.T_decay_difference.subs(R.beta, 1) > 0
     generic = R.compare_etc_ucb()
     assert sp.simplify(generic.T_decay_difference.subs(R.r, 2 * R.q)) == 0
+
+
+# --------------------------------------------------------------------------
+# numeric evaluations compiled from the one formula (used by the simulator)
+# --------------------------------------------------------------------------
+def _hand_typed_N(K, T, eps, L, q, Delta_min):
+    """rsb_sim.config.N_eps_value as it was typed by hand before the redesign (the reference, bit for bit)."""
+    if Delta_min <= 0:
+        return math.inf
+    if math.isinf(Delta_min):
+        return 0.0
+    bracket = 32.0 / math.sqrt(math.e) + math.sqrt(math.log(2.0 * K * T**2 * (eps ** (-(K - 1)) + 1.0)))
+    log_n = math.log(256.0 * K * math.e) + (2.0 / q) * math.log(2.0 * K * L / Delta_min) + 2.0 * math.log(bracket)
+    return math.exp(log_n) if log_n < 700 else math.inf
+
+
+def _hand_typed_radius(T):
+    """rsb_sim.config.radius_constant as it was typed by hand before the redesign."""
+    return 16.0 * (math.sqrt(2.0 * math.e * math.log(T)) + 32.0)
+
+
+@settings(max_examples=400, deadline=None)
+@given(K=st.integers(2, 10), T=st.integers(2, 10**7), eps=st.floats(1e-4, 1.0),
+       L=st.one_of(st.sampled_from([0.5, 1.0, 2.0, 4.0]), st.floats(0.01, 10.0)),
+       q=st.one_of(st.sampled_from([1.0, 0.5]), st.floats(0.05, 1.0)),
+       Delta_min=st.one_of(st.sampled_from([0.0, math.inf, 1e-300]), st.floats(1e-14, 3.0)))
+def test_N_eps_value_is_the_hand_typed_formula_bit_for_bit(K, T, eps, L, q, Delta_min):
+    assert R.N_eps_value(K, T, eps, L, q, Delta_min) == _hand_typed_N(K, T, eps, L, q, Delta_min)
+
+
+def test_radius_constant_is_the_hand_typed_formula_bit_for_bit():
+    Ts = list(range(2, 5000)) + list(range(5000, 10**7 + 1, 7919)) + [10**7]
+    assert all(R.radius_constant(t) == _hand_typed_radius(t) for t in Ts)
+
+
+def test_numeric_constants_follow_the_symbolic_formulas():
+    vals = {R.K: 3, R.T: 10**5, R.eps: 0.05, R.L: 1.0, R.q: HALF, R.Delta_min: 1e-3}
+    sym = float(R.N_eps().subs(vals))
+    assert R.N_eps_value(3, 10**5, 0.05, 1.0, 0.5, 1e-3) == pytest.approx(sym, rel=1e-12)
+    assert R.radius_constant(10**5) == pytest.approx(float(R.ucb_radius(1).subs(R.T, 10**5)), rel=1e-14)
+    assert sp.simplify(sp.Mul(*(b**e for b, e in R.N_factors())).doit() - R.N_eps()) == 0
+    assert R.N_eps_value(3, 1000, 0.1, 1.0, 1.0, 0.0) == math.inf
+    assert R.N_eps_value(3, 1000, 0.1, 1.0, 1.0, math.inf) == 0.0
+    assert R.N_eps_value(3, 1000, 0.1, 1.0, 0.05, 1e-12) == math.inf  # e^(log N) beyond e^700
+
+
+def test_printed_cells_go_through_the_one_parser():
+    from rsb_theory.expressions import ExpressionError
+
+    with pytest.raises(ExpressionError, match="varpi cell"):
+        R.parse_varpi("varpi^(__import__('os').getcwd())")
+    with pytest.raises(ExpressionError, match="unknown name"):
+        R.parse_varpi("varpi^(x)")

@@ -372,3 +372,11 @@ BAD = [
 def test_bad_input_names_the_argument(call, argument):
     with pytest.raises(ValueError, match=f"argument '{argument}'"):
         call()
+
+
+def test_a_row_that_does_not_sum_to_one_is_named_from_one():
+    """The message names the row (arms are numbered 1..K) and its sum, e.g. rows rounded to 6 decimals."""
+    from rsb_theory.riskmetric import finite_support
+
+    with pytest.raises(ValueError, match=r"argument 'probs': .* row 2 sums to 0\.999999"):
+        finite_support(lambda u: u, [0.0, 0.5, 1.0], [[0.2, 0.3, 0.5], [0.333333, 0.333333, 0.333333]])

@@ -1,0 +1,99 @@
+"""Validation of the inputs of the objectives: the estimates, the radii and the bonus constants.
+
+Every message names the argument (``argument 'phat': ...``).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from ..distortions import Distortion
+from ..holder import optimal_means
+
+__all__ = ["check_distortion", "check_phat", "check_radius", "check_bonus", "trusted", "frozen", "concave_fields"]
+
+
+def check_distortion(d) -> Distortion:
+    if not isinstance(d, Distortion):
+        raise ValueError(f"argument 'd': expected a Distortion (rsb_theory.distortions.get/resolve), got {d!r}")
+    return d
+
+
+def check_phat(phat) -> np.ndarray:
+    """Bernoulli means as a read-only (B, K) array (a (K,) vector is one trial); errors name ``phat``."""
+    try:
+        arr = np.array(phat, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("argument 'phat': expected an array of numbers") from None
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 2:
+        raise ValueError(f"argument 'phat': expected shape (B, K) with B >= 1 and K >= 2, got {np.shape(phat)}")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError("argument 'phat': Bernoulli means must be finite and lie in [0, 1]")
+    arr.setflags(write=False)
+    return arr
+
+
+def check_radius(radius, shape: tuple[int, int], finite: bool) -> np.ndarray:
+    """Radii >= 0 broadcast to ``shape``; ``finite`` refuses inf (a CE-UCB bonus)."""
+    try:
+        arr = np.array(radius, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("argument 'radius': expected a number or an array of numbers") from None
+    try:
+        arr = np.array(np.broadcast_to(arr, shape), dtype=float)
+    except ValueError:
+        raise ValueError(f"argument 'radius': shape {arr.shape} does not broadcast to {shape}") from None
+    if np.any(np.isnan(arr)) or np.any(arr < 0):
+        raise ValueError("argument 'radius': radii must be >= 0 (not nan)")
+    if finite and not np.all(np.isfinite(arr)):
+        raise ValueError("argument 'radius': CE-UCB needs finite radii (the bonus would be infinite)")
+    arr.setflags(write=False)
+    return arr
+
+
+def check_bonus(q, L) -> tuple[float, float]:
+    """Hölder exponent 0 < q <= 1 and constant L >= 0 of the bonus of ``eq:UCB_alpha2``."""
+    try:
+        q, L = float(q), float(L)
+    except (TypeError, ValueError):
+        raise ValueError(f"argument 'q': q and L must be numbers, got q={q!r}, L={L!r}") from None
+    if not (0 < q <= 1):
+        raise ValueError(f"argument 'q': need 0 < q <= 1, got {q!r}")
+    if not (math.isfinite(L) and L >= 0):
+        raise ValueError(f"argument 'L': need a finite L >= 0, got {L!r}")
+    return q, L
+
+
+def trusted(arr) -> np.ndarray:
+    """A float array taken as valid (``validate=False``): read-only, no checks."""
+    arr = np.asarray(arr, dtype=float)
+    arr.setflags(write=False)
+    return arr
+
+
+def frozen(*arrays: np.ndarray) -> None:
+    for arr in arrays:
+        arr.setflags(write=False)
+
+
+@lru_cache(maxsize=256)
+def _maximisers_cached(d: Distortion) -> tuple[float, float, float]:
+    tops = [float(t) for t in optimal_means(d, 0, 1)]
+    lo, hi = min(tops), max(tops)
+    return lo, hi, float(d.numeric(np.array([lo]))[0])
+
+
+def concave_fields(d: Distortion) -> dict:
+    """xs_lo, xs_hi (the maximisers of h on [0, 1]) and h_max = h(xs_lo) for a concave h."""
+    if not d.shape.is_concave:
+        return {"concave": False}
+    try:
+        lo, hi, hmax = _maximisers_cached(d)
+    except TypeError:  # pragma: no cover - unhashable distortion
+        lo, hi, hmax = _maximisers_cached.__wrapped__(d)
+    return {"concave": True, "xs_lo": lo, "xs_hi": hi, "h_max": hmax}
