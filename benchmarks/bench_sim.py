@@ -76,7 +76,7 @@ from numba.core import event
 from rsb_sim.config import SimConfig
 from rsb_sim.engine import run
 from rsb_sim.instances import BernoulliInstance
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 from rsb_theory.distortions import get
 t1 = time.perf_counter()
 d = get("gini")

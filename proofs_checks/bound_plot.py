@@ -19,7 +19,7 @@ the root seed) and evaluates there
 Orchestration only: :mod:`proofs_checks.figures` draws, :mod:`proofs_checks.outputs`
 writes ``bounds-<dr>-<algo>.{png,pdf,csv,txt}``.  The CSV has one row per T
 (:data:`BOUND_COLUMNS`).  An option the algorithm does not use is an error
-(:mod:`proofs_checks.sim_options`; rho is used by the UCBs' bound even beside
+(:mod:`rsb_sim.options`; rho is used by the UCBs' bound even beside
 ``explore``), and the title names only the options the algorithm uses.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 
 from rsb_theory import expressions
 
-from . import sim_options
+from rsb_sim import options as sim_options
 from .outputs import check_out, csv_text, save_figure, write_text
 
 #: Columns of the ``rsb plot bounds`` CSV.

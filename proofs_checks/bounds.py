@@ -174,7 +174,7 @@ def theorem_bound(algo: str, dr: str, params: dict | None, p, T: int, eps: float
     ValueError
         ``algo`` without a bound in the paper (names ``algo``).
     """
-    from rsb_sim.config import N_eps_value
+    from rsb_theory.rates import N_eps_value
     from rsb_theory.discretization import discrete_optimum
     from rsb_theory.distortions import resolve
 

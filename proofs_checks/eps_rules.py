@@ -13,10 +13,10 @@ heavy is imported.
 
 from __future__ import annotations
 
+from rsb_sim.options import EXPERIMENTS_EPS
 from rsb_theory import expressions
 
-#: eps of ``sec: experiments``.
-EXPERIMENTS_EPS = "sqrt(K*log(T)/T)"
+__all__ = ["EXPERIMENTS_EPS", "EPS_RULES", "check_eps_rule"]
 #: Named eps rules (anything else is a number or an expression in T and K).
 EPS_RULES = ("experiments", "theorem")
 

@@ -29,7 +29,7 @@ every t below T ~ 4e5, RS-ETC-M's N(eps) ~ 1e16 never commits): the slope then
 measures a degenerate algorithm, not the rate of the theorems.  The overrides
 ``radius_scale``, ``explore``, ``rho`` and ``eps`` give the informative regime;
 each is refused for an algorithm that does not use it
-(:mod:`proofs_checks.sim_options`).
+(:mod:`rsb_sim.options`).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from pathlib import Path
 
 from rsb_theory import expressions
 
-from . import sim_options
+from rsb_sim import options as sim_options
 from .eps_rules import EPS_RULES, check_eps_rule
 
 #: Default horizons: 1000 * 2^k, k = 0..6 (a few minutes on 2 cores with 100 trials).
@@ -66,7 +66,7 @@ class SlopeRequest:
     p : tuple of float
         Bernoulli means.
     algo : str
-        One of :data:`proofs_checks.sim_options.ALGORITHMS`.
+        One of :data:`rsb_sim.options.ALGORITHMS`.
     Ts : tuple of int
         Horizons (at least two distinct, increasing).
     trials : int

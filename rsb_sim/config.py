@@ -25,7 +25,11 @@ from dataclasses import dataclass, asdict
 
 import numpy as np
 
-ALGORITHMS = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+from rsb_theory import expressions
+
+from .options import ALGORITHMS, EXPERIMENTS_EPS
+
+__all__ = ["ALGORITHMS", "EXPERIMENTS_EPS", "SimConfig", "available_cpus", "ucb_explore_per_arm", "etc_explore_per_arm"]
 
 
 def _is_int(x) -> bool:
@@ -73,6 +77,13 @@ class SimConfig:
         concave h, grids up to :data:`rsb_sim.policies.ce_ucb_m.COMPILED_MAX_GRID`
         points); False: the NumPy searcher always.  Does not change any result
         (tested) and, like ``threads``, is not recorded.
+    enum_budget : int or None
+        Work budget of the NumPy searcher (:class:`rsb_sim.search.Searcher`): a
+        search on a grid above its in-memory limit enumerates the grid when
+        (trials searched) x (grid points) is at most this, else runs the branch
+        and bound; ``None``: :data:`rsb_sim.search.ENUM_BUDGET`, 0: the branch
+        and bound always.  A count, never a time; changes no result (tested) and
+        is not recorded.
     """
 
     T: int
@@ -88,6 +99,7 @@ class SimConfig:
     threads: int | None = None
     stream: tuple[int, ...] = ()
     compiled: bool = True
+    enum_budget: int | None = None
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
@@ -121,6 +133,8 @@ class SimConfig:
             raise ValueError(f"argument 'stream': need a tuple of integers >= 0, got {self.stream!r}")
         if not isinstance(self.compiled, (bool, np.bool_)):
             raise ValueError(f"argument 'compiled': need True or False, got {self.compiled!r}")
+        if self.enum_budget is not None and (not _is_int(self.enum_budget) or self.enum_budget < 0):
+            raise ValueError(f"argument 'enum_budget': need an integer >= 0 or None, got {self.enum_budget!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
@@ -135,17 +149,17 @@ class SimConfig:
         """eps, or the default sqrt(K log T / T) of ``sec: experiments`` (ValueError naming eps if > 1)."""
         if self.eps is not None:
             return float(self.eps)
-        e = math.sqrt(K * math.log(self.T) / self.T) if self.T > 1 else 1.0
+        e = expressions.evaluate(EXPERIMENTS_EPS, "eps", {"K": K, "T": self.T}) if self.T > 1 else 1.0
         if not 0 < e <= 1:
             raise ValueError(f"argument 'eps': the default sqrt(K log T / T) = {e:.4g} is not in (0, 1]; give --eps")
         return e
 
     def to_dict(self) -> dict:
-        """The fields as a dict, without ``threads`` and ``compiled`` (they change no result, so
-        results and the summaries of a sweep do not depend on the executor's choice of threads
-        or on the route)."""
+        """The fields as a dict, without ``threads``, ``compiled`` and ``enum_budget`` (they change
+        no result, so results and the summaries of a sweep do not depend on the executor's choice
+        of threads or on the route)."""
         out = asdict(self)
-        del out["threads"], out["compiled"]
+        del out["threads"], out["compiled"], out["enum_budget"]
         if not self.stream:  # a single experiment: the record (and the sweep's cache keys) as before
             del out["stream"]
         else:
@@ -161,32 +175,11 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def radius_constant(T: int) -> float:
-    """16 (sqrt(2 e log T) + 32): the numerator of ``eq:UCB_confidence_sets``."""
-    return 16.0 * (math.sqrt(2.0 * math.e * math.log(T)) + 32.0)
-
-
 def ucb_explore_per_arm(cfg: SimConfig, K: int) -> int:
     """n0 = ceil(rho T eps / 4) (``algorithm:B-UCB-M``), or ``explore`` if given."""
     if cfg.explore is not None:
         return int(cfg.explore)
     return max(1, math.ceil(cfg.rho * cfg.T * cfg.eps_for(K) / 4.0 - 1e-12))
-
-
-def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float) -> float:
-    """N(eps) of ``eq:number of samples main paper`` evaluated in floating point.
-
-    N = 256 K e (2 K L / Delta_min)^(2/q) [32/sqrt(e) + sqrt(log(2 K T^2 (eps^-(K-1) + 1)))]^2;
-    ``inf`` when Delta_min = 0, 0 when Delta_min = inf (all grid points tie).
-    The formula is the one of :func:`rsb_theory.rates.N_eps` (tested equal).
-    """
-    if Delta_min <= 0:
-        return math.inf
-    if math.isinf(Delta_min):
-        return 0.0
-    bracket = 32.0 / math.sqrt(math.e) + math.sqrt(math.log(2.0 * K * T**2 * (eps ** (-(K - 1)) + 1.0)))
-    log_n = math.log(256.0 * K * math.e) + (2.0 / q) * math.log(2.0 * K * L / Delta_min) + 2.0 * math.log(bracket)
-    return math.exp(log_n) if log_n < 700 else math.inf
 
 
 def etc_explore_per_arm(N: float, K: int) -> int | None:

@@ -1,6 +1,6 @@
 """Shared rules of the policies: tie tolerances, the tracking rule, the radius, the ETC commit targets.
 
-* :data:`TIE_TOL` — mixture ties (``rsb_theory.discretization.TIE_TOL``): a
+* :data:`TIE_TOL` — mixture ties (``rsb_theory.argmax.rule.TIE_TOL``): a
   previous mixture is kept while v(prev) >= M - TIE_TOL.
 * :data:`TRACK_TOL` — arm ties in ``eq:UCB_sampling_rule``: the deficits
   (t-1) a(i) - tau(i) are computed in floating point from float grid points, so
@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from rsb_theory.discretization import TIE_TOL
+from rsb_theory.argmax.rule import TIE_TOL
 
 TRACK_TOL = 1e-9
 FLOOR_GUARD = 1e-9

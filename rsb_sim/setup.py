@@ -18,12 +18,12 @@ import numpy as np
 from rsb_theory.distortions import Distortion
 from rsb_theory.grids import Grid
 
+from rsb_theory.rates import N_eps_value, radius_constant
+
 from .config import (
     ALGORITHMS,
     SimConfig,
-    N_eps_value,
     etc_explore_per_arm,
-    radius_constant,
     ucb_explore_per_arm,
 )
 from .rewards import DEFAULT_BLOCK
@@ -74,6 +74,8 @@ class Setup:
         effect on any reward.
     compiled : bool
         CE-UCB-M may use its compiled loop (``SimConfig.compiled``); no effect on any result.
+    enum_budget : int or None
+        The NumPy searcher's work budget (``SimConfig.enum_budget``); no effect on any result.
     """
 
     algo: str
@@ -93,6 +95,7 @@ class Setup:
     threads: int = 1
     block: int = DEFAULT_BLOCK
     compiled: bool = True
+    enum_budget: int | None = None
 
     @property
     def explore_steps(self) -> int:
@@ -115,7 +118,7 @@ def true_gap(d: Distortion, instance, grid: Grid) -> float:
     and N(eps) = inf).
     """
     from rsb_theory import argmax as am
-    from rsb_theory.discretization import TIE_TOL
+    from rsb_theory.argmax.rule import TIE_TOL
 
     obj = _true_objective(d, instance)
     M = -math.inf
@@ -173,7 +176,7 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
     if algo == "uniform":
         return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, (), cfg.threads_for(),
-                     cfg.block, cfg.compiled)
+                     cfg.block, cfg.compiled, cfg.enum_budget)
     if algo == "rs-ucb-m":
         if instance.kind != "bernoulli":
             raise ValueError("argument 'algo': rs-ucb-m is implemented for Bernoulli arms only (the Jensen "
@@ -226,7 +229,7 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                     + ("; the optimistic value is the same for every mixture and the first mixture is kept"
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
     return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
-                 cfg.threads_for(), cfg.block, cfg.compiled)
+                 cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
 
 
 def _size(x) -> str:

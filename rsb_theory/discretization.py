@@ -5,8 +5,7 @@
 * Delta_min(eps) of ``eq:discrete_gap``: the gap between the optimum and the
   best value *outside* the set of optimal grid points (``n_optimal`` says how
   many there are; with several, the literal ``a != a*`` reading is 0);
-* W of the paper's assumptions for Bernoulli arms (:func:`W_bernoulli`,
-  re-exported from :mod:`rsb_theory.oracle`, where it is implemented and proved).
+* (W of the paper's assumptions is :func:`rsb_theory.oracle.W_bernoulli`.)
 
 The discrete optimum is found here by full enumeration of the grid (the
 definition), with the objective's one evaluation
@@ -22,12 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import argmax as am
-from .argmax import MAX_ENUMERATION, TIE_TOL  # noqa: F401 - re-exported (defined in rsb_theory.argmax)
+from .argmax import MAX_ENUMERATION, TIE_TOL
 from .distortions import Distortion
 from .grids import Grid
 from .holder import optimal_means
 from .objectives import ETCObjective
-from .oracle import W_bernoulli  # noqa: F401 - re-exported: the one implementation lives in rsb_theory.oracle
 
 
 def check_p(p) -> np.ndarray:

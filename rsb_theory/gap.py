@@ -11,7 +11,7 @@ beta = lim_{eps -> 0} log Delta_min(eps) / log eps (definition before
   the grid along eps = 1/n, with every local log-log slope kept, so that a
   limit that does not exist shows up as a wide spread instead of being
   averaged away.  Grid points whose values tie with the optimum (within
-  :data:`rsb_theory.discretization.TIE_TOL`) form the optimal set; the literal ``a != a*`` reading of
+  :data:`rsb_theory.argmax.rule.TIE_TOL`) form the optimal set; the literal ``a != a*`` reading of
   ``eq:discrete_gap`` is 0 whenever that set has several points, which is
   counted separately.
 """

@@ -18,7 +18,7 @@ from . import rates
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on
 from .gap import AnalyticBeta, BetaEstimate, beta_monotone, estimate_beta
 from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent, holder, mixture_holder, optimal_means
-from .oracle import alpha_star_bernoulli  # noqa: F401 - re-exported (the one implementation is in rsb_theory.oracle)
+from .oracle import alpha_star_bernoulli
 
 
 @dataclass(frozen=True)

@@ -127,12 +127,8 @@ def _cycles() -> list[list[str]]:
     return out
 
 
-#: Cycles the redesign (issue 15) is removing; must be empty when it lands.
-KNOWN_CYCLES = [["rsb_theory.argmax", "rsb_theory.discretization"], ["proofs_checks.plots", "proofs_checks.reproduce"]]
-
-
 def test_no_import_cycles():
-    cycles = [c for c in _cycles() if c not in KNOWN_CYCLES]
+    cycles = _cycles()
     assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 

@@ -24,7 +24,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from rsb_theory.discretization import W_bernoulli, discrete_optimum
+from rsb_theory.discretization import discrete_optimum
+from rsb_theory.oracle import W_bernoulli
 from rsb_theory.distortions import get, names
 from rsb_theory.expressions import to_sympy
 from rsb_theory.grids import Grid

@@ -7,7 +7,7 @@ import numpy as np
 
 from rsb_theory.distortions import get
 from rsb_theory.holder import optimal_means
-from rsb_theory.profile import alpha_star_bernoulli
+from rsb_theory.oracle import alpha_star_bernoulli
 
 from .. import paper_claims
 from ..claims import Claim, claim_map

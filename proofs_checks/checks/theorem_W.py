@@ -1,7 +1,7 @@
 """``theorem:W``: W <= sqrt(2 pi) for 1-sub-Gaussian arms.
 
 W = max over arm pairs of W1(F_i, F_j) / 2 (the ratio in eq:W is maximised at
-alpha - beta = e_i - e_j; see :func:`rsb_theory.discretization.W_bernoulli`),
+alpha - beta = e_i - e_j; see :func:`rsb_theory.oracle.W_bernoulli`),
 with W1 by quadrature of |F_i - F_j| (lemma:lipschitz-wasserstein).  Two
 readings of "1-sub-Gaussian" are checked:
 
@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import integrate, stats
 
-from rsb_theory.discretization import W_bernoulli
+from rsb_theory.oracle import W_bernoulli
 from rsb_theory.expressions import evaluate
 
 from .. import paper_claims

@@ -3,7 +3,7 @@
 For ``theorem: ETC upper bound`` and ``theorem:UCB upper bound`` the printed bounds
 (:func:`rsb_theory.rates.etc_bound_eps`, :func:`rsb_theory.rates.ucb_bound_eps`) are evaluated with the
 constants derived for the instance (never typed in): B = max of h on [0, 1] (U_h <= B), L and q from
-:func:`rsb_theory.holder.holder`, W from :func:`rsb_theory.discretization.W_bernoulli`, rho = 0.1, the
+:func:`rsb_theory.holder.holder`, W from :func:`rsb_theory.oracle.W_bernoulli`, rho = 0.1, the
 experiments' eps = sqrt(K log T / T), Delta(eps) and Delta_min(eps) by exact enumeration of the grid
 (:func:`rsb_theory.discretization.discrete_optimum`), N(eps) and T(eps) from rsb_theory.rates.  Beside: the
 side conditions (T > N(eps); T > max(e^K, T(eps))), the trivial bound V* - min_alpha V(alpha), a small
@@ -70,7 +70,7 @@ class Setting:
 @lru_cache(maxsize=None)
 def instance_constants(p: tuple[float, ...]) -> dict:
     """Constants of Gini deviation on Bernoulli means ``p``: B, L, q, W, r, V*, the trivial bound V* - min V."""
-    from rsb_theory.discretization import W_bernoulli
+    from rsb_theory.oracle import W_bernoulli
     from rsb_theory.distortions import get
     from rsb_theory.holder import holder, optimal_means
     from rsb_theory.profile import instance_profile

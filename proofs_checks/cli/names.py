@@ -9,7 +9,7 @@ asserts that every copy equals the library's.
 from __future__ import annotations
 
 from ..experiments import NAMES as EXPERIMENTS
-from ..sim_options import ALGORITHMS
+from rsb_sim.options import ALGORITHMS
 
 #: The distortions of ``table:table_regrets`` (:data:`rsb_theory.distortions.REGISTRY`).
 DISTORTIONS: tuple[str, ...] = ("mean", "dual_power", "quadratic", "cvar", "pht", "mean_median", "inter_es",

@@ -43,7 +43,8 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     """The dictionary behind ``rsb optimize`` (keys: the ARCHITECTURE.md contract)."""
     import numpy as np
 
-    from rsb_theory.discretization import W_bernoulli, discrete_optimum
+    from rsb_theory.discretization import discrete_optimum
+    from rsb_theory.oracle import W_bernoulli
     from rsb_theory.distortions import resolve
     from rsb_theory.holder import optimal_means
     from rsb_theory.oracle import NotDCPError, optimal_mixture_bernoulli

@@ -2,7 +2,7 @@
 
 Regret per trial (``eq:regret``) of one policy.  Every constant the paper fixes
 is a flag whose default is the paper's formula; a flag that the chosen algorithm
-does not use is an error (:mod:`proofs_checks.sim_options`).  ``--explore`` is
+does not use is an error (:mod:`rsb_sim.options`).  ``--explore`` is
 the forced exploration in pulls *per arm* (a count or an expression in T and K,
 rounded up); ``--eps`` may be an expression in T and K.
 """
@@ -13,7 +13,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from .. import sim_options
+from rsb_sim import options as sim_options
 from . import values
 from .errors import fail
 

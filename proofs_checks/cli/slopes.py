@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from .. import sim_options
+from rsb_sim import options as sim_options
 from ..slopes import DEFAULT_CACHE, DEFAULT_TS, SlopeRequest
 from . import values
 from .errors import fail, usage_error

@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 
 from ..rewards import VectorRewards
 from ..rules import TIE_TOL

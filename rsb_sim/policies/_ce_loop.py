@@ -12,7 +12,7 @@ whose next reward stream is used up (the caller refills the stream b * K + arm[b
    if t < T, ones[b, arm] += reward (at t = T the run ends: only the count is updated);
 2. phat = ones / tau and c = L_bonus * radius, with the radius of
    ``eq:UCB_confidence_sets`` (:func:`rsb_sim.rules.confidence_radius`); the decision of
-   ``eq:UCB_alpha2`` by the compiled search (:func:`rsb_theory.edge_lines.compiled_search`)
+   ``eq:UCB_alpha2`` by the compiled search (:func:`rsb_theory.argmax.edge_lines.compiled_search`)
    with the previous choice cur[b], written to cur[b] with its mixture a[b]
    (:func:`record_choice`, as :func:`rsb_theory.argmax.points_of`);
 3. the next arm by ``eq:UCB_sampling_rule`` with t pulls made
@@ -26,8 +26,8 @@ counts without a pull.  These are the operations of the NumPy loop
 The loop releases the GIL: calls on disjoint trial ranges, each with its own
 :class:`Scratch` and :class:`Output` counters, may run in parallel threads
 (:mod:`rsb_sim.policies._ce_compiled`).  Its on-disk cache is stamped with this file and
-every file compiled into it (:data:`SOURCES`, :func:`rsb_theory.edge_lines.njit_cached`), so
-a change of the search in ``rsb_theory/edge_lines.py`` recompiles the loop.
+every file compiled into it (:data:`SOURCES`, :func:`rsb_theory.argmax.edge_lines.njit_cached`), so
+a change of the search in ``rsb_theory/argmax/edge_lines.py`` recompiles the loop.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 
 from .. import rewards, rules
 
@@ -72,7 +72,7 @@ class Constants(NamedTuple):
     eps: float
     offset: float
     tol: float  # the mixture tie tolerance (rsb_sim.rules.TIE_TOL)
-    cap: int  # candidates kept by the search (rsb_theory.edge_lines.CAND_CAP)
+    cap: int  # candidates kept by the search (rsb_theory.argmax.edge_lines.CAND_CAP)
     record: bool  # write the actions
 
 
@@ -86,7 +86,7 @@ class Output(NamedTuple):
 class Scratch(NamedTuple):
     """Work arrays of one caller (thread)."""
 
-    search: tuple  # rsb_theory.edge_lines.scratch(K, m)
+    search: tuple  # rsb_theory.argmax.edge_lines.scratch(K, m)
     p: np.ndarray  # (K,) float: phat of the trial
     c: np.ndarray  # (K,) float: the bonus
     new: np.ndarray  # (K-1,) int64: the decision

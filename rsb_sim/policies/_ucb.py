@@ -81,8 +81,9 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
     # candidate sets pay off for CE-UCB-M only (see Searcher's use_candidates), and only on grids of more
     # than 2 N_CAND points: on smaller ones (K = 2, eps = 0.05: 20 points) enumerating every point is cheaper
     # than keeping the sets (measured: CE-UCB-M, K = 2, 1000 trials, T = 3000: 4.6e5 -> 1.1e6 trial-steps/s)
+    budget = {} if setup.enum_budget is None else {"enum_budget": setup.enum_budget}
     searcher = Searcher(setup.grid, B, q, L_exact, setup.L_bonus if bonus else 0.0, use_upper_bound,
-                        step_widths=widths, use_candidates=bonus and setup.grid.size > 2 * N_CAND)
+                        step_widths=widths, use_candidates=bonus and setup.grid.size > 2 * N_CAND, **budget)
 
     def estimates():
         """(estimate for the objective, drift statistic for the searcher, radius)."""
@@ -125,7 +126,7 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
     if bar is not None:
         bar.close()
     st = searcher.stats
-    return PolicyRun(tau.astype(np.int64), actions, {"full": st.full, "candidate": st.candidate,
+    return PolicyRun(tau.astype(np.int64), actions, {"full": st.full, "bnb": st.bnb, "candidate": st.candidate,
                                                      "upper_bound": st.upper_bound, "quick": st.quick})
 
 

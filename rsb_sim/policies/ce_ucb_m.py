@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from rsb_theory import argmax as am
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 
 from . import _ce_compiled, _ucb
 

@@ -80,12 +80,10 @@ from __future__ import annotations
 from ..objectives import (GUARD, MARGIN, CEUCBObjective, ETCObjective, FiniteCEUCBObjective, FiniteETCObjective,
                           Objective, RSUCBObjective, ce_ucb_objective, ce_ucb_objective_finite, etc_objective,
                           etc_objective_finite, rs_ucb_objective)
-from ..objectives import check_phat as _check_phat  # noqa: F401 - used by rsb_theory.edge_lines
 from .decide import METHODS, argmax, second_best, upper_bound, values
 from .enumeration import ENUM_CHUNK, MAX_ENUMERATION
 from .lattice import lex_blocks, points_of
 from .rule import TIE_TOL, Decision
-from .rule import check_previous as _check_previous  # noqa: F401 - used by rsb_theory.edge_lines
 
 __all__ = [
     "TIE_TOL",

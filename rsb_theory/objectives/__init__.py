@@ -33,7 +33,7 @@ The objectives (``phat`` the estimated means, shape (B, K)):
 
 The mean <a, phat> is clipped to [0, 1] before h is applied (a sum of weights
 that rounds above 1 would otherwise evaluate h at 1 + 1 ulp), as the compiled
-copy in :mod:`rsb_theory.edge_lines` does.
+copy in :mod:`rsb_theory.argmax.edge_lines` does.
 
 The package: :mod:`.validation` (checks of the estimates, radii and
 constants), :mod:`.base` (:class:`Objective`, the bound constants, the

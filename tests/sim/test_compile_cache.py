@@ -19,7 +19,7 @@ import textwrap
 import numba
 
 from rsb_sim.policies import _ce_loop
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 
 #: A concave h with q = 1 used by no other test, so that its callback is cached by this test.
 H = "(3*u - u**3)/2"
@@ -31,7 +31,7 @@ _SCRIPT = textwrap.dedent('''
     from rsb_sim.engine import run
     from rsb_sim.instances import BernoulliInstance
     from rsb_sim.policies import _ce_loop
-    from rsb_theory import edge_lines
+    from rsb_theory.argmax import edge_lines
     from rsb_theory.distortions import from_string
 
     d = from_string(%r)
@@ -67,7 +67,7 @@ def test_a_second_process_loads_everything_from_the_cache():
 _CALLEE = "def f(x):\n    return x + {}\n"
 _CALLER = textwrap.dedent('''
     import callee
-    from rsb_theory.edge_lines import njit_cached
+    from rsb_theory.argmax.edge_lines import njit_cached
 
     _f = callee.f
 

@@ -26,11 +26,11 @@ CASES = [
 ]
 
 
-def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048, threads=None, compiled=True):
+def _compare(dr, p, T, eps, rs, ex, algo, seed, trials=3, block=2048, threads=None, compiled=True, enum_budget=None):
     d = get(dr)
     inst = BernoulliInstance(p)
     cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, record_actions=True,
-                    block=block, threads=threads, compiled=compiled)
+                    block=block, threads=threads, compiled=compiled, enum_budget=enum_budget)
     res = run(cfg, inst, d, algo)
     setup = prepare(cfg, inst, d, algo)
     table = RewardTable.from_seed(seed, trials, inst)
@@ -99,17 +99,17 @@ def test_ties_between_identical_arms():
 
 @pytest.mark.parametrize("algo", ["rs-ucb-m", "ce-ucb-m"])
 @pytest.mark.parametrize("budget", [0, None])
-def test_grid_above_enum_max_branch_and_bound_or_enumeration(monkeypatch, algo, budget):
+def test_grid_above_enum_max_branch_and_bound_or_enumeration(algo, budget):
     """A Bernoulli grid above ENUM_MAX (K = 3, eps = 0.004: 31 375 points): searches for a few trials enumerate
-    the materialised grid (default ENUM_BUDGET) or run the branch and bound (budget 0); both identical to the
-    reference loop."""
+    the materialised grid (default ENUM_BUDGET) or run the branch and bound (SimConfig.enum_budget = 0); both
+    identical to the reference loop."""
     from rsb_sim import search
 
-    if budget is not None:
-        monkeypatch.setattr(search, "ENUM_BUDGET", budget)
     # compiled=False: this test is about the NumPy searcher
-    res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, algo, seed=3, trials=2, compiled=False)
+    res, changes = _compare("gini", (0.3, 0.55, 0.9), 90, 0.004, 0.0005, 4, algo, seed=3, trials=2, compiled=False,
+                            enum_budget=budget)
     assert res.setup.grid.size > search.ENUM_MAX and res.stats["full"] >= 3
+    assert (res.stats["bnb"] > 0) == (budget == 0)
     assert changes >= 1
 
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rsb_sim.config import SimConfig, N_eps_value
+from rsb_sim.config import SimConfig
+from rsb_theory.rates import N_eps_value
 from rsb_sim.engine import run
 from rsb_sim.instances import BernoulliInstance, FiniteSupportInstance
 from rsb_sim.policies import get_policy
@@ -160,19 +161,17 @@ def test_candidate_certificate_used_and_exact():
 
 
 @pytest.mark.parametrize("budget", [0, None])
-def test_ce_ucb_large_grid_uses_branch_and_bound_exactly(monkeypatch, budget):
-    """A grid above ENUM_MAX: searches by rsb_theory.argmax.argmax (budget 0: every search; finite objective,
-    previous kept) or, by default, enumeration of the materialised grid for these few trials."""
-    from rsb_sim import search
+def test_ce_ucb_large_grid_uses_branch_and_bound_exactly(budget):
+    """A grid above ENUM_MAX: searches by rsb_theory.argmax.argmax (SimConfig.enum_budget = 0: every search;
+    finite objective, previous kept) or, by default, enumeration of the materialised grid for these few trials."""
     from rsb_sim.search import ENUM_MAX
 
-    if budget is not None:
-        monkeypatch.setattr(search, "ENUM_BUDGET", budget)
     support, probs = INSTANCES["K3m3"]
     inst = FiniteSupportInstance(support, probs)
-    cfg = SimConfig(T=150, trials=2, seed=2, eps=0.004, explore=10, radius_scale=0.004)
+    cfg = SimConfig(T=150, trials=2, seed=2, eps=0.004, explore=10, radius_scale=0.004, enum_budget=budget)
     setup, pr, ref, decisions = _run_both(inst, DISTORTIONS["gini"], "ce-ucb-m", cfg, 2)
     assert setup.grid.size > ENUM_MAX and pr.stats["candidate"] == 0
+    assert (pr.stats["bnb"] > 0) == (budget == 0)
     assert np.array_equal(pr.actions, ref)
     assert sum(int(np.count_nonzero(np.diff(dec))) for dec in decisions) >= 1
 

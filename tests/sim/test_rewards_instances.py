@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rsb_sim.config import SimConfig, N_eps_value, radius_constant
+from rsb_sim.config import SimConfig
+from rsb_theory.rates import N_eps_value, radius_constant
 from rsb_sim.instances import BernoulliInstance, FiniteSupportInstance
 from rsb_sim.rewards import RewardTable, ScalarRewards, VectorRewards
 from rsb_theory import rates

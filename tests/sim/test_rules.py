@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from rsb_sim import rules
 from rsb_sim.instances import BernoulliInstance, FiniteSupportInstance
 from rsb_sim.rewards import RewardTable, VectorRewards, pop_buffered
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 from rsb_theory.grids import Grid
 
 

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from rsb_theory import argmax as A
 from rsb_theory.argmax import (TIE_TOL, argmax, ce_ucb_objective, ce_ucb_objective_finite, etc_objective,
                                etc_objective_finite, rs_ucb_objective, second_best, upper_bound, values)
-from rsb_theory.discretization import MAX_ENUMERATION, enumerate_optimum
+from rsb_theory.argmax import MAX_ENUMERATION
+from rsb_theory.discretization import enumerate_optimum
 from rsb_theory.distortions import get, resolve
 from rsb_theory.grids import Grid
 from rsb_theory.riskmetric import mixture_value, wasserstein1_finite

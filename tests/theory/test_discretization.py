@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rsb_theory.discretization import W_bernoulli, discrete_optimum
+from rsb_theory.discretization import discrete_optimum
+from rsb_theory.oracle import W_bernoulli
 from rsb_theory.distortions import get
 from rsb_theory.riskmetric import wasserstein1_finite
 

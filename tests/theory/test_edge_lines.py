@@ -1,11 +1,11 @@
-"""The compiled line search of CE-UCB-M (``rsb_theory.edge_lines``) against plain enumeration of the grid."""
+"""The compiled line search of CE-UCB-M (``rsb_theory.argmax.edge_lines``) against plain enumeration of the grid."""
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from rsb_theory import edge_lines
-from rsb_theory.discretization import TIE_TOL
+from rsb_theory.argmax import edge_lines
+from rsb_theory.argmax.rule import TIE_TOL
 from rsb_theory.distortions import from_string, get
 from rsb_theory.grids import Grid
 

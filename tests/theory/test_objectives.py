@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from rsb_theory import edge_lines
+from rsb_theory.argmax import edge_lines
 from rsb_theory.argmax import points_of, values
 from rsb_theory.distortions import get, resolve
 from rsb_theory.grids import Grid
@@ -184,7 +184,7 @@ def test_classes_and_capabilities():
 @settings(max_examples=40, deadline=None)
 @given(K=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
 def test_compiled_copy_agrees_with_the_objective(K, seed):
-    """rsb_theory.edge_lines keeps a compiled copy of the CE-UCB evaluation (q = 1): same values within rounding."""
+    """rsb_theory.argmax.edge_lines keeps a compiled copy of the CE-UCB evaluation (q = 1): same values within rounding."""
     rng = np.random.default_rng(seed)
     d = get("gini")
     grid = Grid(K, 0.1, "ucb")

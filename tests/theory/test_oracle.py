@@ -446,10 +446,6 @@ def test_W_bernoulli_equals_W_finite_on_two_points(p, a, width):
     assert W_finite([a, a + width], arms) == pytest.approx(width * W_bernoulli(p), abs=1e-12)
 
 
-def test_one_W_bernoulli():
-    assert discretization.W_bernoulli is oracle.W_bernoulli
-
-
 # ---------------------------------------------------------------------------
 # Input errors
 # ---------------------------------------------------------------------------

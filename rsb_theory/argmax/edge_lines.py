@@ -90,9 +90,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .discretization import TIE_TOL
-from .distortions import U, Distortion
-from .grids import Grid
+from ..distortions import U, Distortion
+from ..grids import Grid
+from ..objectives import check_phat
+from .rule import TIE_TOL, check_previous
 
 #: Points within tol of the running maximum kept per trial; more ties -> enumeration of the grid.
 CAND_CAP = 64
@@ -334,9 +335,7 @@ def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous:
     _require(d)
     from types import SimpleNamespace
 
-    from .argmax import _check_phat, _check_previous
-
-    phat = np.ascontiguousarray(_check_phat(phat))
+    phat = np.ascontiguousarray(check_phat(phat))
     c = np.ascontiguousarray(c, dtype=float)
     if phat.shape[1] != grid.K or c.shape != phat.shape:
         raise ValueError(f"argument 'phat': expected shapes (B, {grid.K}) for phat and c, got {phat.shape}, {c.shape}")
@@ -344,7 +343,7 @@ def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous:
         raise ValueError("argument 'c': the bonus must be finite")
     B, K = phat.shape
     # the same checks as rsb_theory.argmax.argmax (shape, grid point or all -1)
-    prev = _check_previous(SimpleNamespace(B=B, K=K), grid, previous)
+    prev = check_previous(SimpleNamespace(B=B, K=K), grid, previous)
     prev = np.full((B, K - 1), -1, dtype=np.int64) if prev is None else np.ascontiguousarray(prev)
     out = np.empty((B, K - 1), dtype=np.int64)
     evaluated = np.empty(B, dtype=np.int64)

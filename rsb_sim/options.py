@@ -1,4 +1,4 @@
-"""Which simulation options each algorithm reads, and the one check that refuses the others.
+"""The algorithms, the paper's default eps, which options each algorithm reads, and the one check that refuses the others.
 
 :func:`rsb_sim.setup.prepare` reads
 
@@ -24,8 +24,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-#: The algorithms of :mod:`rsb_sim` (equal to :data:`rsb_sim.config.ALGORITHMS`; tested).
+#: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`).
 ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+
+#: The default discretisation level of ``sec: experiments``, eps = sqrt(K log T / T), as an expression
+#: in T and K read by :mod:`rsb_theory.expressions` (:meth:`rsb_sim.config.SimConfig.eps_for` evaluates
+#: it; ``rsb slopes`` reads the same text symbolically for the rate of the bound).
+EXPERIMENTS_EPS = "sqrt(K*log(T)/T)"
 
 #: The options each algorithm reads (names of :class:`rsb_sim.config.SimConfig` fields).
 READS: dict[str, frozenset[str]] = {
