@@ -13,7 +13,7 @@ import sympy as sp
 
 from rsb_theory import distortions
 from rsb_theory.expressions import to_sympy
-from rsb_theory.gap import BetaEstimate, estimate_beta  # noqa: F401  (re-exported for checks)
+from rsb_theory.gap import BetaEstimate, estimate_beta
 from rsb_theory.holder import MixtureHolderResult, mixture_holder
 from rsb_theory.profile import FamilyProfile, family_profile
 

@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from rsb_theory.distortions import U, Distortion, get  # noqa: F401  (U: used by the lemma files as hl.U)
+from rsb_theory.distortions import Distortion, get
 from rsb_theory.holder import HolderResult, holder, local_order, mixture_holder, optimal_means, sup_one_point_ratio
 
 from .. import derived, paper_claims

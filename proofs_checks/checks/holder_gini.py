@@ -13,6 +13,8 @@ from dataclasses import replace
 import numpy as np
 import sympy as sp
 
+from rsb_theory.distortions import U
+
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _holder as hl
@@ -56,7 +58,7 @@ def _last_lemm_ratio() -> tuple[sp.Expr, sp.Expr, bool, bool]:
     d = hl.dist(KEY)
     m = hl.maximiser(KEY, ())
     x = sp.Symbol("x", real=True)
-    gap = sp.factor(d.expr.subs(hl.U, m) - d.expr.subs(hl.U, x))
+    gap = sp.factor(d.expr.subs(U, m) - d.expr.subs(U, x))
     pg = np.linspace(0, 1, 1001)
     w = hl.bernoulli_w1(np.full_like(pg, float(m)), pg)
     w_ok = bool(np.allclose(w, np.abs(float(m) - pg), atol=1e-12))

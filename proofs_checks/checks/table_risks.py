@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from rsb_theory.gap import beta_monotone
+from rsb_theory.gap import beta_monotone, estimate_beta
 from rsb_theory.holder import mixture_holder, sup_one_point_ratio
 
 from .. import derived, paper_claims
@@ -183,7 +183,7 @@ def _beta_solitary(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
                 evid.append(f"{tag}the condition {fb.condition} is stated (means < {stated})")
             else:
                 st = worst(st, decide(holds=False, repair=fb.condition))
-                est = derived.estimate_beta(prof.distortion, fb.counterexample, grid="ucb")
+                est = estimate_beta(prof.distortion, fb.counterexample, grid="ucb")
                 evid.append(f"{tag}{fb.condition} is not stated; counterexample p={fb.counterexample}: {est.evidence()}")
         status = worst(status, st)
     conf = derived.beta_numeric(row.key, derived.SOLITARY_INSTANCE)

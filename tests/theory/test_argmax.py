@@ -135,7 +135,7 @@ def test_values_against_grid_points():
     v = values(ce_ucb_objective(d, p, r, 0.5, 2.0), grid, grid.counts())
     expect = np.sqrt(pts @ p.T).T + 2.0 * np.sqrt(pts[None] * r[:, None]).sum(axis=2)
     np.testing.assert_allclose(v, expect, rtol=0, atol=1e-13)
-    lo, hi = np.clip(p - r, 0, 1), np.clip(p + r, 0, 1)
+    hi = np.clip(p + r, 0, 1)
     v = values(rs_ucb_objective(d, p, r), grid, grid.counts())
     np.testing.assert_allclose(v, np.sqrt(pts @ hi.T).T, rtol=0, atol=1e-14)  # h increasing: max at <a, hi>
     # shared vs per-trial counts

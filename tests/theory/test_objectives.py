@@ -193,7 +193,7 @@ def test_compiled_copy_agrees_with_the_objective(K, seed):
     counts = _sample(grid, rng)
     c = L * r[0]
     edge_lines._kernel()  # the compiled functions (from numba's cache after the first run)
-    h = edge_lines._compile_h(d)  # h as the kernel sees it: a compiled callback
+    h = edge_lines.compiled_h(d)  # h as the kernel sees it: a compiled callback
     mine = values(obj, grid, counts)[0]
     copy = [edge_lines._value(h, n, K, grid.eps, grid.offset, p[0], c) for n in counts]
     np.testing.assert_allclose(copy, mine, rtol=0, atol=1e-14)

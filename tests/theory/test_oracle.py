@@ -16,7 +16,6 @@ import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from rsb_theory import discretization, oracle
 from rsb_theory.distortions import U, from_string, get, parse_expression
 from rsb_theory.oracle import (
     NotDCPError,
