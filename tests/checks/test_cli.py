@@ -377,3 +377,34 @@ def test_seed_above_2_to_the_53_keeps_its_digits():
     req = _validate(["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--seed",
                      "123456789012345678"])
     assert req.config["seed"] == 123456789012345678
+
+
+#: Flags whose values are not expressions: paths, addresses and names checked against a list.
+NOT_EXPRESSIONS = {"--out", "--scheduler", "--algo"}
+
+
+def test_every_value_flag_is_tried_with_code_carrying_strings():
+    """Every flag that takes a value is in EXPRESSION_FLAGS (code-carrying strings are tried on it), or
+    has argparse choices, or is a path/address/name (NOT_EXPRESSIONS): a new flag cannot skip the test."""
+    import argparse
+
+    from proofs_checks.cli.parser import build_parser
+
+    tried = {(argv[0], flag) for argv, flag in EXPRESSION_FLAGS}
+    missing = []
+
+    def walk(action, prefix):
+        for name, parser in action.choices.items():
+            nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            if nested:
+                walk(nested[0], prefix or name)
+                continue
+            for a in parser._actions:
+                if not a.option_strings or a.nargs == 0 or a.choices is not None:
+                    continue
+                flag = a.option_strings[0]
+                if flag not in NOT_EXPRESSIONS and ((prefix or name), flag) not in tried:
+                    missing.append(f"{prefix or name} {flag}")
+
+    walk(next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)), "")
+    assert not missing, "flags never tried with code-carrying strings: " + ", ".join(missing)
