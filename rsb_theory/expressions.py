@@ -204,9 +204,12 @@ def check(text, flag: str, names: tuple[str, ...] | frozenset[str] = (), *, juxt
             walk(node.operand, depth + 1)
             return
         if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                raise _fail(flag, f"attribute access (.{node.func.attr}) is not allowed in {text!r}")
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
                 what = node.func.id if isinstance(node.func, ast.Name) else type(node.func).__name__
-                raise _fail(flag, f"function {what!r} is not allowed in {text!r}")
+                raise _fail(flag, f"function {what!r} is not allowed in {text!r}; allowed: "
+                                  f"{', '.join(sorted(FUNCTIONS))}")
             if node.keywords:
                 raise _fail(flag, f"keyword arguments are not allowed in {text!r}")
             lo, hi = FUNCTIONS[node.func.id]
@@ -218,6 +221,8 @@ def check(text, flag: str, names: tuple[str, ...] | frozenset[str] = (), *, juxt
             for a in node.args:
                 walk(a, depth + 1)
             return
+        if isinstance(node, ast.Attribute):
+            raise _fail(flag, f"attribute access (.{node.attr}) is not allowed in {text!r}")
         raise _fail(flag, f"construct {type(node).__name__} is not allowed in {text!r}")
 
     walk(tree.body, 0)
