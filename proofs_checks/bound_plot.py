@@ -178,16 +178,26 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
     """Run :func:`bounds_data`, write ``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` into ``out``; return the paths.
 
     ``rho`` and ``radius_scale`` None: the defaults of :class:`rsb_sim.config.SimConfig`.
-    ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, scheduler, chunk).
-    Every argument is checked before anything is written.
+    ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, scheduler, chunk, wait, notify).
+    Every argument is checked before anything is written; then ``out`` is held for the whole
+    command (:func:`rsb_sim.dirlock.hold`; ``wait``: seconds to wait for another run on it).
     """
+    from rsb_sim.dirlock import hold
     from rsb_theory.distortions import resolve
-
-    from .figures import bounds_figure
 
     Ts = check_request(algo, p, Ts, trials, rho, radius_scale, explore)
     resolve(dr, **params)  # names the argument on error
     out = check_out(out)
+    with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
+        return _plot_held(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, progress,
+                          **sweep_opts)
+
+
+def _plot_held(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
+               explore, progress, **sweep_opts) -> dict:
+    """:func:`plot_bounds_command` with ``out`` held."""
+    from .figures import bounds_figure
+
     data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, **sweep_opts)
     stem = f"bounds-{_slug(dr)}-{algo}"
     paths = {k: out / f"{stem}.{k}" for k in ("png", "pdf", "csv", "txt")}

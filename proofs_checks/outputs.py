@@ -1,8 +1,11 @@
-"""Files of ``rsb reproduce`` and ``rsb plot bounds``: the output directory, atomic writes, CSV, figures.
+"""Files of ``rsb reproduce``, ``rsb plot bounds`` and ``rsb simulate --out``: the output directory, atomic writes, CSV, figures.
 
-Every file is written to a temporary name next to it and renamed (an interrupted
-run leaves no partial file); the directory is created by the first write, so a
-command that fails on its arguments leaves nothing behind.
+Every file is written by :func:`rsb_sim.files.atomic_write`: to a temporary name next
+to it, flushed, then renamed (an interrupted run leaves no partial file; a full disk or
+a refused permission raises :class:`rsb_sim.files.WriteError` naming the file, and the
+temporary file is removed).  The directory is created when the run takes it
+(:func:`rsb_sim.dirlock.hold`), after every argument has been checked, so a command that
+fails on its arguments leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import io
 import json
 import os
 from pathlib import Path
+
+from rsb_sim.files import atomic_write, write_bytes
 
 
 def check_out(out) -> Path:
@@ -41,21 +46,14 @@ def check_out(out) -> Path:
 
 
 def write_text(path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (parent directories created)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    """Write ``text`` to ``path`` atomically (parent directories created; :class:`rsb_sim.files.WriteError`)."""
+    write_bytes(path, text.encode())
 
 
 def save_figure(fig, png, pdf) -> None:
     """Write a matplotlib figure as PNG and PDF, each atomically."""
     for path in (Path(png), Path(pdf)):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.stem + ".tmp" + path.suffix)
-        fig.savefig(tmp, dpi=130, bbox_inches="tight")
-        os.replace(tmp, path)
+        atomic_write(path, lambda fh, fmt=path.suffix[1:]: fig.savefig(fh, format=fmt, dpi=130, bbox_inches="tight"))
 
 
 def csv_text(rows: list[dict], columns: tuple[str, ...], header: dict, indent: int | None = 1) -> str:

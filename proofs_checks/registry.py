@@ -136,9 +136,9 @@ def run_claims(ids: list[str], progress: bool = False, jobs: int = 1, mutants: b
         done = _progress(map(_run_unit, work), progress, len(work))
         by_id = {r.id: r for rs in done for r in rs}
         return [by_id[i] for i in ids]
-    import multiprocessing as mp
+    from rsb_sim.workers import worker_pool  # forked workers, killed at once on Ctrl-C/SIGTERM or an error
 
-    with mp.get_context("fork").Pool(min(jobs, len(work))) as pool:
+    with worker_pool(min(jobs, len(work))) as pool:
         done = _progress(pool.imap_unordered(_run_unit, work, chunksize=1), progress, len(work))
         by_id = {r.id: r for rs in done for r in rs}
     return [by_id[i] for i in ids]

@@ -17,8 +17,11 @@ Regret is ``eq:regret`` (V(alpha*) - V(tau_T/T) per trial).
 
 Orchestration only: the figures are drawn by :mod:`proofs_checks.figures` and
 the files written by :mod:`proofs_checks.outputs`.  Nothing is written before
-every argument has been checked; the output directory is created by the first
-file the sweep stores.
+every argument has been checked; then the run holds the output directory
+(:func:`rsb_sim.dirlock.hold`, ``DIR/.rsb.lock``: a second run on it waits up to
+``wait`` seconds, then stops) and creates it.  Interrupted (SIGINT/SIGTERM) or
+stopped by a failed write, it keeps every finished chunk in ``DIR/runs``; the same
+command resumes (``docs/longruns.md``).
 """
 
 from __future__ import annotations
@@ -165,13 +168,21 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
     dict
         ``{"csv", "json", "png", "pdf", "txt"}`` -> path, plus ``"rows"``.
     """
-    from .figures import experiment_figure
+    from rsb_sim.dirlock import hold
 
     out = check_out(out)
     trials = exp.trials if trials is None else _check_trials(trials)
     seed = exp.seed if seed is None else seed
     exp.runs(trials, seed)  # validates trials and seed before anything is written
-    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)  # the sweep creates the directory
+    with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
+        return _reproduce_held(exp, out, trials, seed, progress, **sweep_opts)
+
+
+def _reproduce_held(exp: Experiment, out: Path, trials: int, seed: int, progress: bool, **sweep_opts) -> dict:
+    """:func:`reproduce_one` with ``out`` held."""
+    from .figures import experiment_figure
+
+    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)
     header = _header(exp, trials, seed)
     paths = {k: out / f"{exp.name}.{k}" for k in ("csv", "json", "png", "pdf", "txt")}
     write_csv(paths["csv"], rows, header)
@@ -186,13 +197,18 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
     """``rsb reproduce NAME --out DIR [--trials M]``; ``name == "all"`` runs the five experiments.
 
     ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, client,
-    scheduler, chunk): how the runs are executed, never what they compute.
+    scheduler, chunk, wait, notify): how the runs are executed, never what they compute.
+    ``out`` is held for the whole command (``wait``: seconds to wait for another run).
 
     Raises
     ------
     ValueError
         Unknown experiment (names ``experiment``), trials < 1 (``trials``),
         unusable output directory (``out``); nothing is written then.
+    rsb_sim.dirlock.DirectoryBusy
+        Another run holds ``out``.
+    rsb_sim.files.WriteError, rsb_sim.interrupt.Interrupted
+        A failed write, SIGINT/SIGTERM; finished chunks stay in ``out/runs``.
     """
     if name == "all":
         exps = list(all_experiments())
@@ -201,5 +217,8 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
     trials = _check_trials(trials)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"argument 'seed': need an integer >= 0, got {seed!r}")
+    from rsb_sim.dirlock import hold
+
     check_out(out)
-    return [reproduce_one(e, out, trials, seed, progress, **sweep_opts) for e in exps]
+    with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
+        return [reproduce_one(e, out, trials, seed, progress, **sweep_opts) for e in exps]

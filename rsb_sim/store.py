@@ -1,40 +1,69 @@
-"""Results on disk, written atomically (tmp file + rename) so an interrupted run leaves no partial file.
+"""Results on disk: written atomically, checked when read.
 
 A result is a JSON summary (``<key>.json``, :meth:`SimResult.summary`) plus the
-per-trial arrays (``<key>.npz``: regrets, counts).  The JSON is written last,
-so its presence means the result is complete.
+per-trial arrays (``<key>.npz``: regrets, counts).  Both are written atomically
+(:func:`rsb_sim.files.atomic_write`), the arrays first: the summary's presence means
+the result is complete.  The summary carries a ``"store"`` record -- the format, the
+key it was written under, the SHA-256 of the arrays file and of the summary itself --
+so that :func:`check` recognises a file cut short, altered, or copied under another
+key; :func:`load` refuses such a result with :class:`CorruptResult` (a sweep moves the
+files aside and recomputes them, :mod:`rsb_sim.sweep`).
+
+Results written before the ``"store"`` record existed (rsb before issue 19) fail the
+check once ("no checksum") and are recomputed, bit for bit the same numbers.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .files import move_aside, write_bytes
 
-def _atomic_write(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+#: Version of the stored layout (``summary["store"]["format"]``).
+FORMAT = 1
+#: The arrays a stored result must hold.
+ARRAYS = ("regrets", "counts")
+
+
+class CorruptResult(Exception):
+    """A stored result that fails its check; ``str()`` names the file and the reason.
+
+    Attributes
+    ----------
+    path : Path
+    reason : str
+    """
+
+    def __init__(self, path, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
 
 
 def key_of(spec: dict) -> str:
-    """A stable file name for a run specification (sorted JSON, SHA-256 prefix)."""
+    """A stable file name for a run specification (sorted JSON, SHA-256 prefix).
+
+    ``config["threads"]`` is left out: it changes no result (:class:`rsb_sim.config.SimConfig`).
+    """
+    if "threads" in spec.get("config", {}):
+        spec = {**spec, "config": {k: v for k, v in spec["config"].items() if k != "threads"}}
     text = json.dumps(spec, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _summary_digest(summary: dict) -> str:
+    """SHA-256 of the summary without its ``"store"`` record, in canonical JSON (what any reader re-derives)."""
+    plain = {k: v for k, v in summary.items() if k != "store"}
+    return _digest(json.dumps(json.loads(json.dumps(plain)), sort_keys=True).encode())
 
 
 def save(directory, key: str, result) -> Path:
@@ -43,21 +72,91 @@ def save(directory, key: str, result) -> Path:
 
 
 def save_arrays(directory, key: str, summary: dict, regrets: np.ndarray, counts: np.ndarray) -> Path:
-    """Write ``<key>.npz`` (regrets, counts) then ``<key>.json`` (summary) atomically; return the JSON path."""
+    """Write ``<key>.npz`` (regrets, counts) then ``<key>.json`` (summary and its ``"store"`` record); return the JSON path.
+
+    Raises
+    ------
+    rsb_sim.files.WriteError
+        Naming the file and the cause (full disk, permission, read-only); no partial file is left.
+    """
     directory = Path(directory)
-    _atomic_write(directory / f"{key}.npz", lambda fh: np.savez(fh, regrets=regrets, counts=counts))
-    _atomic_write(directory / f"{key}.json", lambda fh: fh.write(json.dumps(summary, indent=1).encode()))
-    return directory / f"{key}.json"
+    buf = io.BytesIO()
+    np.savez(buf, regrets=regrets, counts=counts)
+    npz = buf.getvalue()
+    record = {"format": FORMAT, "key": key, "npz_sha256": _digest(npz), "summary_sha256": _summary_digest(summary)}
+    write_bytes(directory / f"{key}.npz", npz)
+    text = json.dumps({**summary, "store": record}, indent=1)
+    return write_bytes(directory / f"{key}.json", text.encode())
 
 
 def exists(directory, key: str) -> bool:
+    """Both files of ``key`` are present (not checked: :func:`check`)."""
     return (Path(directory) / f"{key}.json").exists() and (Path(directory) / f"{key}.npz").exists()
 
 
-def load(directory, key: str) -> tuple[dict, dict]:
-    """(summary dict, arrays dict) of a stored result."""
-    directory = Path(directory)
-    summary = json.loads((directory / f"{key}.json").read_text())
-    with np.load(directory / f"{key}.npz") as z:
+def _read(directory: Path, key: str) -> tuple[dict, dict]:
+    jpath, zpath = directory / f"{key}.json", directory / f"{key}.npz"
+    try:
+        summary = json.loads(jpath.read_bytes().decode())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise CorruptResult(jpath, f"not valid JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
+    if not isinstance(summary, dict):
+        raise CorruptResult(jpath, "not a JSON object")
+    record = summary.get("store")
+    if not isinstance(record, dict) or "npz_sha256" not in record:
+        raise CorruptResult(jpath, "no checksum (written by an older rsb, or not by rsb)")
+    if record.get("format") != FORMAT:
+        raise CorruptResult(jpath, f"stored format {record.get('format')!r}, expected {FORMAT}")
+    if record.get("key") != key:
+        raise CorruptResult(jpath, f"written under key {record.get('key')!r}, read as {key!r}")
+    if record.get("summary_sha256") != _summary_digest(summary):
+        raise CorruptResult(jpath, "summary does not match its checksum")
+    try:
+        npz = zpath.read_bytes()
+    except FileNotFoundError:
+        raise CorruptResult(zpath, "missing (its summary is present)") from None
+    if _digest(npz) != record["npz_sha256"]:
+        raise CorruptResult(zpath, f"does not match its checksum ({len(npz)} bytes; cut short or altered)")
+    with np.load(io.BytesIO(npz), allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
+    trials = summary.get("trials")
+    if set(ARRAYS) - set(arrays) or arrays["regrets"].shape != (trials,) or arrays["counts"].shape[:1] != (trials,):
+        raise CorruptResult(zpath, f"arrays do not match the summary's {trials} trials")
+    summary = {k: v for k, v in summary.items() if k != "store"}
     return summary, arrays
+
+
+def check(directory, key: str) -> str | None:
+    """``None`` if the result of ``key`` is stored and passes every check, else the reason in words.
+
+    A missing summary is ``"missing"``; a summary without its arrays, a file cut short, a
+    checksum that does not match, a result written under another key are named.
+    """
+    directory = Path(directory)
+    if not (directory / f"{key}.json").exists():
+        return "missing"
+    try:
+        _read(directory, key)
+    except CorruptResult as exc:
+        return str(exc)
+    return None
+
+
+def load(directory, key: str) -> tuple[dict, dict]:
+    """(summary dict, arrays dict) of a stored result, after its checks.
+
+    Raises
+    ------
+    CorruptResult
+        A file missing, cut short, altered, or written under another key.
+    """
+    directory = Path(directory)
+    if not (directory / f"{key}.json").exists():
+        raise CorruptResult(directory / f"{key}.json", "missing")
+    return _read(directory, key)
+
+
+def set_aside(directory, key: str) -> list[Path]:
+    """Move the files of ``key`` (those present) into ``directory/corrupt/``; return where they went."""
+    directory = Path(directory)
+    return [move_aside(p) for p in (directory / f"{key}.json", directory / f"{key}.npz") if p.exists()]

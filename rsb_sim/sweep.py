@@ -14,13 +14,29 @@ Rerunning a sweep skips finished specs and finished chunks, so an interrupted
 run loses at most the chunks in flight (resume with the same ``chunk``: chunks
 of another size are not reused).
 
+What a long run meets (``docs/longruns.md``):
+
+* **SIGINT/SIGTERM** (inside :func:`rsb_sim.interrupt.stop_on_signals`): worker
+  processes are killed at once, the chunks on disk stay, and the
+  :class:`~rsb_sim.interrupt.Interrupted` exception carries in ``kept`` what they are;
+* **a file that fails its check** (:func:`rsb_sim.store.check`: cut short, altered,
+  written under another key, or by an rsb without checksums) is named in one warning
+  line, moved to ``out/corrupt/`` and recomputed;
+* **a second run on the same directory** waits for the first up to ``wait`` seconds,
+  then stops (:class:`rsb_sim.dirlock.DirectoryBusy`): ``out`` is held for the whole sweep;
+* **a write that fails** (full disk, permission) raises
+  :class:`rsb_sim.files.WriteError` naming the file; no partial file is left.
+
 Executors (workers only simulate; the calling process writes every file):
 
-* ``"local"`` -- in this process, one chunk after the other;
-* ``"processes"`` -- ``jobs`` worker processes of this machine;
+* ``"local"`` -- one worker process, one chunk after the other (a worker can be
+  stopped at once, even inside compiled code; this process cannot);
+* ``"processes"`` -- ``jobs`` worker processes of this machine
+  (:func:`rsb_sim.workers.worker_pool`);
 * ``"dask"`` -- a ``dask.distributed`` cluster: ``client`` (a ``Client``), or
   ``scheduler`` (its address, e.g. ``tcp://10.0.0.5:8786``), or else a local
-  cluster started for the sweep.
+  cluster started for the sweep.  A worker that dies mid-chunk has its chunk
+  recomputed by another (Dask retries it); the result is the same, bit for bit.
 """
 
 from __future__ import annotations
@@ -33,6 +49,10 @@ import numpy as np
 
 from . import store
 from .config import available_cpus
+from .dirlock import hold, to_stderr
+from .files import WriteError, remove_temporaries
+from .interrupt import Interrupted
+from .workers import worker_pool
 
 EXECUTORS = ("local", "processes", "dask")
 
@@ -90,6 +110,20 @@ def _run_chunk(spec: dict, lo: int, hi: int, threads: int | None = None) -> tupl
     """
     r = run_spec(spec, lo, hi, threads)
     return r.summary(), r.regrets, r.counts
+
+
+def _before_fork(chunks: list[Chunk]) -> None:
+    """Import the engine and derive each distortion of ``chunks`` here, before the workers are forked.
+
+    The workers inherit both (modules, and the cache of :func:`rsb_theory.distortions.resolve`: seconds
+    of SymPy per distortion) instead of each doing it again; later sweeps of this process reuse them.
+    """
+    from rsb_theory.distortions import resolve
+
+    from . import engine  # noqa: F401  (imported for the workers)
+
+    for dr, params in dict.fromkeys((c.spec["dr"], tuple(sorted(c.spec.get("params", {}).items()))) for c in chunks):
+        resolve(dr, **dict(params))
 
 
 def chunks_of(spec: dict, key: str, chunk: int) -> list[Chunk]:
@@ -162,17 +196,55 @@ def _cost(c: Chunk) -> int:
     return int(spec["config"].get("T", 1)) * (c.hi - c.lo) * max(K, 1)
 
 
-def _check(executor: str, jobs, chunk) -> None:
+def _check(executor: str, jobs, chunk, wait) -> None:
     if executor not in EXECUTORS:
         raise ValueError(f"argument 'executor': expected one of {', '.join(EXECUTORS)}, got {executor!r}")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"argument 'jobs': need an integer >= 1, got {jobs!r}")
     if not isinstance(chunk, int) or isinstance(chunk, bool) or chunk < 1:
         raise ValueError(f"argument 'chunk': need an integer >= 1, got {chunk!r}")
+    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not wait >= 0:
+        raise ValueError(f"argument 'wait': need a number of seconds >= 0, got {wait!r}")
+
+
+#: Stored files of a result (what :func:`rsb_sim.files.remove_temporaries` may clear).
+_STORED = ("*.json", "*.npz")
+
+
+def _usable(directory: Path, key: str, notify) -> bool:
+    """Whether the result ``key`` in ``directory`` is stored and passes its check; a failing one is set aside."""
+    reason = store.check(directory, key)
+    if reason is None:
+        return True
+    if reason != "missing":
+        moved = store.set_aside(directory, key)
+        where = f"moved to {moved[0].parent}/" if moved else "removed"
+        notify(f"warning: {reason}; {where}, recomputing it")
+    return False
+
+
+class _Progress:
+    """What the sweep has on disk, per spec (for the words of :attr:`Interrupted.kept`)."""
+
+    def __init__(self, out: Path, keys: list[str]) -> None:
+        self.out = out
+        self.keys = list(dict.fromkeys(keys))
+        self.complete: set[str] = set()
+        self.chunks: dict[str, int] = {}  # pending spec -> chunks stored
+
+    def words(self) -> str:
+        n = len(self.complete)
+        stored = {k: c for k, c in self.chunks.items() if c and k not in self.complete}
+        text = f"{n} of {len(self.keys)} run{'s' if len(self.keys) != 1 else ''} complete"
+        if stored:
+            m = sum(stored.values())
+            text += (f" and {m} finished chunk{'s' if m != 1 else ''} of {len(stored)} other"
+                     f"{'s' if len(stored) != 1 else ''}")
+        return f"{text} in {self.out}"
 
 
 def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs: int = 2,
-          chunk: int = DEFAULT_CHUNK, scheduler: str | None = None) -> list[str]:
+          chunk: int = DEFAULT_CHUNK, scheduler: str | None = None, wait: float = 0.0, notify=None) -> list[str]:
     """Run the chunks not yet stored in ``out``; return the keys of all specs (in order).
 
     Parameters
@@ -190,41 +262,80 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         Trials per chunk (>= 1); does not change any result.
     scheduler : str, optional
         Address of a Dask scheduler (``executor="dask"`` without ``client``).
+    wait : float
+        Seconds to wait when another run holds ``out`` (:func:`rsb_sim.dirlock.hold`); changes no result.
+    notify : callable(str), optional
+        Told, one line each, of a stored file that failed its check (moved aside and
+        recomputed) and of waiting for ``out``; default :func:`to_stderr`.
 
     Raises
     ------
     ValueError
-        Unknown executor, jobs or chunk < 1, dask not installed, or an
+        Unknown executor, jobs or chunk < 1, wait < 0, dask not installed, or an
         unreachable scheduler (the message names the argument).  Nothing is
         written before the arguments are checked.
+    rsb_sim.dirlock.DirectoryBusy
+        Another run holds ``out`` after ``wait`` seconds.
+    rsb_sim.files.WriteError
+        A file could not be written (``kept`` says what is on disk).
+    rsb_sim.interrupt.Interrupted
+        SIGINT/SIGTERM (``kept`` says what is on disk; workers are killed).
     """
-    _check(executor, jobs, chunk)
+    _check(executor, jobs, chunk, wait)
     if executor == "dask" and client is None and scheduler:
         _probe(scheduler)  # before anything on disk is touched
     out = Path(out)
+    notify = to_stderr if notify is None else notify
     keys = [store.key_of(s) for s in specs]
+    with hold(out, wait, notify):
+        done = _Progress(out, keys)
+        try:
+            _sweep_held(specs, keys, out, executor, client, progress, jobs, chunk, scheduler, notify, done)
+        except (Interrupted, WriteError) as exc:
+            exc.kept = done.words()
+            raise
+    return keys
+
+
+def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk, scheduler, notify,
+                done: _Progress) -> None:
+    """The body of :func:`sweep`, with ``out`` held."""
+    remove_temporaries(out, _STORED)  # of a killed run: nothing reads them, and no one else writes here now
     pending: dict[str, tuple[dict, list[Chunk]]] = {}
     for s, k in zip(specs, keys):
-        if store.exists(out, k):
+        if k in done.complete or k in pending:
+            continue
+        if _usable(out, k, notify):
+            done.complete.add(k)
             if _chunk_dir(out, k).exists():  # merged, but interrupted before the chunks were removed
                 shutil.rmtree(_chunk_dir(out, k), ignore_errors=True)
-        elif k not in pending:
+        else:
             pending[k] = (s, chunks_of(s, k, chunk))
-    todo = [c for _s, cs in pending.values() for c in cs if not store.exists(_chunk_dir(out, c.key), c.name)]
-    left = dict.fromkeys(pending, 0)  # chunks still to run, per spec
-    for c in todo:
-        left[c.key] += 1
+    todo = []
+    for k, (_s, cs) in pending.items():
+        cdir = _chunk_dir(out, k)
+        if cdir.exists():
+            remove_temporaries(cdir, _STORED)
+        missing = [c for c in cs if not (cdir.exists() and _usable(cdir, c.name, notify))]
+        done.chunks[k] = len(cs) - len(missing)
+        todo += missing
+    left = {k: len(cs) - done.chunks[k] for k, (_s, cs) in pending.items()}  # chunks still to run, per spec
+
+    def finish(k: str) -> None:
+        _finish(out, pending[k][0], k, pending[k][1])
+        done.complete.add(k)
 
     def stored(c: Chunk, result) -> None:
         summary, regrets, counts = result
         store.save_arrays(_chunk_dir(out, c.key), c.name, summary, regrets, counts)
+        done.chunks[c.key] += 1
         left[c.key] -= 1
         if left[c.key] == 0:
-            _finish(out, pending[c.key][0], c.key, pending[c.key][1])
+            finish(c.key)
 
     for k, n in list(left.items()):  # every chunk already on disk (interrupted before the merge)
         if n == 0:
-            _finish(out, pending[k][0], k, pending[k][1])
+            finish(k)
 
     # largest first (horizon x trials x arms, a rough proxy of the cost): with several workers the long runs
     # start early instead of last (longest-processing-time order); the order never changes a result
@@ -234,22 +345,23 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         return progress(it, total=len(todo)) if progress else it
 
     if not todo:
-        return keys
-    if executor == "local":
-        for c in bar(todo):
-            stored(c, _run_chunk(c.spec, c.lo, c.hi))
-    elif executor == "processes":
-        import concurrent.futures as cf
-        import multiprocessing as mp
-
-        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
-            per_job = max(1, available_cpus() // jobs)
-            futures = {pool.submit(_run_chunk, c.spec, c.lo, c.hi, per_job): c for c in todo}
-            for fut in bar(cf.as_completed(futures)):
-                stored(futures[fut], fut.result())  # re-raises a worker's error here
-    else:
+        return
+    if executor == "dask":
         _dask(todo, stored, bar, client, scheduler)
-    return keys
+        return
+    # "local" is one worker process too: a compiled loop cannot run a signal handler until it returns, a
+    # process can be killed at any time; the chunks run one after the other, with every CPU (threads=None)
+    _before_fork(todo)
+    n = 1 if executor == "local" else jobs
+    per_job = None if executor == "local" else max(1, available_cpus() // jobs)
+    with worker_pool(n) as pool:  # left by an exception (Ctrl-C, a failed write): workers are killed at once
+        if n == 1:  # in order, one at a time (the progress wrapper sees each chunk before it runs)
+            for c in bar(todo):
+                stored(c, pool.result(pool.submit(_run_chunk, c.spec, c.lo, c.hi, per_job)))
+        else:
+            futures = {pool.submit(_run_chunk, c.spec, c.lo, c.hi, per_job): c for c in todo}
+            for fut in bar(pool.as_completed(futures)):
+                stored(futures[fut], pool.result(fut))  # re-raises a worker's error here
 
 
 def _probe(address: str, timeout: float = 5.0) -> None:
@@ -284,10 +396,18 @@ def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None
         except (OSError, TimeoutError) as exc:
             raise ValueError(f"argument 'scheduler': cannot reach the Dask scheduler at {scheduler!r} ({exc})") \
                 from None
+    futures: dict = {}
     try:
-        futures = {client.submit(_run_chunk, c.spec, c.lo, c.hi, 1, pure=False): c for c in todo}
+        for c in todo:
+            futures[client.submit(_run_chunk, c.spec, c.lo, c.hi, 1, pure=False)] = c
         for fut in bar(as_completed(list(futures))):
             stored(futures[fut], fut.result())
+    except BaseException:
+        # Ctrl-C or an error: what has not started is dropped; a chunk running on a worker finishes
+        # there (Dask cannot stop a running task) and its result is discarded
+        if futures:
+            client.cancel(list(futures))
+        raise
     finally:
         if own:
             client.close()

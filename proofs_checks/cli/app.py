@@ -10,6 +10,16 @@ A handler module of :mod:`proofs_checks.cli` exposes
 
 Bad input: one line ``rsb <command>: error: argument '<flag>': ...`` on stderr,
 exit status 2, nothing on stdout.
+
+What stops a run after its input was accepted is one line on stderr too, never a
+traceback, with an exit status a batch script can act on (``docs/longruns.md``):
+
+* SIGINT / SIGTERM (:mod:`rsb_sim.interrupt`): what was kept and that the same
+  command resumes; 130 / 143 (128 + the signal);
+* a write the system refused (full disk, permission, read-only; :class:`rsb_sim.files.WriteError`)
+  or a file that could not be read: the path and the cause; 74 (``EX_IOERR``);
+* the output directory held by another run (:class:`rsb_sim.dirlock.DirectoryBusy`):
+  the directory and the holder; 75 (``EX_TEMPFAIL``: try again later).
 """
 
 from __future__ import annotations
@@ -17,8 +27,15 @@ from __future__ import annotations
 import importlib
 import sys
 
-from .errors import UsageError, usage_error
+from rsb_sim.dirlock import DirectoryBusy
+from rsb_sim.interrupt import Interrupted, stop_on_signals
+
+from .errors import UsageError, stopped, usage_error
 from .parser import build_parser
+
+#: Exit statuses of a run stopped after its input was accepted (sysexits.h).
+EX_IOERR = 74
+EX_TEMPFAIL = 75
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,10 +51,20 @@ def main(argv: list[str] | None = None) -> int:
     prog = f"rsb {args.command}"
     handler = importlib.import_module(f"{__package__}.{args.module}")
     try:
-        request = handler.validate(args)
-        text = handler.execute(request)
+        with stop_on_signals():
+            request = handler.validate(args)
+            text = handler.execute(request)
     except ValueError as exc:  # UsageError, and the few library errors that escape validation
         print(f"{prog}: error: {usage_error(exc, getattr(handler, 'LIBRARY_FLAGS', None), prog)}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"{prog}: {stopped(exc)}", file=sys.stderr)
+        return exc.status
+    except DirectoryBusy as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EX_TEMPFAIL
+    except OSError as exc:  # rsb_sim.files.WriteError, or a file that cannot be read
+        print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
+        return EX_IOERR
     print(text)
     return 0

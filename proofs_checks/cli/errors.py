@@ -1,4 +1,4 @@
-"""Command-line errors: one line naming the flag, exit status 2.
+"""Command-line errors: one line naming the flag, exit status 2; the one line of a run that was stopped.
 
 Every flag is validated where it is read (:mod:`proofs_checks.cli.values`), so its
 error names it from the start.  A few errors can still come out of the libraries
@@ -72,3 +72,23 @@ def usage_error(exc: Exception, flags: Mapping[str, str] | None = None, prog: st
     if m:
         message = f"argument '{flag_of(m.group(1), flags)}'" + message[m.end():]
     return UsageError(message, prog)
+
+
+def stopped(exc: BaseException) -> str:
+    """The one line (without ``rsb <command>:``) of a run stopped by a signal or by a failed read or write.
+
+    ``exc`` is :class:`rsb_sim.interrupt.Interrupted` or an ``OSError`` (:class:`rsb_sim.files.WriteError`
+    names its path); its ``kept`` attribute, when set, says what stays on disk.
+    """
+    kept = getattr(exc, "kept", None)
+    if hasattr(exc, "signum"):
+        head = f"interrupted by {exc.name}"
+    elif getattr(exc, "filename", None) and not hasattr(exc, "path"):
+        head = f"cannot use {exc.filename}: {exc.strerror or exc}"
+    else:
+        head = str(exc) or type(exc).__name__
+    if kept:
+        return f"{head}; kept {kept}; rerunning the same command resumes from there"
+    if hasattr(exc, "signum"):
+        return f"{head}; nothing was stored; rerunning the same command starts over"
+    return head

@@ -139,9 +139,20 @@ def _sweep(p: Parser, default_jobs: str) -> None:
     p.option("--scheduler", "--scheduler tcp://10.0.0.5:8786", default=None, metavar="ADDRESS",
              help="run on the Dask cluster of this scheduler instead of local processes; workers return results, "
                   "files are written here")
+    _chunk(p)
+    _wait(p)
+
+
+def _chunk(p: Parser) -> None:
     p.option("--chunk", "--chunk 250", default=None,
              help="trials per stored chunk (default 1000); an interrupted run loses at most the chunks in flight; "
                   "does not change any result")
+
+
+def _wait(p: Parser) -> None:
+    p.option("--wait", "--wait 600", default=None, metavar="SECONDS",
+             help="when another run holds the output directory, wait up to this long for it (default 0: stop at "
+                  "once with exit status 75); does not change any result")
 
 
 def _quiet(p: Parser) -> None:
@@ -208,6 +219,11 @@ def build_parser() -> Parser:
     s.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
     s.option("--threads", "--threads 2", default=None,
              help="threads of CE-UCB-M's compiled loop (default: the CPUs available; no effect on results)")
+    s.option("--out", "--out run1", default=None,
+             help="keep the run in this directory: finished chunks of trials in OUT/runs (an interrupted run "
+                  "resumes), then OUT/simulate.json (the summary) and OUT/simulate.csv (one row per trial)")
+    _chunk(s)  # with --out
+    _wait(s)  # with --out
     _format(s)
     _quiet(s)
     s.set_defaults(module="simulate")

@@ -4,7 +4,8 @@ Regret per trial (``eq:regret``) of one policy.  Every constant the paper fixes
 is a flag whose default is the paper's formula; a flag that the chosen algorithm
 does not use is an error (:mod:`rsb_sim.options`).  ``--explore`` is
 the forced exploration in pulls *per arm* (a count or an expression in T and K,
-rounded up); ``--eps`` may be an expression in T and K.
+rounded up); ``--eps`` may be an expression in T and K.  ``--out DIR`` keeps the run
+on disk, resumable (:mod:`proofs_checks.simulate_out`; ``--chunk``, ``--wait``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Request:
     format: str = "table"
     quiet: bool = False
     notes: tuple = ()
+    keep: dict | None = None  # --out DIR [--chunk N] [--wait S]: options of simulate_out.simulate_to
 
 
 def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]]:
@@ -73,7 +75,46 @@ def validate(args) -> Request:
         config["threads"] = values.count(args.threads, "--threads", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
-    return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes))
+    return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
+                   _keep(args))
+
+
+def _keep(args) -> dict | None:
+    """``--out DIR [--chunk N] [--wait S]`` as options of :func:`proofs_checks.simulate_out.simulate_to`."""
+    if args.out is None:
+        for name in ("chunk", "wait"):
+            if getattr(args, name) is not None:
+                raise fail(f"--{name}", "only with --out DIR (the run is kept in chunks there)")
+        return None
+    from ..outputs import check_out
+
+    check_out(args.out)
+    keep = {"out": args.out}
+    if args.chunk is not None:
+        keep["chunk"] = values.count(args.chunk, "--chunk", 1)
+    if args.wait is not None:
+        keep["wait"] = values.number(args.wait, "--wait", low=0)
+    return keep
+
+
+def _execute_kept(req: Request) -> str:
+    """``--out DIR``: the run through a resumable sweep, its summary and per-trial CSV in DIR."""
+    from ..simulate_out import simulate_to, spec_of
+
+    progress = None
+    if not req.quiet and sys.stderr.isatty():
+        from rsb_sim.sweep import tqdm_progress
+
+        progress = tqdm_progress("rsb simulate")
+    spec = spec_of(req.algo, req.dr, req.params, req.p, req.support, req.probs, req.config)
+    out = simulate_to(spec, progress=progress, **req.keep)
+    for w in out["warnings"]:
+        print(f"rsb simulate: warning: {w}", file=sys.stderr)
+    if req.format == "json":
+        return json.dumps(out, indent=2)
+    width = max(len(k) for k in TABLE_KEYS)
+    return "\n".join([f"{k:<{width}}  {out[k]}" for k in TABLE_KEYS]
+                     + [f"{'files':<{width}}  {out['files']['summary']} {out['files']['trials']}"])
 
 
 def execute(req: Request) -> str:
@@ -84,6 +125,8 @@ def execute(req: Request) -> str:
 
     for note in req.notes:
         print(f"rsb simulate: note: {note}", file=sys.stderr)
+    if req.keep is not None:
+        return _execute_kept(req)
     instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
     progress = None

@@ -234,15 +234,16 @@ def choices(text, flag: str, known: tuple[str, ...], what: str) -> tuple[str, ..
 
 
 def sweep_options(args, default_jobs: int | None = None, *, used: bool = True) -> dict:
-    """Keyword arguments of :func:`rsb_sim.sweep.sweep` from ``--jobs``, ``--scheduler`` and ``--chunk``.
+    """Keyword arguments of :func:`rsb_sim.sweep.sweep` from ``--jobs``, ``--scheduler``, ``--chunk`` and ``--wait``.
 
     ``--scheduler`` selects the Dask executor (``--jobs`` is then refused);
     otherwise ``--jobs`` worker processes (default ``default_jobs``, or the number
-    of CPUs), in this process when it is 1.  ``used=False`` (``rsb slopes
-    --no-cache``: no sweep runs) refuses the three flags.
+    of CPUs), in this process when it is 1.  ``--wait``: seconds to wait for another
+    run holding the output directory.  ``used=False`` (``rsb slopes --no-cache``: no
+    sweep runs) refuses the four flags.
     """
     if not used:
-        for name in ("jobs", "scheduler", "chunk"):
+        for name in ("jobs", "scheduler", "chunk", "wait"):
             if getattr(args, name) is not None:
                 raise fail(f"--{name}", "has no effect with --no-cache (the runs are simulated in this process)")
         return {}
@@ -250,6 +251,8 @@ def sweep_options(args, default_jobs: int | None = None, *, used: bool = True) -
     opts: dict = {}
     if args.chunk is not None:
         opts["chunk"] = count(args.chunk, "--chunk", 1)
+    if args.wait is not None:
+        opts["wait"] = number(args.wait, "--wait", low=0)
     if args.scheduler is not None:
         if jobs is not None:
             raise fail("--jobs", "not with --scheduler (the cluster decides the workers)")

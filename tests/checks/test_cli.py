@@ -173,6 +173,7 @@ EXPRESSION_FLAGS = [
     *((_SIM, f) for f in ("--dr", "--p", "--T", "--trials", "--seed", "--eps", "--rho", "--radius-scale", "--explore",
                           "--threads")),
     (_SIM[:3] + ["--dr", "pht"] + _SIM[5:], "--param"),
+    *((_SIM + ["--out", "kept"], f) for f in ("--chunk", "--wait")),
     (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--probs", "0.5,0.5;0.2,0.8", "--quiet"],
      "--support"),
     (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--support", "0,1", "--quiet"], "--probs"),
@@ -180,10 +181,11 @@ EXPRESSION_FLAGS = [
                              "--explore", "--bootstrap", "--tol")),
     (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--jobs"),
     (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--chunk"),
+    (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--wait"),
     (_SLOPES[:1] + ["--dr", "pht"] + _SLOPES[1:], "--param"),
-    *((_REPRO, f) for f in ("--trials", "--seed", "--jobs", "--chunk")),
+    *((_REPRO, f) for f in ("--trials", "--seed", "--jobs", "--chunk", "--wait")),
     *((_PLOT, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--rho", "--radius-scale", "--explore", "--jobs",
-                           "--chunk")),
+                           "--chunk", "--wait")),
     (_PLOT[:2] + ["--param", "s=0.5"] + _PLOT[2:3] + ["pht"] + _PLOT[4:], "--param"),
 ]
 
@@ -260,7 +262,8 @@ def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
             "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
             f"    rc = main({argv!r})\n"
             "heavy = {'numpy', 'sympy', 'scipy', 'matplotlib', 'cvxpy', 'numba'}\n"
-            "light = {'rsb_sim', 'rsb_sim.options'}  # the algorithms and their options: no NumPy\n"
+            "light = {'rsb_sim', 'rsb_sim.options',  # the algorithms and their options: no NumPy\n"
+            "         'rsb_sim.interrupt', 'rsb_sim.dirlock', 'rsb_sim.files'}  # signals, locks, errors: stdlib\n"
             "sim = {m for m in sys.modules if m.split('.')[0] == 'rsb_sim'} - light\n"
             "print(rc, sorted(({m.split('.')[0] for m in sys.modules} & heavy) | sim))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)

@@ -1,0 +1,72 @@
+"""``rsb simulate --out DIR``: one run kept on disk the way ``rsb reproduce`` keeps its runs.
+
+The run is a one-spec sweep (:func:`rsb_sim.sweep.sweep`) into ``DIR/runs``: chunks of
+trials are stored as they finish (an interrupted run resumes, every file is checked when
+read, ``DIR`` is held by one run at a time), and the merged result is the one big run, bit
+for bit.  Then, each written atomically (:mod:`proofs_checks.outputs`):
+
+* ``DIR/simulate.json`` -- the run's summary, as ``rsb simulate --format json`` prints it
+  (with ``chunks``: how many stored chunks it was merged from);
+* ``DIR/simulate.csv`` -- one row per trial (:data:`TRIAL_COLUMNS`): ``trial`` is the
+  trial's index k in the reward table (``SimConfig.first_trial`` + row, the k of the seed
+  contract: rerun one trial with ``first_trial=k``), its final ``regret``
+  (``eq:regret``) and ``pulls_1`` .. ``pulls_K`` (arms numbered from 1); ``#`` header
+  lines hold the summary without its per-trial lists.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .outputs import check_out, csv_text, write_text
+
+#: Leading columns of ``DIR/simulate.csv`` (then ``pulls_1`` .. ``pulls_K``).
+TRIAL_COLUMNS: tuple[str, ...] = ("trial", "regret")
+#: File names in ``DIR``.
+SUMMARY_NAME, TRIALS_NAME = "simulate.json", "simulate.csv"
+
+
+def spec_of(algo: str, dr: str, params: dict, p, support, probs, config: dict) -> dict:
+    """The sweep spec of one ``rsb simulate`` run (Bernoulli ``p`` or finite ``support``/``probs``)."""
+    spec = {"algo": algo, "dr": dr, "params": dict(params), "config": dict(config)}
+    if p is not None:
+        spec["p"] = [float(x) for x in p]
+    else:
+        spec["support"] = [float(x) for x in support]
+        spec["probs"] = [[float(x) for x in row] for row in probs]
+    return spec
+
+
+def simulate_to(spec: dict, out, progress=None, **sweep_opts) -> dict:
+    """Run ``spec`` through a sweep into ``out/runs``; write ``out/simulate.json`` and ``.csv``; return the summary.
+
+    ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (chunk, wait, notify, executor, ...).
+    The returned summary has ``files``: the two paths.
+    """
+    from rsb_sim import store
+    from rsb_sim.dirlock import hold
+    from rsb_sim.sweep import sweep
+
+    out = check_out(out)
+    with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
+        (key,) = sweep([spec], out / "runs", progress=progress, **sweep_opts)
+        summary, arrays = store.load(out / "runs", key)
+        paths = {"summary": out / SUMMARY_NAME, "trials": out / TRIALS_NAME}
+        write_text(paths["summary"], json.dumps(summary, indent=1) + "\n")
+        write_text(paths["trials"], trials_csv(summary, arrays))
+    return {**summary, "files": {k: str(v) for k, v in paths.items()}}
+
+
+def trials_csv(summary: dict, arrays: dict) -> str:
+    """The per-trial CSV (:data:`TRIAL_COLUMNS`, then pulls per arm 1..K) with the summary in ``#`` lines."""
+    regrets, counts = arrays["regrets"], arrays["counts"]
+    K = counts.shape[1]
+    first = int(summary["config"].get("first_trial", 0))
+    columns = TRIAL_COLUMNS + tuple(f"pulls_{i + 1}" for i in range(K))
+    rows = [{"trial": first + j, "regret": float(regrets[j]), **{f"pulls_{i + 1}": int(counts[j, i]) for i in range(K)}}
+            for j in range(regrets.size)]
+    header = {k: v for k, v in summary.items() if k not in ("regrets",)}
+    return csv_text(rows, columns, header, indent=None)
+
+
+__all__ = ["SUMMARY_NAME", "TRIALS_NAME", "TRIAL_COLUMNS", "simulate_to", "spec_of", "trials_csv"]

@@ -1,0 +1,128 @@
+"""Files that are whole or absent: atomic writes, one error naming the path, moving a bad file aside.
+
+Every file rsb writes goes through :func:`atomic_write`: the bytes go to a temporary
+file next to the target (``<name>.<random>.tmp``), are flushed to the disk, and the
+temporary file is renamed over the target.  A reader therefore sees the old file or
+the new one, never a part.  When anything fails -- a full disk, a permission, a
+read-only file system, an interruption -- the temporary file is removed and the
+target is left as it was; a failure of the system is raised as :class:`WriteError`,
+one line naming the path and the cause.  A process killed outright (SIGKILL, power)
+may leave a ``*.tmp`` file, which no reader opens; :func:`remove_temporaries` clears
+them (a sweep does it under its directory lock).
+
+Light: standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+#: Suffix of the temporary files of :func:`atomic_write`.
+TMP_SUFFIX = ".tmp"
+#: Sub-directory where :func:`move_aside` puts files that failed their check.
+ASIDE = "corrupt"
+
+
+class WriteError(OSError):
+    """Writing ``path`` failed; ``str()`` is one line: the path and the cause.
+
+    Attributes
+    ----------
+    path : Path
+    cause : str
+        The system's words (``No space left on device``).
+    kept : str or None
+        What stays on disk (set by a sweep); None: not known.
+    """
+
+    def __init__(self, path, cause: OSError) -> None:
+        super().__init__(cause.errno, cause.strerror or str(cause))
+        self.path = Path(path)
+        self.cause = cause.strerror or str(cause)
+        self.kept: str | None = None
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.cause}"
+
+
+def _mkdir(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(Path(exc.filename) if exc.filename else directory, exc) from None
+
+
+def atomic_write(path, write) -> Path:
+    """Write ``path`` by calling ``write(binary file handle)``, atomically; return the path.
+
+    Raises
+    ------
+    WriteError
+        The system refused (full disk, permission, read-only); nothing is left at ``path``'s
+        temporary name and ``path`` itself is unchanged.
+    """
+    path = Path(path)
+    _mkdir(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=TMP_SUFFIX)
+    except OSError as exc:
+        raise WriteError(path, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        if isinstance(exc, OSError) and not isinstance(exc, WriteError):
+            raise WriteError(path, exc) from None
+        raise
+    return path
+
+
+def write_bytes(path, data: bytes) -> Path:
+    """:func:`atomic_write` of ``data``."""
+    return atomic_write(path, lambda fh: fh.write(data))
+
+
+def move_aside(path) -> Path:
+    """Move ``path`` into ``<its directory>/corrupt/`` (``name``, or ``name.1``, ``name.2``, ... if taken); return it."""
+    path = Path(path)
+    aside = path.parent / ASIDE
+    _mkdir(aside)
+    dest = aside / path.name
+    n = 0
+    while dest.exists():
+        n += 1
+        dest = aside / f"{path.name}.{n}"
+    try:
+        os.replace(path, dest)
+    except OSError as exc:
+        raise WriteError(path, exc) from None
+    return dest
+
+
+def remove_temporaries(directory, targets: tuple[str, ...] = ("*",)) -> int:
+    """Remove the temporary files that :func:`atomic_write` left for ``targets`` in ``directory``; count them.
+
+    Only the names :func:`atomic_write` makes (``<target>.<random>.tmp``), only in ``directory``
+    itself (not below), and only for a directory this process holds (:mod:`rsb_sim.dirlock`):
+    another writer's temporary file would be removed under it.  A killed process (SIGKILL)
+    leaves them; nothing reads them.
+    """
+    n = 0
+    for target in targets:
+        for p in Path(directory).glob(f"{target}.*{TMP_SUFFIX}"):
+            if p.is_file():
+                try:
+                    p.unlink()
+                    n += 1
+                except FileNotFoundError:
+                    pass
+    return n

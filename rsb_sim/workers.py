@@ -1,0 +1,95 @@
+"""Worker processes of this machine that stop when the run stops: the one pool every multi-process run uses.
+
+:func:`worker_pool` is a ``concurrent.futures`` process pool (forked workers, each
+running :func:`rsb_sim.interrupt.quiet_worker` first) used as a context manager:
+
+* leaving the block normally waits for the workers, as any pool does;
+* leaving it with an exception -- :class:`rsb_sim.interrupt.Interrupted` after
+  SIGINT/SIGTERM, an error -- **kills** the workers (SIGKILL: a worker inside
+  compiled code cannot run a Python handler, and it holds no file: workers only
+  compute, the parent writes) and cancels what has not started, so the run stops
+  within a fraction of a second instead of waiting for the chunks in flight.
+
+A worker that dies (killed by the system, out of memory) breaks the pool: the parent
+gets ``BrokenProcessPool`` at once instead of waiting for ever.  When the parent
+itself is being stopped by a signal (sent to the whole process group, which also
+killed the worker), that is reported as the interruption it is.
+
+Used by :func:`rsb_sim.sweep.sweep` (``executor="processes"``) and by ``rsb verify``
+(:mod:`proofs_checks.registry`).  Light: standard library only.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing as mp
+from concurrent.futures.process import BrokenProcessPool
+
+from .interrupt import Interrupted, quiet_worker, received
+
+#: Seconds to wait for a killed worker to be reaped (it is gone at once; this only bounds a stuck kernel).
+REAP_TIMEOUT = 2.0
+
+
+class WorkerPool:
+    """Forked worker processes; see the module's docstring.
+
+    Parameters
+    ----------
+    processes : int
+        Number of worker processes (>= 1).
+    """
+
+    def __init__(self, processes: int) -> None:
+        self._pool = cf.ProcessPoolExecutor(max_workers=int(processes), mp_context=mp.get_context("fork"),
+                                            initializer=quiet_worker)
+
+    def submit(self, fn, *args) -> cf.Future:
+        """Schedule ``fn(*args)`` on a worker."""
+        return self._pool.submit(fn, *args)
+
+    @staticmethod
+    def result(future: cf.Future):
+        """``future.result()``; a pool broken while this process is being stopped raises :class:`Interrupted`."""
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            signum = received()
+            if signum is not None:
+                raise Interrupted(signum) from None
+            raise
+
+    def as_completed(self, futures):
+        """The futures as they finish (``concurrent.futures.as_completed``)."""
+        return cf.as_completed(futures)
+
+    def imap_unordered(self, fn, items, chunksize: int = 1):
+        """``fn(item)`` for every item, yielded as they finish (like ``multiprocessing.Pool.imap_unordered``)."""
+        del chunksize  # one item per task
+        futures = [self.submit(fn, item) for item in items]
+        for fut in cf.as_completed(futures):
+            yield self.result(fut)
+
+    def kill(self) -> None:
+        """Kill every worker now and cancel the work not yet started."""
+        procs = list((getattr(self._pool, "_processes", None) or {}).values())  # Python < 3.14 has no kill_workers
+        for p in procs:
+            if p.exitcode is None:
+                p.kill()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.join(REAP_TIMEOUT)
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self._pool.shutdown(wait=True)
+        else:
+            self.kill()
+
+
+def worker_pool(processes: int) -> WorkerPool:
+    """``processes`` forked workers that ignore SIGINT and are killed when the block is left by an exception."""
+    return WorkerPool(processes)
