@@ -256,7 +256,8 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
     ----------
     req : SlopeRequest
     out : path or None
-        Cache directory for :func:`rsb_sim.sweep.sweep`; None runs in memory (no cache).
+        Cache directory for :func:`rsb_sim.sweep.sweep` (held by this run; resumable after an
+        interruption); None: no cache (:func:`rsb_sim.sweep.simulate_specs`, in a worker process).
     progress : callable, optional
         Wraps the list of pending specs (e.g. tqdm).
     **sweep_opts
@@ -266,7 +267,7 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
     import numpy as np
 
     from rsb_sim import store
-    from rsb_sim.sweep import run_spec, sweep
+    from rsb_sim.sweep import simulate_specs, sweep
 
     from .bound_rates import derive_rate
     from .slope_fit import fit_slope
@@ -275,12 +276,11 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
     rate, _solitary, _ip, eps_expr = derive_rate(req.dr, req.params, req.p, req.algo, req.eps_rule)
     specs = specs_for(req, eps_expr)
     regrets, warns, eps_used = [], [], []
-    if out is None:
-        for s in (progress(specs, total=len(specs)) if progress else specs):
-            res = run_spec(s)
-            regrets.append(np.asarray(res.regrets))
-            warns.append(tuple(res.warnings))
-            eps_used.append(res.setup.eps)
+    if out is None:  # in a worker process: SIGINT/SIGTERM stop it at once
+        for summary, regs, _counts in simulate_specs(specs, progress):
+            regrets.append(np.asarray(regs))
+            warns.append(tuple(summary["warnings"]))
+            eps_used.append(summary["eps"])
     else:
         keys = sweep(specs, out, progress=progress, **sweep_opts)
         for k in keys:

@@ -112,8 +112,8 @@ def _run_chunk(spec: dict, lo: int, hi: int, threads: int | None = None) -> tupl
     return r.summary(), r.regrets, r.counts
 
 
-def _before_fork(chunks: list[Chunk]) -> None:
-    """Import the engine and derive each distortion of ``chunks`` here, before the workers are forked.
+def _before_fork(specs) -> None:
+    """Import the engine and derive each distortion of ``specs`` here, before the workers are forked.
 
     The workers inherit both (modules, and the cache of :func:`rsb_theory.distortions.resolve`: seconds
     of SymPy per distortion) instead of each doing it again; later sweeps of this process reuse them.
@@ -122,8 +122,21 @@ def _before_fork(chunks: list[Chunk]) -> None:
 
     from . import engine  # noqa: F401  (imported for the workers)
 
-    for dr, params in dict.fromkeys((c.spec["dr"], tuple(sorted(c.spec.get("params", {}).items()))) for c in chunks):
+    for dr, params in dict.fromkeys((s["dr"], tuple(sorted(s.get("params", {}).items()))) for s in specs):
         resolve(dr, **dict(params))
+
+
+def simulate_specs(specs, progress=None) -> list[tuple[dict, np.ndarray, np.ndarray]]:
+    """(summary, regrets, counts) of each spec, simulated in one worker process; nothing is stored.
+
+    The worker is killed at once by SIGINT/SIGTERM (:mod:`rsb_sim.workers`), even inside compiled code.
+    ``progress`` wraps the specs as they run (tqdm-like).
+    """
+    specs = list(specs)
+    _before_fork(specs)
+    with worker_pool(1) as pool:
+        return [pool.result(pool.submit(_run_chunk, s, 0, None)) for s in (progress(specs, total=len(specs))
+                                                                             if progress else specs)]
 
 
 def chunks_of(spec: dict, key: str, chunk: int) -> list[Chunk]:
@@ -351,7 +364,7 @@ def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk,
         return
     # "local" is one worker process too: a compiled loop cannot run a signal handler until it returns, a
     # process can be killed at any time; the chunks run one after the other, with every CPU (threads=None)
-    _before_fork(todo)
+    _before_fork(c.spec for c in todo)
     n = 1 if executor == "local" else jobs
     per_job = None if executor == "local" else max(1, available_cpus() // jobs)
     with worker_pool(n) as pool:  # left by an exception (Ctrl-C, a failed write): workers are killed at once
