@@ -22,8 +22,11 @@ before it parses its arguments).
 
 from __future__ import annotations
 
+import _thread
 import signal
+import sys
 import threading
+import time
 from contextlib import contextmanager
 
 #: The signals that stop a run.
@@ -69,10 +72,44 @@ def received() -> int | None:
 
 
 def _handler(signum, _frame) -> None:
-    if _received:
+    if _received and not _rearmed:
         return  # already stopping: let the clean-up finish
+    _rearmed.clear()
     _received.append(signum)
     raise Interrupted(signum)
+
+
+# Set when an Interrupted was swallowed (raised where Python cannot propagate it): raise it again.
+_rearmed: list[bool] = []
+
+
+def _unraisable(unraisable) -> None:
+    """``sys.unraisablehook`` within :func:`stop_on_signals`: an Interrupted that Python had to drop is raised again.
+
+    A signal handler runs at the next instruction of the main thread, which may belong to code whose
+    exceptions Python cannot propagate (a ``__del__``, an at-fork hook such as ``logging``'s, run while a
+    worker pool forks): the exception is reported as "ignored" and the run would go on.  Here the signal
+    is sent again to the main thread, from another thread (sent from the main thread, the handler would
+    run at once, still inside that code), so the handler runs again where it can raise.
+    """
+    if isinstance(unraisable.exc_value, Interrupted):
+        _rearmed.append(True)
+        # _thread, not threading: Thread.start() waits for the thread, and the signal would land in that wait
+        _thread.start_new_thread(_resend, (threading.main_thread().ident, unraisable.exc_value.signum))
+        return
+    _previous_hook[-1](unraisable)
+
+
+#: Seconds before a dropped interruption is sent again (time for the main thread to leave the code that dropped it).
+RESEND_AFTER = 0.01
+
+
+def _resend(main: int, signum: int) -> None:
+    time.sleep(RESEND_AFTER)
+    signal.pthread_kill(main, signum)
+
+
+_previous_hook: list = []
 
 
 @contextmanager
@@ -85,12 +122,16 @@ def stop_on_signals():
         yield
         return
     old = {s: signal.signal(s, _handler) for s in SIGNALS}
+    _previous_hook.append(sys.unraisablehook)
+    sys.unraisablehook = _unraisable
     try:
         yield
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+        sys.unraisablehook = _previous_hook.pop()
         _received.clear()
+        _rearmed.clear()
 
 
 def quiet_worker() -> None:

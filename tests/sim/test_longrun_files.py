@@ -242,6 +242,23 @@ def test_signals_raise_interrupted_once_and_handlers_are_restored():
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+class _SignalOnDrop:
+    """Receives SIGTERM inside ``__del__``, where Python can only report the exception as "ignored"."""
+
+    def __del__(self):
+        signal.raise_signal(signal.SIGTERM)
+
+
+def test_an_interruption_python_had_to_drop_is_raised_again(capsys):
+    start = time.monotonic()
+    with pytest.raises(Interrupted) as info:
+        with stop_on_signals():
+            _SignalOnDrop()  # dropped at once: the handler's exception is raised inside __del__
+            time.sleep(30)
+    assert time.monotonic() - start < 5 and info.value.status == 143
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
 def _sleep(seconds):
     time.sleep(seconds)
     return os.getpid()

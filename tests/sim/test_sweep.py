@@ -217,3 +217,77 @@ def test_finite_support_spec_in_chunks(tmp_path):
     whole = run(SimConfig(**spec["config"]), inst, GINI, "ce-ucb-m")
     arrays = _arrays(tmp_path, key)[1]
     assert np.array_equal(arrays["counts"], whole.counts) and np.array_equal(arrays["regrets"], whole.regrets)
+
+
+# ---------------------------------------------------------------------------
+# a real Dask cluster (scheduler and worker processes, as on a cluster), one worker killed mid-run
+# ---------------------------------------------------------------------------
+@pytest.fixture
+def real_cluster(tmp_path):
+    """``dask scheduler`` and two ``dask worker`` processes (no nanny: a killed worker stays dead)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("distributed")
+    info = tmp_path / "scheduler.json"
+    common = ["--no-dashboard", "--host", "127.0.0.1"]
+    procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--port", "0", "--scheduler-file", str(info)]
+                              + common, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)]
+    try:
+        end = time.monotonic() + 120
+        while not info.exists() or not info.read_text().strip():
+            assert procs[0].poll() is None and time.monotonic() < end, "the scheduler did not start"
+            time.sleep(0.05)
+        address = json.loads(info.read_text())["address"]
+        for _ in range(2):
+            procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", "--scheduler-file", str(info),
+                                           "--nthreads", "1", "--no-nanny"] + common, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, cwd=tmp_path, env={**os.environ}))
+        from distributed import Client
+
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address, procs[1:]
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_real_dask_cluster_survives_a_killed_worker_bit_for_bit(tmp_path, real_cluster):
+    import os
+    import signal
+    import time
+
+    from distributed import Client
+
+    address, workers = real_cluster
+    specs = [_spec("rs-ucb-m", trials=16, T=3000), _spec("uniform", trials=6)]
+    state = {"after_kill": 0, "running": ()}
+
+    def kill_a_worker_after_the_first_chunk(items, total=None):
+        for i, c in enumerate(items):
+            if i == 0:  # one chunk stored; kill the first worker while it runs a chunk (observed on the scheduler)
+                with Client(address, timeout="60s") as watch:
+                    addr = next(a for a, pid in watch.run(os.getpid).items() if pid == workers[0].pid)
+                    end = time.monotonic() + 60
+                    while not state["running"] and time.monotonic() < end:
+                        state["running"] = tuple(watch.processing(workers=[addr])[addr])
+                        time.sleep(0.01)
+                    os.kill(workers[0].pid, signal.SIGKILL)
+                workers[0].wait()
+            else:
+                state["after_kill"] += 1
+            yield c
+
+    keys = sw.sweep(specs, tmp_path / "dask", executor="dask", scheduler=address, chunk=1,
+                    progress=kill_a_worker_after_the_first_chunk)
+    assert state["running"] and state["after_kill"] == 16 + 6 - 1  # its chunks were rerun by the other worker
+    assert workers[0].poll() is not None and workers[1].poll() is None
+    local = sw.sweep(specs, tmp_path / "local", chunk=16)
+    assert keys == local
+    for k in keys:
+        a, b = _arrays(tmp_path / "dask", k)[1], _arrays(tmp_path / "local", k)[1]
+        assert np.array_equal(a["counts"], b["counts"]) and np.array_equal(a["regrets"], b["regrets"])

@@ -1,0 +1,298 @@
+"""Long runs meet Ctrl-C, SIGTERM, a held directory, a corrupt cache, a full disk (issue 19), as real processes.
+
+Each signal is sent at a point the test observes -- the first chunk stored on disk, or the
+worker processes started -- never after a guessed sleep.  The runs are small: what is
+measured is how they stop and what they keep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from proofs_checks.cli import main
+from proofs_checks.outputs import read_csv
+from rsb_sim import dirlock, store
+
+RSB = [sys.executable, "-m", "proofs_checks.cli"]
+#: The issue's bound on how long a run may take to stop after SIGINT/SIGTERM, workers included.
+STOP_WITHIN = 5.0
+_SIM = ["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.3,0.6,0.9", "--T", "1500", "--trials", "24",
+        "--seed", "4", "--radius-scale", "0.01", "--format", "json", "--quiet"]
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(x) for x in fh.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _start(argv, cwd) -> subprocess.Popen:
+    return subprocess.Popen(RSB + argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _until(proc: subprocess.Popen, ready, what: str, timeout: float = 300.0):
+    """Poll ``ready()`` until it is true (returns its value); fail if the process ends first."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = ready()
+        if got:
+            return got
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            pytest.fail(f"the run ended (status {proc.returncode}) before {what}: {err[-2000:]}")
+        time.sleep(0.01)
+    proc.kill()
+    pytest.fail(f"no {what} within {timeout} s")
+
+
+def _stop(proc: subprocess.Popen, sig: int, group: bool) -> tuple[float, str, str]:
+    """Send ``sig`` (to the process group, as a terminal's Ctrl-C does, or to the process); (seconds, out, err)."""
+    start = time.monotonic()
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    return time.monotonic() - start, out, err
+
+
+def _first_chunk(directory: Path):
+    return lambda: list(directory.glob("chunks/*/*.json"))
+
+
+def _assert_stopped(proc, seconds, err, sig, workers=()):
+    lines = err.strip().splitlines()
+    assert proc.returncode == 128 + sig, err
+    assert seconds < STOP_WITHIN, (seconds, err)
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert f"interrupted by {signal.Signals(sig).name}" in lines[0]
+    end = time.monotonic() + 2
+    while any(_alive(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.02)
+    assert not any(_alive(w) for w in workers), "worker processes outlived the run"
+    return lines[0]
+
+
+def _assert_kept_is_sound(runs: Path):
+    """No temporary file left; every stored result (merged or chunk) passes its check."""
+    assert not list(runs.rglob("*.tmp"))
+    stored = list(runs.glob("*.json")) + list(runs.glob("chunks/*/*.json"))
+    assert stored
+    for j in stored:
+        assert store.check(j.parent, j.stem) is None, j
+    assert not (runs / dirlock.LOCK_NAME).exists() and not (runs.parent / dirlock.LOCK_NAME).exists()
+
+
+# ---------------------------------------------------------------------------
+# SIGINT and SIGTERM: within 5 s, one line, 130/143, workers gone, chunks kept, the rerun resumes
+# ---------------------------------------------------------------------------
+def test_simulate_out_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
+    out = tmp_path / "o"
+    argv = _SIM + ["--out", str(out), "--chunk", "2"]
+    proc = _start(argv, tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    seconds, _out, err = _stop(proc, signal.SIGINT, group=False)
+    line = _assert_stopped(proc, seconds, err, signal.SIGINT)
+    assert f"in {out / 'runs'}" in line and "rerunning the same command resumes" in line
+    _assert_kept_is_sound(out / "runs")
+    assert not (out / "simulate.csv").exists()
+    done = subprocess.run(RSB + argv, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    ref = tmp_path / "ref"
+    assert main(_SIM + ["--out", str(ref), "--chunk", "24"]) == 0
+    assert read_csv(out / "simulate.csv") == read_csv(ref / "simulate.csv")
+    plain = json.loads(subprocess.run(RSB + _SIM, cwd=tmp_path, capture_output=True, text=True).stdout)
+    assert [float(r["regret"]) for r in read_csv(out / "simulate.csv")] == plain["regrets"]  # the one big run
+
+
+def test_slopes_sigterm_to_the_process_then_resumed(tmp_path, capsys):
+    base = ["slopes", "--algo", "rs-ucb-m", "--Ts", "1000,2000", "--trials", "24", "--radius-scale", "0.01",
+            "--bootstrap", "10", "--chunk", "2", "--format", "json", "--quiet"]
+    out = tmp_path / "cache"
+    proc = _start(base + ["--out", str(out)], tmp_path)
+    _until(proc, _first_chunk(out), "the first chunk")
+    seconds, _out, err = _stop(proc, signal.SIGTERM, group=False)
+    _assert_stopped(proc, seconds, err, signal.SIGTERM)
+    _assert_kept_is_sound(out)
+    done = subprocess.run(RSB + base + ["--out", str(out)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert main(base + ["--out", str(tmp_path / "ref"), "--chunk", "24"]) == 0
+    ref = json.loads(capsys.readouterr().out)
+    got = json.loads(done.stdout)
+    for r in (ref + got):
+        del r["seconds"], r["cache"]
+    assert got == ref
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_plot_bounds_with_workers_stops_at_once(tmp_path, sig):
+    out = tmp_path / "plots"
+    proc = _start(["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--radius-scale", "0.01",
+                   "--out", str(out), "--Ts", "2000,4000", "--trials", "40", "--chunk", "2", "--jobs", "2",
+                   "--quiet"], tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    workers = _children(proc.pid)
+    assert len(workers) == 2
+    seconds, _out, err = _stop(proc, sig, group=True)  # the whole group: workers get the signal too
+    _assert_stopped(proc, seconds, err, sig, workers)
+    _assert_kept_is_sound(out / "runs")
+    assert not list(out.glob("bounds-*"))
+
+
+def test_reproduce_interrupted_keeps_its_chunks(tmp_path):
+    out = tmp_path / "results"
+    proc = _start(["reproduce", "vs-rho", "--out", str(out), "--trials", "3", "--chunk", "1", "--jobs", "2",
+                   "--quiet"], tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    workers = _children(proc.pid)
+    seconds, _out, err = _stop(proc, signal.SIGINT, group=True)
+    line = _assert_stopped(proc, seconds, err, signal.SIGINT, workers)
+    assert "finished chunk" in line
+    _assert_kept_is_sound(out / "runs")
+
+
+@pytest.mark.parametrize("sig, group", [(signal.SIGINT, True), (signal.SIGTERM, False)])
+def test_verify_with_workers_stops_at_once(tmp_path, sig, group):
+    proc = _start(["verify", "--jobs", "2", "--format", "json"], tmp_path)
+    workers = _until(proc, lambda: _children(proc.pid), "the worker processes")
+    seconds, out, err = _stop(proc, sig, group)
+    line = _assert_stopped(proc, seconds, err, sig, workers)
+    assert out == "" and "nothing was stored" in line
+
+
+# ---------------------------------------------------------------------------
+# one run per directory, from the command line
+# ---------------------------------------------------------------------------
+_HOLDER = ("import sys\nfrom rsb_sim.dirlock import hold\n"
+           "with hold(sys.argv[1]):\n    print('held', flush=True)\n    sys.stdin.readline()\n")
+
+
+def test_a_second_run_on_a_held_directory_exits_75_naming_it_and_the_holder(tmp_path, capsys):
+    out = tmp_path / "o"
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(out)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(_SIM + ["--out", str(out)]) == 75
+    finally:
+        holder.communicate("\n")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(out) in err[0] and f"process {holder.pid}" in err[0] and "--wait" in err[0]
+    assert sorted(p.name for p in out.iterdir()) == []  # nothing written, the holder's lock removed
+
+
+def test_a_second_run_waits_for_the_first_with_wait(tmp_path):
+    out = tmp_path / "o"
+    with dirlock.hold(out):
+        proc = subprocess.Popen(RSB + _SIM + ["--out", str(out), "--wait", "600"], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        note = proc.stderr.readline()  # the run says it waits (then the lock is released)
+        assert str(out) in note and f"process {os.getpid()}" in note and "waiting up to 600 s" in note
+    _out, rest = proc.communicate(timeout=600)
+    assert proc.returncode == 0, rest
+    assert (out / "simulate.csv").exists()
+
+
+# ---------------------------------------------------------------------------
+# a corrupt cache file, from the command line
+# ---------------------------------------------------------------------------
+def test_a_truncated_run_file_is_named_once_and_the_result_is_unchanged(tmp_path, capsys):
+    out = tmp_path / "o"
+    argv = _SIM + ["--out", str(out), "--chunk", "12"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    rows = read_csv(out / "simulate.csv")
+    (npz,) = (out / "runs").glob("*.npz")
+    npz.write_bytes(npz.read_bytes()[:100])  # the issue's zipfile.BadZipFile
+    assert main(argv) == 0
+    again, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "warning" in lines[0] and str(npz) in lines[0] and "Traceback" not in err
+    assert (out / "runs" / "corrupt" / npz.name).exists()
+    assert read_csv(out / "simulate.csv") == rows
+    assert json.loads(again)["regrets"] == json.loads(first)["regrets"]
+
+
+# ---------------------------------------------------------------------------
+# a full disk, a read-only directory (tmpfs mounts: root only)
+# ---------------------------------------------------------------------------
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A mount point factory for small tmpfs file systems, unmounted afterwards."""
+    mounted = []
+
+    def mount(name: str, options: str) -> Path:
+        point = tmp_path / name
+        point.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here ({proc.stderr.strip() or 'mount failed'}): needs root or "
+                        f"CAP_SYS_ADMIN")
+        mounted.append(point)
+        return point
+
+    try:
+        yield mount
+    finally:
+        for point in reversed(mounted):
+            subprocess.run(["umount", "-l", str(point)], capture_output=True)
+
+
+def test_a_full_disk_ends_the_run_with_one_line_and_the_rerun_completes(tmp_path, tmpfs, capsys):
+    disk = tmpfs("disk", "size=64k")
+    out = disk / "o"
+    argv = _SIM + ["--out", str(out), "--chunk", "1"]  # 24 chunks of two files: more than 64 kB of pages
+    assert main(argv) == 74
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "No space left on device" in err[0] and f"cannot write {out}" in err[0], err
+    assert "rerunning the same command resumes" in err[0]
+    _assert_kept_is_sound(out / "runs")
+    assert not (out / "simulate.csv").exists()
+    subprocess.run(["mount", "-o", "remount,size=8m", str(disk)], check=True)
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main(_SIM + ["--out", str(tmp_path / "ref"), "--chunk", "24"]) == 0
+    assert read_csv(out / "simulate.csv") == read_csv(tmp_path / "ref" / "simulate.csv")
+
+
+def test_a_read_only_cache_directory_ends_the_run_with_one_line(tmp_path, tmpfs, capsys):
+    out = tmp_path / "o"
+    tmpfs("o/runs", "ro,size=64k")  # the output directory is writable, its runs/ is not
+    assert main(_SIM + ["--out", str(out)]) == 74
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Read-only file system" in err[0] and str(out / "runs") in err[0], err
+    assert sorted(p.name for p in out.iterdir()) == ["runs"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+def test_a_cache_directory_without_write_permission_ends_the_run_with_one_line(tmp_path, capsys):
+    out = tmp_path / "o"
+    (out / "runs").mkdir(parents=True)
+    (out / "runs").chmod(0o500)
+    try:
+        assert main(_SIM + ["--out", str(out)]) == 74
+    finally:
+        (out / "runs").chmod(0o700)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Permission denied" in err[0] and str(out / "runs") in err[0], err
