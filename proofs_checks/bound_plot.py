@@ -33,6 +33,7 @@ from pathlib import Path
 from rsb_theory import expressions
 
 from rsb_sim import options as sim_options
+from rsb_sim.interrupt import kept
 from .outputs import check_out, csv_text, save_figure, write_text
 
 #: Columns of the ``rsb plot bounds`` CSV.
@@ -92,13 +93,9 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
         constant), ``notes``, ``constants``, ``config`` (of the first run: rho and
         radius_scale as run).
     """
-    import numpy as np
-
-    from rsb_sim import store
     from rsb_sim.sweep import sweep
 
-    from .bound_rates import derive_rate
-    from .bounds import instance_constants, theorem_bound
+    from .bounds import instance_constants
 
     p = tuple(float(x) for x in p)
     Ts = tuple(int(t) for t in Ts)
@@ -114,6 +111,19 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
             cfg["explore"] = explore_at(explore, T, len(p))
         specs.append({"algo": algo, "dr": dr, "params": dict(params), "p": list(p), "config": cfg})
     keys = sweep(specs, out / "runs", progress=progress, **sweep_opts)
+    with kept(f"every run in {out / 'runs'}"):
+        return _evaluate(dr, params, p, algo, Ts, keys, out, consts)
+
+
+def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[str], out: Path, consts) -> dict:
+    """The part of :func:`bounds_data` after the sweep: the stored runs and the bound at each horizon."""
+    import numpy as np
+
+    from rsb_sim import store
+
+    from .bound_rates import derive_rate
+    from .bounds import theorem_bound
+
     loaded = [store.load(out / "runs", k) for k in keys]
     regrets = [np.asarray(a["regrets"], dtype=float) for _s, a in loaded]
     derived = {"slope": None, "exponent": None, "log_power": None, "rate": "none", "source": "", "constant": None}
@@ -196,9 +206,16 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
 def _plot_held(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
                explore, progress, **sweep_opts) -> dict:
     """:func:`plot_bounds_command` with ``out`` held."""
+    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, **sweep_opts)
+    with kept(f"every run in {out / 'runs'}"):
+        return _write_outputs(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, data)
+
+
+def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
+                   explore, data: dict) -> dict:
+    """``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` in ``out``."""
     from .figures import bounds_figure
 
-    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, **sweep_opts)
     stem = f"bounds-{_slug(dr)}-{algo}"
     paths = {k: out / f"{stem}.{k}" for k in ("png", "pdf", "csv", "txt")}
     c = data["constants"]

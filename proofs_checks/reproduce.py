@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rsb_sim.interrupt import kept
+
 from .experiments import Experiment, all_experiments, get_experiment
 from .outputs import check_out, csv_text, save_figure, write_text
 
@@ -90,12 +92,24 @@ def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | 
     -------
     list of Row
     """
-    from rsb_sim import store
     from rsb_sim.sweep import sweep
 
     runs = exp.runs(trials, seed)
     cache = out / "runs"
     keys = sweep([r.spec for r in runs], cache, progress=_progress_factory(progress), **sweep_opts)
+    with kept(_all_runs(exp, out)):
+        return _rows(exp, runs, keys, cache)
+
+
+def _all_runs(exp: Experiment, out: Path) -> str:
+    """What is on disk once the sweep of ``exp`` is done (the words of an interruption after it)."""
+    return f"every run of {exp.name} in {out / 'runs'}"
+
+
+def _rows(exp: Experiment, runs, keys: list[str], cache: Path) -> list[Row]:
+    """The rows of ``exp`` from its stored runs."""
+    from rsb_sim import store
+
     rows = []
     for run, key in zip(runs, keys):
         summary, arrays = store.load(cache, key)
@@ -180,9 +194,15 @@ def reproduce_one(exp: Experiment, out, trials: int | None = None, seed: int | N
 
 def _reproduce_held(exp: Experiment, out: Path, trials: int, seed: int, progress: bool, **sweep_opts) -> dict:
     """:func:`reproduce_one` with ``out`` held."""
+    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)
+    with kept(_all_runs(exp, out)):
+        return _write_outputs(exp, out, rows, trials, seed)
+
+
+def _write_outputs(exp: Experiment, out: Path, rows: list[Row], trials: int, seed: int) -> dict:
+    """``<name>.csv/.json/.png/.pdf/.txt`` of ``exp`` in ``out``."""
     from .figures import experiment_figure
 
-    rows = simulate(exp, out, trials, seed, progress, **sweep_opts)
     header = _header(exp, trials, seed)
     paths = {k: out / f"{exp.name}.{k}" for k in ("csv", "json", "png", "pdf", "txt")}
     write_csv(paths["csv"], rows, header)

@@ -45,15 +45,21 @@ def simulate_to(spec: dict, out, progress=None, **sweep_opts) -> dict:
     """
     from rsb_sim import store
     from rsb_sim.dirlock import hold
+    from rsb_sim.interrupt import kept
     from rsb_sim.sweep import sweep
 
     out = check_out(out)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
         (key,) = sweep([spec], out / "runs", progress=progress, **sweep_opts)
-        summary, arrays = store.load(out / "runs", key)
-        paths = {"summary": out / SUMMARY_NAME, "trials": out / TRIALS_NAME}
-        write_text(paths["summary"], json.dumps(summary, indent=1) + "\n")
-        write_text(paths["trials"], trials_csv(summary, arrays))
+        with kept(f"the whole run in {out / 'runs'}"):
+            return _write(out, *store.load(out / "runs", key))
+
+
+def _write(out, summary: dict, arrays: dict) -> dict:
+    """``out/simulate.json`` and ``out/simulate.csv``; the summary with ``files``."""
+    paths = {"summary": out / SUMMARY_NAME, "trials": out / TRIALS_NAME}
+    write_text(paths["summary"], json.dumps(summary, indent=1) + "\n")
+    write_text(paths["trials"], trials_csv(summary, arrays))
     return {**summary, "files": {k: str(v) for k, v in paths.items()}}
 
 

@@ -264,30 +264,36 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
         How the sweep runs (:func:`rsb_sim.sweep.sweep`: executor, jobs,
         scheduler, chunk); used only with a cache directory.
     """
-    import numpy as np
-
     from rsb_sim import store
+    from rsb_sim.interrupt import kept
     from rsb_sim.sweep import simulate_specs, sweep
 
     from .bound_rates import derive_rate
-    from .slope_fit import fit_slope
 
     start = time.perf_counter()
     rate, _solitary, _ip, eps_expr = derive_rate(req.dr, req.params, req.p, req.algo, req.eps_rule)
     specs = specs_for(req, eps_expr)
-    regrets, warns, eps_used = [], [], []
     if out is None:  # in a worker process: SIGINT/SIGTERM stop it at once
-        for summary, regs, _counts in simulate_specs(specs, progress):
-            regrets.append(np.asarray(regs))
-            warns.append(tuple(summary["warnings"]))
-            eps_used.append(summary["eps"])
+        runs = [(summary, regs) for summary, regs, _counts in simulate_specs(specs, progress)]
+        done = None
     else:
         keys = sweep(specs, out, progress=progress, **sweep_opts)
-        for k in keys:
-            summary, arrays = store.load(out, k)
-            regrets.append(np.asarray(arrays["regrets"]))
-            warns.append(tuple(summary["warnings"]))
-            eps_used.append(summary["eps"])
+        done = f"every run in {out}"
+    with kept(done):  # an interruption from here on keeps every run
+        if out is not None:
+            runs = [(summary, arrays["regrets"]) for summary, arrays in (store.load(out, k) for k in keys)]
+        return _result(req, rate, runs, start, out)
+
+
+def _result(req: SlopeRequest, rate, runs: list, start: float, out) -> SlopeResult:
+    """The fit of ``req`` from its runs (summary, regrets per horizon)."""
+    import numpy as np
+
+    from .slope_fit import fit_slope
+
+    regrets = [np.asarray(r) for _s, r in runs]
+    warns = [tuple(s["warnings"]) for s, _r in runs]
+    eps_used = [s["eps"] for s, _r in runs]
     fit = fit_slope(req.Ts, regrets, req.n_boot, req.seed, rate.log_power or 0.0)
     consistent = None
     if rate.slope is not None and fit.ci_low_log_corrected is not None:

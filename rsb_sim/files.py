@@ -47,6 +47,24 @@ class WriteError(OSError):
         return f"cannot write {self.path}: {self.cause}"
 
 
+class CorruptFile(Exception):
+    """A stored file that fails its check; ``str()`` names the file and the reason.
+
+    Attributes
+    ----------
+    path : Path
+    reason : str
+    kept : str or None
+        What stays on disk (set by the code that knows); None: not known.
+    """
+
+    def __init__(self, path, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        self.kept: str | None = None
+        super().__init__(f"{self.path}: {reason}")
+
+
 def _mkdir(directory: Path) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)

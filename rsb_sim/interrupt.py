@@ -134,6 +134,21 @@ def stop_on_signals():
         _rearmed.clear()
 
 
+@contextmanager
+def kept(words):
+    """Within the block, a run stopped by a signal or a failed write says that ``words`` stay on disk.
+
+    ``words`` is the text, or a callable returning it at that moment; an exception that already says
+    what is kept (set by code further in) keeps its words.
+    """
+    try:
+        yield
+    except BaseException as exc:
+        if hasattr(exc, "kept") and exc.kept is None:
+            exc.kept = words() if callable(words) else words
+        raise
+
+
 def quiet_worker() -> None:
     """Initializer of a worker process: ignore SIGINT, die on SIGTERM (the parent decides and kills)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .files import move_aside, write_bytes
+from .files import CorruptFile, move_aside, write_bytes
 
 #: Version of the stored layout (``summary["store"]["format"]``).
 FORMAT = 1
@@ -30,19 +30,8 @@ FORMAT = 1
 ARRAYS = ("regrets", "counts")
 
 
-class CorruptResult(Exception):
-    """A stored result that fails its check; ``str()`` names the file and the reason.
-
-    Attributes
-    ----------
-    path : Path
-    reason : str
-    """
-
-    def __init__(self, path, reason: str) -> None:
-        self.path = Path(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
+class CorruptResult(CorruptFile):
+    """A stored result that fails its check (:func:`check`); ``str()`` names the file and the reason."""
 
 
 def key_of(spec: dict) -> str:

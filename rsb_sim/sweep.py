@@ -50,8 +50,8 @@ import numpy as np
 from . import store
 from .config import available_cpus
 from .dirlock import hold, to_stderr
-from .files import WriteError, remove_temporaries
-from .interrupt import Interrupted
+from .files import remove_temporaries
+from .interrupt import kept
 from .workers import worker_pool
 
 EXECUTORS = ("local", "processes", "dask")
@@ -302,11 +302,8 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
     keys = [store.key_of(s) for s in specs]
     with hold(out, wait, notify):
         done = _Progress(out, keys)
-        try:
+        with kept(done.words):
             _sweep_held(specs, keys, out, executor, client, progress, jobs, chunk, scheduler, notify, done)
-        except (Interrupted, WriteError) as exc:
-            exc.kept = done.words()
-            raise
     return keys
 
 

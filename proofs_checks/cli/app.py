@@ -18,6 +18,8 @@ traceback, with an exit status a batch script can act on (``docs/longruns.md``):
   command resumes; 130 / 143 (128 + the signal);
 * a write the system refused (full disk, permission, read-only; :class:`rsb_sim.files.WriteError`)
   or a file that could not be read: the path and the cause; 74 (``EX_IOERR``);
+* a stored file that fails its check after the run had checked it (changed under it):
+  the file and the reason; 74 (the next run sets it aside and recomputes it);
 * the output directory held by another run (:class:`rsb_sim.dirlock.DirectoryBusy`):
   the directory and the holder; 75 (``EX_TEMPFAIL``: try again later).
 """
@@ -28,6 +30,7 @@ import importlib
 import sys
 
 from rsb_sim.dirlock import DirectoryBusy
+from rsb_sim.files import CorruptFile
 from rsb_sim.interrupt import Interrupted, stop_on_signals
 
 from .errors import UsageError, stopped, usage_error
@@ -63,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     except DirectoryBusy as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return EX_TEMPFAIL
-    except OSError as exc:  # rsb_sim.files.WriteError, or a file that cannot be read
+    except (OSError, CorruptFile) as exc:  # rsb_sim.files.WriteError, a file that cannot be read or fails its check
         print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
         return EX_IOERR
     print(text)

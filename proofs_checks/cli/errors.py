@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
+from rsb_sim.files import CorruptFile, WriteError
+from rsb_sim.interrupt import Interrupted
+
 _LEADING = re.compile(r"^argument '([^']+)'")
 
 
@@ -75,20 +78,21 @@ def usage_error(exc: Exception, flags: Mapping[str, str] | None = None, prog: st
 
 
 def stopped(exc: BaseException) -> str:
-    """The one line (without ``rsb <command>:``) of a run stopped by a signal or by a failed read or write.
+    """The one line (without ``rsb <command>:``) of a run stopped by a signal, a failed write or a bad file.
 
-    ``exc`` is :class:`rsb_sim.interrupt.Interrupted` or an ``OSError`` (:class:`rsb_sim.files.WriteError`
-    names its path); its ``kept`` attribute, when set, says what stays on disk.
+    ``exc`` is :class:`rsb_sim.interrupt.Interrupted`, :class:`rsb_sim.files.CorruptFile` or an
+    ``OSError`` (:class:`rsb_sim.files.WriteError` names its path); its ``kept`` attribute, when
+    set, says what stays on disk.
     """
-    kept = getattr(exc, "kept", None)
-    if hasattr(exc, "signum"):
-        head = f"interrupted by {exc.name}"
-    elif getattr(exc, "filename", None) and not hasattr(exc, "path"):
+    if isinstance(exc, CorruptFile):
+        head = f"{exc}; rerunning the same command sets it aside and recomputes it"
+    elif isinstance(exc, OSError) and not isinstance(exc, WriteError) and exc.filename:
         head = f"cannot use {exc.filename}: {exc.strerror or exc}"
     else:
         head = str(exc) or type(exc).__name__
+    kept = getattr(exc, "kept", None)
     if kept:
         return f"{head}; kept {kept}; rerunning the same command resumes from there"
-    if hasattr(exc, "signum"):
+    if isinstance(exc, Interrupted):
         return f"{head}; nothing was stored; rerunning the same command starts over"
     return head

@@ -15,7 +15,7 @@ import pytest
 
 from rsb_sim import dirlock, files, store
 from rsb_sim import sweep as sw
-from rsb_sim.interrupt import Interrupted, stop_on_signals
+from rsb_sim.interrupt import Interrupted, kept, stop_on_signals
 from rsb_sim.workers import worker_pool
 
 SPEC = {"algo": "rs-ucb-m", "dr": "gini", "params": {}, "p": [0.3, 0.6, 0.9],
@@ -240,6 +240,21 @@ def test_signals_raise_interrupted_once_and_handlers_are_restored():
             time.sleep(30)
     assert info.value.status == 143 and info.value.name == "SIGTERM" and info.value.kept is None
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_what_is_kept_is_said_by_the_innermost_code_that_knows():
+    with pytest.raises(Interrupted) as info:
+        with kept("every run"):
+            with kept(lambda: "3 of 4 runs complete"):
+                raise Interrupted(signal.SIGINT)
+    assert info.value.kept == "3 of 4 runs complete" and info.value.status == 130
+    with pytest.raises(files.WriteError) as info:
+        with kept("every run"):
+            raise files.WriteError("/x/y", OSError(errno.EROFS, os.strerror(errno.EROFS)))
+    assert info.value.kept == "every run" and str(info.value) == "cannot write /x/y: Read-only file system"
+    with pytest.raises(ValueError):
+        with kept("every run"):
+            raise ValueError("argument 'x': bad")
 
 
 class _SignalOnDrop:
