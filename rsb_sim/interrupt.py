@@ -14,7 +14,9 @@ clean-up (bounded: it kills workers, it does not wait for them) is not cut short
 
 Worker processes run :func:`quiet_worker` first: they ignore SIGINT (a Ctrl-C in a
 terminal reaches the whole process group; the parent decides) and die at once on
-SIGTERM (the parent kills them; a batch scheduler may signal every process).
+SIGTERM (the parent kills them; a batch scheduler may signal every process).  A
+signal reaching a worker between its fork and :func:`quiet_worker` is answered the
+same way (the inherited handler knows it is not in the process that installed it).
 
 Light: imports nothing beyond the standard library (the command line imports it
 before it parses its arguments).
@@ -23,6 +25,7 @@ before it parses its arguments).
 from __future__ import annotations
 
 import _thread
+import os
 import signal
 import sys
 import threading
@@ -72,12 +75,53 @@ def received() -> int | None:
 
 
 def _handler(signum, _frame) -> None:
+    if os.getpid() != _owner[-1]:  # a forked worker, before quiet_worker ran: act as it will
+        _as_worker(signum)
+        return
     if _received and not _rearmed:
         return  # already stopping: let the clean-up finish
+    if _deferring:
+        _pending[:] = [signum]  # raised when the block of deferred() ends
+        return
     _rearmed.clear()
     _received.append(signum)
     raise Interrupted(signum)
 
+
+def _as_worker(signum: int) -> None:
+    """A worker's answer to a signal (:func:`quiet_worker`): SIGINT ignored, SIGTERM ends it at once, quietly."""
+    if signum == signal.SIGTERM:
+        os._exit(128 + signum)
+
+
+# Depth of deferred() blocks, and the signal that arrived within them.
+_deferring: list[bool] = []
+_pending: list[int] = []
+
+
+@contextmanager
+def deferred():
+    """Within the block SIGINT/SIGTERM do not raise; a signal that arrived raises :class:`Interrupted` at its end.
+
+    For the few milliseconds of code that must not be cut at an arbitrary instruction: forking worker
+    processes runs the interpreter's at-fork hooks (``logging`` takes and releases its lock there), and an
+    exception raised inside them is dropped, or leaves a lock held.
+    """
+    _deferring.append(True)
+    try:
+        yield
+    finally:
+        _deferring.pop()
+        if not _deferring and _pending:
+            signum = _pending.pop()
+            if not _received:
+                _received.append(signum)
+                raise Interrupted(signum)
+
+
+# Process that installed the handlers (a forked worker inherits them until quiet_worker replaces them:
+# a signal sent to the whole group in between must not raise Interrupted there, with a traceback).
+_owner: list[int] = [0]
 
 # Set when an Interrupted was swallowed (raised where Python cannot propagate it): raise it again.
 _rearmed: list[bool] = []
@@ -121,6 +165,7 @@ def stop_on_signals():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _owner.append(os.getpid())
     old = {s: signal.signal(s, _handler) for s in SIGNALS}
     _previous_hook.append(sys.unraisablehook)
     sys.unraisablehook = _unraisable
@@ -130,8 +175,10 @@ def stop_on_signals():
         for s, h in old.items():
             signal.signal(s, h)
         sys.unraisablehook = _previous_hook.pop()
+        _owner.pop()
         _received.clear()
         _rearmed.clear()
+        _pending.clear()
 
 
 @contextmanager

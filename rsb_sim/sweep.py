@@ -402,7 +402,7 @@ def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None
     own = client is None
     if own:
         try:
-            client = Client(scheduler, timeout="10s") if scheduler else Client(processes=True)
+            client = Client(scheduler, timeout="10s") if scheduler else Client(processes=True, dashboard_address=None)
         except (OSError, TimeoutError) as exc:
             raise ValueError(f"argument 'scheduler': cannot reach the Dask scheduler at {scheduler!r} ({exc})") \
                 from None

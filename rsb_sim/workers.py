@@ -25,7 +25,7 @@ import concurrent.futures as cf
 import multiprocessing as mp
 from concurrent.futures.process import BrokenProcessPool
 
-from .interrupt import Interrupted, quiet_worker, received
+from .interrupt import Interrupted, deferred, quiet_worker, received
 
 #: Seconds to wait for a killed worker to be reaped (it is gone at once; this only bounds a stuck kernel).
 REAP_TIMEOUT = 2.0
@@ -45,8 +45,9 @@ class WorkerPool:
                                             initializer=quiet_worker)
 
     def submit(self, fn, *args) -> cf.Future:
-        """Schedule ``fn(*args)`` on a worker."""
-        return self._pool.submit(fn, *args)
+        """Schedule ``fn(*args)`` on a worker (the first call forks the workers: a signal then waits for its end)."""
+        with deferred():
+            return self._pool.submit(fn, *args)
 
     @staticmethod
     def result(future: cf.Future):

@@ -15,11 +15,13 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from proofs_checks.cli import main
 from proofs_checks.outputs import read_csv
 from rsb_sim import dirlock, store
+from rsb_sim import sweep as sw
 
 RSB = [sys.executable, "-m", "proofs_checks.cli"]
 #: The issue's bound on how long a run may take to stop after SIGINT/SIGTERM, workers included.
@@ -100,6 +102,11 @@ def _assert_kept_is_sound(runs: Path):
     for j in stored:
         assert store.check(j.parent, j.stem) is None, j
     assert not (runs / dirlock.LOCK_NAME).exists() and not (runs.parent / dirlock.LOCK_NAME).exists()
+
+
+def _spec(algo: str, trials: int, T: int) -> dict:
+    return {"algo": algo, "dr": "gini", "params": {}, "p": [0.3, 0.6, 0.9],
+            "config": {"T": T, "trials": trials, "seed": 5, "eps": 0.1, "radius_scale": 0.01}}
 
 
 # ---------------------------------------------------------------------------
@@ -296,3 +303,81 @@ def test_a_cache_directory_without_write_permission_ends_the_run_with_one_line(t
         (out / "runs").chmod(0o700)
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Permission denied" in err[0] and str(out / "runs") in err[0], err
+
+
+
+# ---------------------------------------------------------------------------
+# a real Dask cluster (scheduler and worker processes, as on a cluster), one worker killed mid-run
+# ---------------------------------------------------------------------------
+@pytest.fixture
+def real_cluster(tmp_path):
+    """``dask scheduler`` and two ``dask worker`` processes (no nanny: a killed worker stays dead)."""
+    pytest.importorskip("distributed")
+    info = tmp_path / "scheduler.json"
+    common = ["--no-dashboard", "--host", "127.0.0.1"]
+    procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--port", "0", "--scheduler-file", str(info)]
+                              + common, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)]
+    try:
+        end = time.monotonic() + 120
+        while not info.exists() or not info.read_text().strip():
+            assert procs[0].poll() is None and time.monotonic() < end, "the scheduler did not start"
+            time.sleep(0.05)
+        address = json.loads(info.read_text())["address"]
+        for _ in range(2):
+            procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", "--scheduler-file", str(info),
+                                           "--nthreads", "1", "--no-nanny"] + common, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, cwd=tmp_path, env={**os.environ}))
+        from distributed import Client
+
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address, procs[1:]
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_real_dask_cluster_survives_a_killed_worker_bit_for_bit(tmp_path, real_cluster):
+    from distributed import Client
+
+    address, workers = real_cluster
+    specs = [_spec("rs-ucb-m", 16, 3000), _spec("uniform", 6, 240)]
+    state = {"after_kill": 0, "running": ()}
+
+    def kill_a_worker_after_the_first_chunk(items, total=None):
+        for i, c in enumerate(items):
+            if i == 0:  # one chunk stored; kill the first worker while it runs a chunk (observed on the scheduler)
+                with Client(address, timeout="60s") as watch:
+                    addr = next(a for a, pid in watch.run(os.getpid).items() if pid == workers[0].pid)
+                    end = time.monotonic() + 60
+                    while not state["running"] and time.monotonic() < end:
+                        state["running"] = tuple(watch.processing(workers=[addr])[addr])
+                        time.sleep(0.01)
+                    os.kill(workers[0].pid, signal.SIGKILL)
+                workers[0].wait()
+            else:
+                state["after_kill"] += 1
+            yield c
+
+    keys = sw.sweep(specs, tmp_path / "dask", executor="dask", scheduler=address, chunk=1,
+                    progress=kill_a_worker_after_the_first_chunk)
+    assert state["running"] and state["after_kill"] == 16 + 6 - 1  # its chunks were rerun by the other worker
+    assert workers[0].poll() is not None and workers[1].poll() is None
+    local = sw.sweep(specs, tmp_path / "local", chunk=16)
+    assert keys == local
+    for k in keys:
+        a, b = store.load(tmp_path / "dask", k)[1], store.load(tmp_path / "local", k)[1]
+        assert np.array_equal(a["counts"], b["counts"]) and np.array_equal(a["regrets"], b["regrets"])
+
+
+def test_a_run_on_a_real_dask_cluster_stops_at_once(tmp_path, real_cluster):
+    address, _workers = real_cluster
+    out = tmp_path / "plots"
+    proc = _start(["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--radius-scale", "0.01",
+                   "--out", str(out), "--Ts", "2000,4000", "--trials", "40", "--chunk", "2", "--scheduler", address,
+                   "--quiet"], tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    seconds, _out, err = _stop(proc, signal.SIGINT, group=True)
+    _assert_stopped(proc, seconds, err, signal.SIGINT)
+    _assert_kept_is_sound(out / "runs")
