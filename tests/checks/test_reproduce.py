@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import stat
+import threading
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -268,3 +271,37 @@ def test_plot_bounds_bad_argument_writes_nothing(tmp_path, capsys, argv, flag):
     assert main(["plot", "bounds", "--out", str(out), "--quiet"] + args) == 2
     assert f"argument '{flag}'" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------------
+# interrupted (SIGINT once the first chunk is stored, workers running), then rerun: the uninterrupted result
+# ---------------------------------------------------------------------------
+def _signal_after_the_first_chunk(runs, sig: int) -> threading.Thread:
+    """A thread that sends ``sig`` to this process once a chunk is stored under ``runs`` (observed, not timed)."""
+
+    def watch():
+        while not list(runs.glob("chunks/*/*.json")):
+            time.sleep(0.001)
+        os.kill(os.getpid(), sig)
+
+    t = threading.Thread(target=watch, daemon=True)
+    t.start()
+    return t
+
+
+def test_reproduce_interrupted_then_rerun_gives_the_uninterrupted_rows(tmp_path):
+    from rsb_sim.interrupt import Interrupted, stop_on_signals
+
+    exp = _small(ex.get_experiment("vs-rho"))
+    out = tmp_path / "interrupted"
+    watcher = _signal_after_the_first_chunk(out / "runs", signal.SIGINT)
+    with stop_on_signals(), pytest.raises(Interrupted) as stop:
+        reproduce_one(exp, out, trials=3, chunk=1, jobs=2)
+    watcher.join()
+    assert stop.value.status == 130 and "finished chunk" in stop.value.kept and str(out / "runs") in stop.value.kept
+    assert not list((out / "runs").rglob("*.tmp")) and not list(out.glob("vs-rho.*"))
+    kept = {p.name for p in (out / "runs").rglob("*.json")}
+    reproduce_one(exp, out, trials=3, chunk=1, jobs=2)  # resumes
+    reference = reproduce_one(exp, tmp_path / "whole", trials=3)  # one chunk per run, never interrupted
+    assert read_csv(out / "vs-rho.csv") == read_csv(reference["csv"])
+    assert kept and not list((out / "runs" / "chunks").glob("*"))  # the kept chunks were merged, then removed
