@@ -52,7 +52,7 @@ from .config import available_cpus
 from .dirlock import hold, to_stderr
 from .files import remove_temporaries
 from .interrupt import kept
-from .workers import worker_pool
+from .workers import WorkerLost, worker_pool
 
 EXECUTORS = ("local", "processes", "dask")
 
@@ -244,16 +244,19 @@ class _Progress:
         self.keys = list(dict.fromkeys(keys))
         self.complete: set[str] = set()
         self.chunks: dict[str, int] = {}  # pending spec -> chunks stored
+        self.total: dict[str, int] = {}  # pending spec -> its chunks
 
     def words(self) -> str:
-        n = len(self.complete)
-        stored = {k: c for k, c in self.chunks.items() if c and k not in self.complete}
-        text = f"{n} of {len(self.keys)} run{'s' if len(self.keys) != 1 else ''} complete"
-        if stored:
-            m = sum(stored.values())
-            text += (f" and {m} finished chunk{'s' if m != 1 else ''} of {len(stored)} other"
-                     f"{'s' if len(stored) != 1 else ''}")
-        return f"{text} in {self.out}"
+        """``3 of 5 runs complete and 7 finished chunks (of 20) of the 2 unfinished ones, in DIR``."""
+        n, runs = len(self.complete), len(self.keys)
+        text = f"{n} of {runs} run{'s' if runs != 1 else ''} complete"
+        unfinished = [k for k in self.chunks if k not in self.complete]
+        m = sum(self.chunks[k] for k in unfinished)
+        if m:
+            which = "the unfinished one" if len(unfinished) == 1 else f"the {len(unfinished)} unfinished ones"
+            text += (f" and {m} finished chunk{'s' if m != 1 else ''} (of {sum(self.total[k] for k in unfinished)})"
+                     f" of {which}")
+        return f"{text}, in {self.out}"
 
 
 def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs: int = 2,
@@ -328,6 +331,7 @@ def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk,
             remove_temporaries(cdir, _STORED)
         missing = [c for c in cs if not (cdir.exists() and _usable(cdir, c.name, notify))]
         done.chunks[k] = len(cs) - len(missing)
+        done.total[k] = len(cs)
         todo += missing
     left = {k: len(cs) - done.chunks[k] for k, (_s, cs) in pending.items()}  # chunks still to run, per spec
 
@@ -406,12 +410,23 @@ def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None
         except (OSError, TimeoutError) as exc:
             raise ValueError(f"argument 'scheduler': cannot reach the Dask scheduler at {scheduler!r} ({exc})") \
                 from None
+    from distributed import KilledWorker
+    from distributed.client import FutureCancelledError
+
     futures: dict = {}
     try:
         for c in todo:
             futures[client.submit(_run_chunk, c.spec, c.lo, c.hi, 1, pure=False)] = c
         for fut in bar(as_completed(list(futures))):
-            stored(futures[fut], fut.result())
+            try:
+                result = fut.result()
+            except KilledWorker as exc:  # its workers died allowed-failures (3) times: not the run's fault to retry
+                raise WorkerLost(f"Dask gave up on chunk {futures[fut].name} of run {futures[fut].key}: "
+                                 f"{str(exc).splitlines()[0]}") from None
+            except FutureCancelledError as exc:  # the scheduler went away (or cancelled it)
+                raise WorkerLost(f"the Dask cluster dropped chunk {futures[fut].name} of run {futures[fut].key} "
+                                 f"({exc})") from None
+            stored(futures[fut], result)
     except BaseException:
         # Ctrl-C or an error: what has not started is dropped; a chunk running on a worker finishes
         # there (Dask cannot stop a running task) and its result is discarded

@@ -11,9 +11,10 @@ running :func:`rsb_sim.interrupt.quiet_worker` first) used as a context manager:
   within a fraction of a second instead of waiting for the chunks in flight.
 
 A worker that dies (killed by the system, out of memory) breaks the pool: the parent
-gets ``BrokenProcessPool`` at once instead of waiting for ever.  When the parent
-itself is being stopped by a signal (sent to the whole process group, which also
-killed the worker), that is reported as the interruption it is.
+gets :class:`WorkerLost` (a ``BrokenProcessPool``, one line) at once instead of
+waiting for ever.  When the parent itself is being stopped by a signal (sent to the
+whole process group, which also killed the worker), that is reported as the
+interruption it is.
 
 Used by :func:`rsb_sim.sweep.sweep` (``executor="processes"``) and by ``rsb verify``
 (:mod:`proofs_checks.registry`).  Light: standard library only.
@@ -29,6 +30,20 @@ from .interrupt import Interrupted, deferred, quiet_worker, received
 
 #: Seconds to wait for a killed worker to be reaped (it is gone at once; this only bounds a stuck kernel).
 REAP_TIMEOUT = 2.0
+
+
+class WorkerLost(BrokenProcessPool):
+    """A worker died under the run (killed from outside, out of memory; on Dask: too often); one line.
+
+    Attributes
+    ----------
+    kept : str or None
+        What stays on disk (set by a sweep); None: not known.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.kept: str | None = None
 
 
 class WorkerPool:
@@ -58,7 +73,8 @@ class WorkerPool:
             signum = received()
             if signum is not None:
                 raise Interrupted(signum) from None
-            raise
+            raise WorkerLost("a worker process ended while running (killed from outside, or out of memory?)") \
+                from None
 
     def as_completed(self, futures):
         """The futures as they finish (``concurrent.futures.as_completed``)."""

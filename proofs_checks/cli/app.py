@@ -21,7 +21,9 @@ traceback, with an exit status a batch script can act on (``docs/longruns.md``):
 * a stored file that fails its check after the run had checked it (changed under it):
   the file and the reason; 74 (the next run sets it aside and recomputes it);
 * the output directory held by another run (:class:`rsb_sim.dirlock.DirectoryBusy`):
-  the directory and the holder; 75 (``EX_TEMPFAIL``: try again later).
+  the directory and the holder; 75 (``EX_TEMPFAIL``: try again later);
+* a worker process that died under the run, or Dask workers that died too often
+  (:class:`rsb_sim.workers.WorkerLost`): what happened, what was kept; 75.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import sys
 from rsb_sim.dirlock import DirectoryBusy
 from rsb_sim.files import CorruptFile
 from rsb_sim.interrupt import Interrupted, stop_on_signals
+from rsb_sim.workers import WorkerLost
 
 from .errors import UsageError, stopped, usage_error
 from .parser import build_parser
@@ -65,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         return exc.status
     except DirectoryBusy as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EX_TEMPFAIL
+    except WorkerLost as exc:
+        print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
         return EX_TEMPFAIL
     except (OSError, CorruptFile) as exc:  # rsb_sim.files.WriteError, a file that cannot be read or fails its check
         print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)

@@ -80,8 +80,9 @@ def usage_error(exc: Exception, flags: Mapping[str, str] | None = None, prog: st
 def stopped(exc: BaseException) -> str:
     """The one line (without ``rsb <command>:``) of a run stopped by a signal, a failed write or a bad file.
 
-    ``exc`` is :class:`rsb_sim.interrupt.Interrupted`, :class:`rsb_sim.files.CorruptFile` or an
-    ``OSError`` (:class:`rsb_sim.files.WriteError` names its path); its ``kept`` attribute, when
+    ``exc`` is :class:`rsb_sim.interrupt.Interrupted`, :class:`rsb_sim.files.CorruptFile`,
+    :class:`rsb_sim.workers.WorkerLost` or an ``OSError`` (:class:`rsb_sim.files.WriteError`
+    names its path); its ``kept`` attribute, when
     set, says what stays on disk.
     """
     if isinstance(exc, CorruptFile):

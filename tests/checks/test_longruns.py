@@ -193,6 +193,23 @@ def test_verify_with_workers_stops_at_once(tmp_path, sig, group):
     assert out == "" and "nothing was stored" in line
 
 
+def test_a_worker_killed_from_outside_ends_the_run_with_one_line_and_the_rerun_resumes(tmp_path):
+    out = tmp_path / "o"
+    argv = _SIM + ["--out", str(out), "--chunk", "2"]
+    proc = _start(argv, tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    (worker,) = _children(proc.pid)
+    os.kill(worker, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    _out, err = proc.communicate(timeout=120)
+    lines = err.strip().splitlines()
+    assert proc.returncode == 75 and len(lines) == 1 and "Traceback" not in err, err
+    assert "a worker process ended" in lines[0] and "rerunning the same command resumes" in lines[0]
+    _assert_kept_is_sound(out / "runs")
+    done = subprocess.run(RSB + argv, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["regrets"]) == 24
+
+
 # ---------------------------------------------------------------------------
 # one run per directory, from the command line
 # ---------------------------------------------------------------------------
