@@ -196,8 +196,31 @@ def kept(words):
         raise
 
 
-def quiet_worker() -> None:
-    """Initializer of a worker process: ignore SIGINT, die on SIGTERM (the parent decides and kills)."""
+def quiet_worker(parent: int | None = None) -> None:
+    """Initializer of a worker process: ignore SIGINT, die on SIGTERM (the parent decides and kills).
+
+    With ``parent`` (the pid of the process that started the pool), the worker also dies with it:
+    a parent killed outright (SIGKILL: no clean-up runs) would otherwise leave its workers waiting
+    for work for ever.  Linux only (``prctl(PR_SET_PDEATHSIG)``); elsewhere nothing more is done.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _received.clear()
+    if parent is not None and sys.platform.startswith("linux"):
+        _die_with(parent)
+
+
+#: ``PR_SET_PDEATHSIG`` of ``<sys/prctl.h>``.
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """Ask the kernel to SIGKILL this process when its parent ends; end now if it already has."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the worker may outlive a parent killed outright
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(128 + int(signal.SIGKILL))

@@ -201,6 +201,10 @@ def _finish(out: Path, spec: dict, key: str, chunks: list[Chunk]) -> None:
     summary, regrets, counts = merge(parts, spec)
     store.save_arrays(out, key, summary, regrets, counts)
     shutil.rmtree(cdir, ignore_errors=True)
+    try:
+        cdir.parent.rmdir()  # out/chunks, once no run has chunks left
+    except OSError:
+        pass
 
 
 def _cost(c: Chunk) -> int:

@@ -10,6 +10,9 @@ running :func:`rsb_sim.interrupt.quiet_worker` first) used as a context manager:
   compute, the parent writes) and cancels what has not started, so the run stops
   within a fraction of a second instead of waiting for the chunks in flight.
 
+A worker dies with the process that started it, even when that one is killed outright
+(SIGKILL; :func:`rsb_sim.interrupt.quiet_worker`), so no worker is left behind.
+
 A worker that dies (killed by the system, out of memory) breaks the pool: the parent
 gets :class:`WorkerLost` (a ``BrokenProcessPool``, one line) at once instead of
 waiting for ever.  When the parent itself is being stopped by a signal (sent to the
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing as mp
+import os
 from concurrent.futures.process import BrokenProcessPool
 
 from .interrupt import Interrupted, deferred, quiet_worker, received
@@ -57,7 +61,7 @@ class WorkerPool:
 
     def __init__(self, processes: int) -> None:
         self._pool = cf.ProcessPoolExecutor(max_workers=int(processes), mp_context=mp.get_context("fork"),
-                                            initializer=quiet_worker)
+                                            initializer=quiet_worker, initargs=(os.getpid(),))
 
     def submit(self, fn, *args) -> cf.Future:
         """Schedule ``fn(*args)`` on a worker (the first call forks the workers: a signal then waits for its end)."""

@@ -210,6 +210,24 @@ def test_a_worker_killed_from_outside_ends_the_run_with_one_line_and_the_rerun_r
     assert len(json.loads(done.stdout)["regrets"]) == 24
 
 
+def test_a_run_killed_outright_leaves_no_worker_and_the_rerun_takes_over_its_lock(tmp_path):
+    out = tmp_path / "o"
+    argv = _SIM + ["--out", str(out), "--chunk", "2"]
+    proc = _start(argv, tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    workers = _children(proc.pid)
+    seconds, _out, _err = _stop(proc, signal.SIGKILL, group=False)  # no handler runs: the kernel cleans up
+    assert proc.returncode == -signal.SIGKILL and (out / dirlock.LOCK_NAME).exists()
+    end = time.monotonic() + STOP_WITHIN
+    while any(_alive(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.02)
+    assert workers and not any(_alive(w) for w in workers), "a worker outlived its parent killed outright"
+    done = subprocess.run(RSB + argv, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert len(json.loads(done.stdout)["regrets"]) == 24
+    assert not (out / dirlock.LOCK_NAME).exists() and not list(out.rglob("*.tmp"))
+
+
 # ---------------------------------------------------------------------------
 # one run per directory, from the command line
 # ---------------------------------------------------------------------------
