@@ -88,10 +88,7 @@ def _assert_stopped(proc, seconds, err, sig, workers=()):
     assert seconds < STOP_WITHIN, (seconds, err)
     assert len(lines) == 1 and "Traceback" not in err, err
     assert f"interrupted by {signal.Signals(sig).name}" in lines[0]
-    end = time.monotonic() + 2
-    while any(_alive(w) for w in workers) and time.monotonic() < end:
-        time.sleep(0.02)
-    assert not any(_alive(w) for w in workers), "worker processes outlived the run"
+    assert _workers_gone(workers), "worker processes outlived the run"
     return lines[0]
 
 
@@ -105,6 +102,30 @@ def _assert_kept_is_sound(runs: Path):
     assert not (runs / dirlock.LOCK_NAME).exists() and not (runs.parent / dirlock.LOCK_NAME).exists()
 
 
+def _simulate_out_running(tmp_path: Path):
+    """``rsb simulate --out DIR --chunk 2`` started and past its first stored chunk: (out, argv, proc, workers)."""
+    out = tmp_path / "o"
+    argv = _SIM + ["--out", str(out), "--chunk", "2"]
+    proc = _start(argv, tmp_path)
+    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    workers = _children(proc.pid)
+    assert len(workers) == 1  # the one worker process of the local executor
+    return out, argv, proc, workers
+
+
+def _workers_gone(workers) -> bool:
+    end = time.monotonic() + 2
+    while any(_alive(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.02)
+    return not any(_alive(w) for w in workers)
+
+
+def _rerun(argv, cwd) -> subprocess.CompletedProcess:
+    done = subprocess.run(RSB + argv, cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def _spec(algo: str, trials: int, T: int) -> dict:
     return {"algo": algo, "dr": "gini", "params": {}, "p": [0.3, 0.6, 0.9],
             "config": {"T": T, "trials": trials, "seed": 5, "eps": 0.1, "radius_scale": 0.01}}
@@ -113,24 +134,20 @@ def _spec(algo: str, trials: int, T: int) -> dict:
 # ---------------------------------------------------------------------------
 # SIGINT and SIGTERM: within 5 s, one line, 130/143, workers gone, chunks kept, the rerun resumes
 # ---------------------------------------------------------------------------
-def test_simulate_out_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path):
-    out = tmp_path / "o"
-    argv = _SIM + ["--out", str(out), "--chunk", "2"]
-    proc = _start(argv, tmp_path)
-    _until(proc, _first_chunk(out / "runs"), "the first chunk")
-    workers = _children(proc.pid)
-    assert len(workers) == 1  # the one worker process of the local executor
+def test_simulate_out_interrupted_then_resumed_gives_the_uninterrupted_result(tmp_path, capsys):
+    out, argv, proc, workers = _simulate_out_running(tmp_path)
     seconds, _out, err = _stop(proc, signal.SIGINT, group=False)
     line = _assert_stopped(proc, seconds, err, signal.SIGINT, workers)
     assert f"in {out / 'runs'}" in line and "rerunning the same command resumes" in line
     _assert_kept_is_sound(out / "runs")
     assert not (out / "simulate.csv").exists()
-    done = subprocess.run(RSB + argv, cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    _rerun(argv, tmp_path)
     ref = tmp_path / "ref"
     assert main(_SIM + ["--out", str(ref), "--chunk", "24"]) == 0
     assert read_csv(out / "simulate.csv") == read_csv(ref / "simulate.csv")
-    plain = json.loads(subprocess.run(RSB + _SIM, cwd=tmp_path, capture_output=True, text=True).stdout)
+    capsys.readouterr()
+    assert main(_SIM) == 0
+    plain = json.loads(capsys.readouterr().out)
     assert [float(r["regret"]) for r in read_csv(out / "simulate.csv")] == plain["regrets"]  # the one big run
 
 
@@ -146,9 +163,7 @@ def test_slopes_sigterm_to_the_process_then_resumed(tmp_path, capsys):
     line = _assert_stopped(proc, seconds, err, signal.SIGTERM, workers)
     assert f"in {out}" in line and "rerunning the same command resumes" in line
     _assert_kept_is_sound(out)
-    done = subprocess.run(RSB + base + ["--out", str(out)], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr
+    done = _rerun(base + ["--out", str(out)], tmp_path)
     assert main(base + ["--out", str(tmp_path / "ref"), "--chunk", "24"]) == 0
     ref = json.loads(capsys.readouterr().out)
     got = json.loads(done.stdout)
@@ -193,38 +208,26 @@ def test_verify_with_workers_stops_at_once(tmp_path, sig, group):
     assert out == "" and "nothing was stored" in line
 
 
-def test_a_worker_killed_from_outside_ends_the_run_with_one_line_and_the_rerun_resumes(tmp_path):
-    out = tmp_path / "o"
-    argv = _SIM + ["--out", str(out), "--chunk", "2"]
-    proc = _start(argv, tmp_path)
-    _until(proc, _first_chunk(out / "runs"), "the first chunk")
-    (worker,) = _children(proc.pid)
-    os.kill(worker, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+def test_killed_processes_lose_only_the_chunks_in_flight(tmp_path):
+    # a worker killed from outside (as the out-of-memory killer would): one line, 75, chunks kept
+    out, argv, proc, (worker,) = _simulate_out_running(tmp_path)
+    os.kill(worker, signal.SIGKILL)
     _out, err = proc.communicate(timeout=120)
     lines = err.strip().splitlines()
     assert proc.returncode == 75 and len(lines) == 1 and "Traceback" not in err, err
     assert "a worker process ended" in lines[0] and "rerunning the same command resumes" in lines[0]
     _assert_kept_is_sound(out / "runs")
-    done = subprocess.run(RSB + argv, cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert len(json.loads(done.stdout)["regrets"]) == 24
-
-
-def test_a_run_killed_outright_leaves_no_worker_and_the_rerun_takes_over_its_lock(tmp_path):
-    out = tmp_path / "o"
-    argv = _SIM + ["--out", str(out), "--chunk", "2"]
+    kept = {p.name for p in (out / "runs").rglob("*.json")}
+    # the run itself killed outright (no handler runs): its worker dies too, its lock stays, stale
     proc = _start(argv, tmp_path)
-    _until(proc, _first_chunk(out / "runs"), "the first chunk")
+    _until(proc, lambda: len(list((out / "runs").rglob("*.json"))) > len(kept), "a chunk more")
     workers = _children(proc.pid)
-    seconds, _out, _err = _stop(proc, signal.SIGKILL, group=False)  # no handler runs: the kernel cleans up
+    _stop(proc, signal.SIGKILL, group=False)
     assert proc.returncode == -signal.SIGKILL and (out / dirlock.LOCK_NAME).exists()
-    end = time.monotonic() + STOP_WITHIN
-    while any(_alive(w) for w in workers) and time.monotonic() < end:
-        time.sleep(0.02)
-    assert workers and not any(_alive(w) for w in workers), "a worker outlived its parent killed outright"
-    done = subprocess.run(RSB + argv, cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    assert len(json.loads(done.stdout)["regrets"]) == 24
+    assert workers and _workers_gone(workers), "a worker outlived its parent killed outright"
+    # the rerun takes the stale lock over, resumes, and leaves nothing behind
+    done = _rerun(argv, tmp_path)
+    assert done.stderr == "" and len(json.loads(done.stdout)["regrets"]) == 24
     assert not (out / dirlock.LOCK_NAME).exists() and not list(out.rglob("*.tmp"))
 
 
@@ -367,9 +370,14 @@ def test_a_cache_directory_without_write_permission_ends_the_run_with_one_line(t
 # ---------------------------------------------------------------------------
 # a real Dask cluster (scheduler and worker processes, as on a cluster), one worker killed mid-run
 # ---------------------------------------------------------------------------
-@pytest.fixture
-def real_cluster(tmp_path):
-    """``dask scheduler`` and two ``dask worker`` processes (no nanny: a killed worker stays dead)."""
+@pytest.fixture(scope="module")
+def real_cluster(tmp_path_factory):
+    """``dask scheduler`` and two ``dask worker`` processes (no nanny: a killed worker stays dead).
+
+    Shared by the tests below: the killed-worker test needs both workers (it kills one); the other
+    needs any worker.
+    """
+    tmp_path = tmp_path_factory.mktemp("cluster")
     pytest.importorskip("distributed", reason="dask.distributed is not installed: no dask scheduler/worker CLI")
     if importlib.util.find_spec("distributed.cli.dask_scheduler") is None:
         pytest.skip("dask's command line (dask scheduler, dask worker) is not installed")
