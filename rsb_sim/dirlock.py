@@ -118,7 +118,8 @@ def _acquire(path: Path, wait: float, on_wait) -> int:
             if deadline is None:
                 deadline = now + max(0.0, float(wait))
                 if wait > 0:
-                    (on_wait or to_stderr)(f"{path.parent} is in use by {describe(holder)}; waiting up to {wait:g} s (--wait)")
+                    (on_wait or to_stderr)(f"{path.parent} is in use by {describe(holder)}; "
+                                           f"waiting up to {wait:g} s (--wait)")
             if now >= deadline:
                 raise DirectoryBusy(path.parent, holder, float(wait)) from None
             time.sleep(min(POLL, deadline - now))

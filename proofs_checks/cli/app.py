@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import importlib
 import sys
+from concurrent.futures import BrokenExecutor
 
 from rsb_sim.dirlock import DirectoryBusy
 from rsb_sim.files import CorruptFile
 from rsb_sim.interrupt import Interrupted, stop_on_signals
-from rsb_sim.workers import WorkerLost
 
 from .errors import UsageError, stopped, usage_error
 from .parser import build_parser
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     except DirectoryBusy as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return EX_TEMPFAIL
-    except WorkerLost as exc:
+    except BrokenExecutor as exc:  # rsb_sim.workers.WorkerLost (imported here it would load the pools' module)
         print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
         return EX_TEMPFAIL
     except (OSError, CorruptFile) as exc:  # rsb_sim.files.WriteError, a file that cannot be read or fails its check
