@@ -15,7 +15,7 @@ import pytest
 
 from rsb_sim import dirlock, files, store
 from rsb_sim import sweep as sw
-from rsb_sim.interrupt import Interrupted, kept, stop_on_signals
+from rsb_sim.interrupt import Interrupted, deferred, kept, stop_on_signals
 from rsb_sim.workers import worker_pool
 
 SPEC = {"algo": "rs-ucb-m", "dr": "gini", "params": {}, "p": [0.3, 0.6, 0.9],
@@ -272,6 +272,31 @@ def test_an_interruption_python_had_to_drop_is_raised_again(capsys):
             time.sleep(30)
     assert time.monotonic() - start < 5 and info.value.status == 143
     assert "Exception ignored" not in capsys.readouterr().err
+
+
+def test_a_signal_within_deferred_raises_at_the_end_of_the_block():
+    after = []
+    with pytest.raises(Interrupted) as info:
+        with stop_on_signals():
+            with deferred():
+                signal.raise_signal(signal.SIGINT)
+                after.append("the block ran to its end")
+            after.append("not reached")
+    assert after == ["the block ran to its end"] and info.value.status == 130
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 0), (signal.SIGTERM, 128 + signal.SIGTERM)])
+def test_a_worker_forked_before_its_initializer_answers_a_signal_as_a_worker(sig, status):
+    with stop_on_signals():
+        pid = os.fork()
+        if pid == 0:  # the child: the inherited handler must not raise Interrupted here
+            try:
+                signal.raise_signal(sig)
+                os._exit(0)  # SIGINT: ignored, as quiet_worker will
+            except BaseException:
+                os._exit(99)
+        _, wait_status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(wait_status) == status
 
 
 def _sleep(seconds):
