@@ -25,7 +25,11 @@ What a long run meets (``docs/longruns.md``):
 * **a second run on the same directory** waits for the first up to ``wait`` seconds,
   then stops (:class:`rsb_sim.dirlock.DirectoryBusy`): ``out`` is held for the whole sweep;
 * **a write that fails** (full disk, permission) raises
-  :class:`rsb_sim.files.WriteError` naming the file; no partial file is left.
+  :class:`rsb_sim.files.WriteError` naming the file; no partial file is left;
+* **a worker that dies** (killed from outside; on Dask: a chunk whose workers died
+  more often than the scheduler's ``allowed-failures``, or tasks the cluster dropped)
+  raises :class:`rsb_sim.workers.WorkerLost`; a Dask worker that dies fewer times has
+  its chunk rerun by another, with the same numbers.
 
 Executors (workers only simulate; the calling process writes every file):
 
@@ -300,6 +304,8 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         A file could not be written (``kept`` says what is on disk).
     rsb_sim.interrupt.Interrupted
         SIGINT/SIGTERM (``kept`` says what is on disk; workers are killed).
+    rsb_sim.workers.WorkerLost
+        A worker died under the run (``kept`` says what is on disk).
     """
     _check(executor, jobs, chunk, wait)
     if executor == "dask" and client is None and scheduler:
