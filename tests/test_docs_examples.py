@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "api.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
-COMMAND_DOCS = ("README.md", "docs/index.md", "docs/quickstart.md", "docs/reproduction.md")
+COMMAND_DOCS = ("README.md", "docs/index.md", "docs/quickstart.md", "docs/reproduction.md", "docs/longruns.md")
 
 
 def test_api_doc_has_examples():
@@ -36,9 +36,14 @@ def _commands() -> list[tuple[str, list[str]]]:
     out = []
     for name in COMMAND_DOCS:
         text = (ROOT / name).read_text()
-        for block in re.findall(r"```(?:sh|bash|console)?\n(.*?)```", text, flags=re.S):
-            for line in block.replace("\\\n", " ").splitlines():
-                line = line.strip()
+        for lang, block in re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.S | re.M):
+            if lang not in ("", "sh", "bash", "console"):
+                continue
+            lines = [ln.strip() for ln in block.replace("\\\n", " ").splitlines()]
+            if any(ln.startswith("$ ") for ln in lines):
+                # a console transcript: the commands are the prompted lines, the rest is output
+                lines = [ln[2:] for ln in lines if ln.startswith("$ ")]
+            for line in lines:
                 m = re.match(r"(?:\.venv/bin/)?rsb\s+(.*)", line)
                 if not m:
                     continue
