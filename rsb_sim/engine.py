@@ -20,6 +20,7 @@ from .config import SimConfig
 from .policies import get_policy
 from .rewards import RewardTable
 from .setup import Setup, prepare
+from .trajectory import CI_LEVEL, check_record, counts_at, mean_ci, points, run_recorded
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class SimResult:
         Package versions; ``git`` commit when available.
     actions : numpy.ndarray or None
         (trials, T) int8 when ``config.record_actions``.
+    trajectory : tuple of dict
+        ``{"t", "mean_regret", "ci_low", "ci_high"}`` at the steps ``record`` of :func:`run`
+        (:mod:`rsb_sim.trajectory`); empty when nothing was recorded.
     """
 
     algo: str
@@ -74,11 +78,13 @@ class SimResult:
     stats: dict = field(default_factory=dict)
     versions: dict = field(default_factory=dict)
     actions: np.ndarray | None = field(default=None, repr=False)
+    trajectory: tuple = ()
 
     def summary(self) -> dict:
         """JSON-ready summary (the ``rsb simulate --format json`` payload)."""
         s = self.setup
-        return {
+        ci_low, ci_high = mean_ci(self.regrets)
+        out = {
             "algo": self.algo,
             "distortion": self.distortion,
             "instance": _instance_dict(self.instance),
@@ -86,6 +92,9 @@ class SimResult:
             "trials": self.config.trials,
             "mean_regret": self.mean_regret,
             "std_regret": self.std_regret,
+            "ci_low": ci_low,
+            "ci_high": ci_high,
+            "ci_level": CI_LEVEL,
             "v_star": self.v_star,
             "alpha_star": list(self.alpha_star),
             "seconds": self.seconds,
@@ -96,7 +105,7 @@ class SimResult:
             "explore_per_arm": s.n0,
             "N_eps": s.N_eps,
             "Delta_min": s.Delta_min,
-            "radius_constant": s.radius_c if s.algo in ("rs-ucb-m", "ce-ucb-m") else None,
+            "radius_constant": s.radius_c if s.algo in ("rs-ucb-m", "ce-ucb-m", "dr-ucb") else None,
             "q": None if s.q != s.q else s.q,
             "L": None if s.L != s.L else s.L,
             "config": self.config.to_dict(),
@@ -105,6 +114,9 @@ class SimResult:
             "mean_counts": self.counts.mean(axis=0).tolist(),
             "regrets": self.regrets.tolist(),
         }
+        if self.trajectory:
+            out["trajectory"] = [dict(p) for p in self.trajectory]
+        return out
 
 
 def _instance_dict(inst) -> dict:
@@ -136,7 +148,7 @@ def regrets_of(counts: np.ndarray, T: int, instance, d: Distortion, v_star: floa
     return v_star - instance.value(d, counts / float(T))
 
 
-def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress=None) -> SimResult:
+def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress=None, record=None) -> SimResult:
     """Simulate ``algo`` for ``config.trials`` trials of horizon ``config.T``.
 
     Parameters
@@ -144,9 +156,13 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     config : SimConfig
     instance : BernoulliInstance or FiniteSupportInstance
     distortion : Distortion
-    algo : {"rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform"}
+    algo : str
+        One of :data:`rsb_sim.options.ALGORITHMS` (the paper's four and the baselines ``ucb1``, ``dr-ucb``).
     progress : callable(total=...) -> tqdm-like, optional
         Progress bar factory for the time loop.
+    record : sequence of int, optional
+        Steps t in 1..T at which the regret V* - V(tau_t / t) is recorded (T is added last):
+        :attr:`SimResult.trajectory` (:mod:`rsb_sim.trajectory`).  Changes no decision.
 
     Raises
     ------
@@ -156,14 +172,22 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     if not isinstance(distortion, Distortion):
         raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
     start = time.perf_counter()
+    steps = None if record is None else check_record(record, config.T)
     setup = prepare(config, instance, distortion, algo)
     table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial, config.stream)
     opt = instance.optimal(distortion)
-    pr = get_policy(algo)(setup, distortion, instance, table, record_actions=config.record_actions,
-                          progress=progress)
+    policy = get_policy(algo)
+    trajectory = ()
+    if steps is not None and not config.record_actions:
+        pr, at = run_recorded(policy, setup, distortion, instance, table, steps, progress)
+        trajectory = points(at, steps, instance, distortion, opt.value)
+    else:
+        pr = policy(setup, distortion, instance, table, record_actions=config.record_actions, progress=progress)
+        if steps is not None:
+            trajectory = points(counts_at(pr.actions, instance.K, steps), steps, instance, distortion, opt.value)
     regrets = regrets_of(pr.counts, config.T, instance, distortion, opt.value)
     seconds = time.perf_counter() - start
     std = float(regrets.std(ddof=1)) if regrets.size > 1 else 0.0
     return SimResult(algo, config, instance, distortion.describe(), regrets, pr.counts, float(regrets.mean()), std,
                      opt.value, opt.alpha, seconds, setup.warnings, table.entropy, setup, pr.stats, versions(),
-                     pr.actions)
+                     pr.actions, trajectory)
