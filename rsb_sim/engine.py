@@ -59,6 +59,9 @@ class SimResult:
     trajectory : tuple of dict
         ``{"t", "mean_regret", "ci_low", "ci_high"}`` at the steps ``record`` of :func:`run`
         (:mod:`rsb_sim.trajectory`); empty when nothing was recorded.
+    arm_values : tuple of float
+        U_h(F_i) = V(e_i) of each arm (``eq:V`` at a vertex).  ``best_arm_gap`` of the summary,
+        V(alpha*) - max_i U_h(F_i), is the least regret a policy that converges to one arm keeps.
     """
 
     algo: str
@@ -79,6 +82,7 @@ class SimResult:
     versions: dict = field(default_factory=dict)
     actions: np.ndarray | None = field(default=None, repr=False)
     trajectory: tuple = ()
+    arm_values: tuple = ()
 
     def summary(self) -> dict:
         """JSON-ready summary (the ``rsb simulate --format json`` payload)."""
@@ -97,6 +101,8 @@ class SimResult:
             "ci_level": CI_LEVEL,
             "v_star": self.v_star,
             "alpha_star": list(self.alpha_star),
+            "arm_values": list(self.arm_values),
+            "best_arm_gap": self.v_star - max(self.arm_values) if self.arm_values else None,
             "seconds": self.seconds,
             "warnings": list(self.warnings),
             "seed": self.config.seed,
@@ -190,4 +196,4 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     std = float(regrets.std(ddof=1)) if regrets.size > 1 else 0.0
     return SimResult(algo, config, instance, distortion.describe(), regrets, pr.counts, float(regrets.mean()), std,
                      opt.value, opt.alpha, seconds, setup.warnings, table.entropy, setup, pr.stats, versions(),
-                     pr.actions, trajectory)
+                     pr.actions, trajectory, tuple(float(v) for v in instance.value(distortion, np.eye(instance.K))))
