@@ -167,9 +167,9 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
         raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(ALGORITHMS)}")
     K, T = instance.K, cfg.T
     cfg.check_K(K)
-    if algo in BASELINES:
-        return _solitary(cfg, instance, d, algo)
     eps = cfg.eps_for(K)
+    if algo in BASELINES:
+        return _solitary(cfg, instance, d, algo, eps)
     warnings: list[str] = []
     grid = None
     q = L = L_bonus = float("nan")
@@ -235,10 +235,11 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                  cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
 
 
-def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
+def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str, eps: float) -> Setup:
     """The constants of a solitary baseline (UCB1, DR-UCB; :mod:`rsb_sim.policies.dr_ucb`).
 
-    No grid and no eps (``eps`` is None).  n0 = ``explore`` or 1 round-robin pulls per arm.
+    No grid; ``eps`` is recorded as for the uniform policy and not used.  n0 = ``explore`` or 1
+    round-robin pulls per arm.
     DR-UCB's bonus is L_H r_i^q with r_i = radius_c / sqrt(tau_i), the radius of
     ``eq:UCB_confidence_sets`` (radius_c = radius_scale * 16 (sqrt(2 e log T) + 32)), and L_H
     the W1-Hölder constant of U_h (``assumption:Holder``; ``L_bonus`` = L b^(1-q) on [0, b]).
@@ -269,7 +270,7 @@ def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                 f"(radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {float(confidence_radius(radius_c, max_tau)):.3g} "
                 f"for tau <= {max_tau}), so every law on the support is in every confidence set; the bonus L_H r^q "
                 f"dominates the estimate and the pulls stay nearly balanced, like uniform sampling")
-    return Setup(algo, K, T, None, None, n0, radius_c, q, L, L_bonus, float("nan"), None, None, tuple(warnings),
+    return Setup(algo, K, T, eps, None, n0, radius_c, q, L, L_bonus, float("nan"), None, None, tuple(warnings),
                  cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
 
 

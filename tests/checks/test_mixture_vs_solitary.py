@@ -46,3 +46,11 @@ def test_cli_accepts_the_name_and_all_stays_the_papers_five(tmp_path, capsys):
     assert main(["reproduce", "mixture-vs-solitary", "--out", str(tmp_path / "o"), "--trials", "0"]) == 2
     assert "argument '--trials'" in capsys.readouterr().err and not (tmp_path / "o").exists()
     assert [e.name for e in ex.all_experiments()] == list(ex.NAMES)
+
+
+@pytest.mark.parametrize("algo", ["ucb1", "dr-ucb"])
+def test_no_bound_is_derived_for_a_baseline(algo):
+    from proofs_checks.bound_rates import derived_rate
+
+    x, y, why = derived_rate(algo, "experiments", None, 2, 1, 1, 1, False)
+    assert x is None and y is None and "no bound in the paper" in why
