@@ -33,6 +33,7 @@ import numpy as np
 
 from . import store
 from .config import available_cpus
+from .trajectory import mean_ci
 
 EXECUTORS = ("local", "processes", "dask")
 
@@ -101,8 +102,8 @@ def chunks_of(spec: dict, key: str, chunk: int) -> list[Chunk]:
 def merge(parts: list[tuple[dict, dict]], spec: dict) -> tuple[dict, np.ndarray, np.ndarray]:
     """Merge chunk results (in trial order) into the summary and arrays of the whole spec.
 
-    Per-trial arrays are concatenated; mean, std (ddof = 1), mean counts and
-    the trial count are recomputed; seconds and search counters are summed;
+    Per-trial arrays are concatenated; mean, std (ddof = 1), the interval of the
+    mean, mean counts and the trial count are recomputed; seconds and search counters are summed;
     warnings are the union in order of appearance.  Everything else (setup,
     seed entropy, versions) is the same in every chunk and taken from the first.
     """
@@ -115,6 +116,8 @@ def merge(parts: list[tuple[dict, dict]], spec: dict) -> tuple[dict, np.ndarray,
                              first_trial=int(spec["config"].get("first_trial", 0)))
     summary["mean_regret"] = float(regrets.mean())
     summary["std_regret"] = float(regrets.std(ddof=1)) if n > 1 else 0.0
+    if "ci_low" in summary:  # the interval of the mean regret, over every trial (not the first chunk's)
+        summary["ci_low"], summary["ci_high"] = mean_ci(regrets)
     summary["mean_counts"] = counts.mean(axis=0).tolist()
     summary["regrets"] = regrets.tolist()
     summary["seconds"] = float(sum(s["seconds"] for s, _a in parts))

@@ -105,3 +105,15 @@ def test_simulate_out_writes_nothing_on_bad_input(tmp_path, capsys, bad, flag):
     err = capsys.readouterr().err
     assert f"argument '{flag}'" in err and len(err.strip().splitlines()) == 1
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_chunked_sweep_reports_the_interval_of_all_trials(tmp_path):
+    from rsb_sim import store
+    from rsb_sim import sweep as sw
+
+    spec = {"algo": "ucb1", "dr": "gini", "params": {}, "p": [0.4, 0.9], "config": {"T": 200, "trials": 7, "seed": 3}}
+    (key,) = sw.sweep([spec], tmp_path, chunk=3)
+    summary = store.load(tmp_path, key)[0]
+    direct = run(SimConfig(T=200, trials=7, seed=3), INST, get("gini"), "ucb1").summary()
+    assert (summary["ci_low"], summary["ci_high"]) == (direct["ci_low"], direct["ci_high"])
+    assert summary["chunks"] == 3
