@@ -213,8 +213,8 @@ def build_parser() -> Parser:
              help="steps t at which to record the regret V(alpha*) - V(tau_t/t) of the same run, comma-separated "
                   "counts or expressions in T and K, rounded up (T is always added last): a 'trajectory'")
     s.option("--out", "--out runs/gini", default=None,
-             help="also write the run to this directory: simulate.json, trials.csv (one row per trial) and "
-                  "trajectory.csv with --record")
+             help="also write the run to this directory: simulate.json, trials.csv (one row per trial) and, "
+                  "with --record, trajectory.csv and trajectory.png/.pdf")
     _format(s)
     _quiet(s)
     s.set_defaults(module="simulate")

@@ -7,7 +7,8 @@ the forced exploration in pulls *per arm* (a count or an expression in T and K,
 rounded up); ``--eps`` may be an expression in T and K.  ``--record T1,T2,...`` adds the
 regret at those steps of the same run (``trajectory``, :mod:`rsb_sim.trajectory`); ``--out DIR``
 writes the run as ``simulate.json`` (the JSON output), ``trials.csv`` (one row per trial: its
-final regret and pull counts) and ``trajectory.csv``, atomically, after every argument is checked.
+final regret and pull counts) and, with ``--record``, ``trajectory.csv`` and its figure
+``trajectory.png``/``.pdf``, atomically, after every argument is checked.
 """
 
 from __future__ import annotations
@@ -156,6 +157,11 @@ def write_run(out_dir, res, summary: dict) -> list:
     write_text(paths[0], json.dumps(summary, indent=2) + "\n")
     write_text(paths[1], csv_text(rows, cols, header))
     if "trajectory" in summary:
-        paths.append(out_dir / "trajectory.csv")
+        from ..figures import trajectory_figure
+        from ..outputs import save_figure
+
+        paths += [out_dir / f"trajectory.{ext}" for ext in ("csv", "png", "pdf")]
         write_text(paths[2], csv_text(summary["trajectory"], TRAJECTORY_COLUMNS, header))
+        title = f"{summary['algo']}, {summary['distortion']}, T = {summary['T']}, {summary['trials']} trials"
+        save_figure(trajectory_figure([summary], title), paths[3], paths[4])
     return paths

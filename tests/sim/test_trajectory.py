@@ -88,6 +88,7 @@ def test_simulate_out_writes_json_and_per_trial_csv(tmp_path, capsys):
     assert [float(r["regret"]) for r in rows] == printed["regrets"]
     taus = np.array([[int(r["tau_1"]), int(r["tau_2"])] for r in rows])
     assert (taus.sum(axis=1) == 400).all() and taus.mean(axis=0).tolist() == printed["mean_counts"]
+    assert (out / "trajectory.png").stat().st_size > 1000 and (out / "trajectory.pdf").exists()
     traj = read_csv(out / "trajectory.csv")
     assert [float(r["mean_regret"]) for r in traj] == [p["mean_regret"] for p in printed["trajectory"]]
     assert printed["ci_low"] <= printed["mean_regret"] <= printed["ci_high"]
