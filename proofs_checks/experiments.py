@@ -41,6 +41,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from rsb_sim.options import READS
+
 #: Factor on the confidence radius in the ``rsb`` variant.
 RSB_RADIUS_SCALE = 0.01
 #: Default number of trials (``sec: experiments``: "averaged over 10^3 trials").
@@ -102,7 +104,7 @@ class Variant:
             explore = int(math.ceil(self.ucb_explore_frac * T - 1e-9))
         if algo == "rs-etc-m" and self.etc_explore_frac is not None:
             explore = int(math.ceil(self.etc_explore_frac * T - 1e-9))
-        radius = self.radius_scale if algo in ("rs-ucb-m", "ce-ucb-m") else 1.0
+        radius = self.radius_scale if "radius_scale" in READS[algo] else 1.0  # the UCBs and DR-UCB
         return {"T": int(T), "trials": int(trials), "seed": int(seed), "eps": None, "rho": float(rho),
                 "radius_scale": float(radius), "explore": explore}
 
@@ -179,6 +181,9 @@ class Experiment:
         Default trials.
     seed : int
         Root seed (the same seed at every point: common random numbers).
+    panels : str
+        ``"variant"``: one panel per variant (the paper's figures); ``"series"``: one panel per
+        series of points (the instances of ``mixture-vs-solitary``), every algorithm in each.
     """
 
     name: str
@@ -197,6 +202,7 @@ class Experiment:
     seed: int = DEFAULT_SEED
     dr: str = "gini"
     params: dict = field(default_factory=dict)
+    panels: str = "variant"
 
     def runs(self, trials: int | None = None, seed: int | None = None) -> list[Run]:
         """Every (variant, algo, point) with its :mod:`rsb_sim.sweep` spec.
@@ -238,6 +244,7 @@ class Experiment:
                           "etc_explore_frac": v.etc_explore_frac, "description": v.description}
                          for v in self.variants],
             "eps": "sqrt(K log T / T)", "paper_setup": self.paper_setup, "choices": self.choices,
+            "panels": self.panels,
         }
 
 
@@ -325,13 +332,55 @@ def all_experiments() -> tuple[Experiment, ...]:
     return (_regret_vs_T(), _regret_vs_K(), _vs_uniform(), _vs_gap(), _vs_rho())
 
 
-#: Names accepted by ``rsb reproduce``.
+#: Horizons of ``mixture-vs-solitary``.
+SOLITARY_T_GRID: tuple[int, ...] = (1_000, 3_000, 10_000, 30_000, 100_000)
+#: Its two instances (Gini): alpha* = (0.8, 0.2), and arm 2 alone (h(0.45) is the best value on [0.2, 0.45]).
+MIXTURE_OPTIMAL = (0.4, 0.9)
+SOLITARY = (0.2, 0.45)
+
+
+def _mixture_vs_solitary() -> Experiment:
+    rsb = _variants(None, "ceil(rho T eps/4) with rho = 0.1 (algorithm:B-UCB-M)")[1]
+    series = {MIXTURE_OPTIMAL: "mixture-optimal: Bern(0.4), Bern(0.9)",
+              SOLITARY: "solitary: Bern(0.2), Bern(0.45)"}
+    return Experiment(
+        name="mixture-vs-solitary", figure="eq:optimal alpha",
+        title="Mixture algorithms and solitary baselines (Gini)",
+        x_name="T", x_label="horizon T", log_x=True, log_y=True,
+        points=tuple(Point(T, p, T, 0.1, label) for p, label in series.items() for T in SOLITARY_T_GRID),
+        algos=("rs-ucb-m", "ce-ucb-m", "ucb1", "dr-ucb"), variants=(rsb,),
+        paper_setup=("Not a figure of the paper. sec:setting and eq:optimal alpha: the optimal policy may be a "
+                     "mixture of arms, which a solitary algorithm (one that converges to one arm) cannot attain: its "
+                     "regret (eq:regret) tends to V(alpha*) - U_h(F_i) of its arm, at least "
+                     "V(alpha*) - max_i U_h(F_i). Baselines: UCB1 (risk-neutral, on means) and DR-UCB (U_h of the "
+                     "arm's empirical law plus L_H r_i^q, r_i the radius of eq:UCB_confidence_sets)."),
+        choices=(f"Gini; a mixture-optimal instance {list(MIXTURE_OPTIMAL)} (alpha* = (0.8, 0.2), V* = 0.25, "
+                 f"U_h of the arms 0.24 and 0.09: DR-UCB's floor 0.01, UCB1's 0.16) and a solitary one "
+                 f"{list(SOLITARY)} (V* = U_h(F_2) = 0.2475); horizons {list(SOLITARY_T_GRID)}; only the rsb "
+                 f"radius (x {RSB_RADIUS_SCALE:g} for RS-UCB-M, CE-UCB-M and DR-UCB: with the paper's radius every "
+                 "UCB here is data-free); the UCB-Ms explore ceil(rho T eps/4) pulls per arm with rho = 0.1 "
+                 "(algorithm:B-UCB-M), the baselines one pull per arm. RS-ETC-M is not run: with N(eps) it never "
+                 "commits, and an exploration of a fixed fraction of T per arm (the rsb variant of the paper's "
+                 "figures) keeps a constant regret on the solitary instance."),
+        panels="series")
+
+
+def extra_experiments() -> tuple[Experiment, ...]:
+    """Experiments beyond the paper's figures (not run by ``rsb reproduce all``)."""
+    return (_mixture_vs_solitary(),)
+
+
+#: Names of the paper's experiments (``rsb reproduce all`` runs them in this order).
 NAMES: tuple[str, ...] = ("regret-vs-T", "regret-vs-K", "vs-uniform", "vs-gap", "vs-rho")
+#: Names of :func:`extra_experiments`.
+EXTRA_NAMES: tuple[str, ...] = ("mixture-vs-solitary",)
+#: Every name ``rsb reproduce`` accepts besides ``all``.
+COMMAND_NAMES: tuple[str, ...] = NAMES + EXTRA_NAMES
 
 
 def get_experiment(name: str) -> Experiment:
     """The experiment called ``name`` (ValueError naming ``experiment`` otherwise)."""
-    for e in all_experiments():
+    for e in all_experiments() + extra_experiments():
         if e.name == name:
             return e
-    raise ValueError(f"argument 'experiment': unknown experiment {name!r}; known: {', '.join(NAMES)}, all")
+    raise ValueError(f"argument 'experiment': unknown experiment {name!r}; known: {', '.join(COMMAND_NAMES)}, all")

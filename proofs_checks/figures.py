@@ -4,9 +4,11 @@ Each function takes the numbers (rows computed elsewhere) and returns a
 :class:`matplotlib.figure.Figure` built without pyplot (no global state, no
 display); :func:`proofs_checks.outputs.save_figure` writes it.
 
-* :func:`experiment_figure` -- one panel per variant of an experiment of
-  :mod:`proofs_checks.experiments`: mean regret per (algorithm, series) with the
+* :func:`experiment_figure` -- one panel per variant (or per series) of an experiment
+  of :mod:`proofs_checks.experiments`: mean regret per (algorithm, series) with the
   5%-95% band over trials;
+* :func:`trajectory_figure` -- regret over time within runs (``rsb simulate --record``):
+  the mean with its 95 % interval at each recorded step;
 * :func:`bounds_figure` -- ``rsb plot bounds``: mean regret with a 95% normal
   band, the theorem's bound (filled markers where its side condition holds,
   crosses where it fails), the trivial bound with the vacuous region shaded, the
@@ -20,8 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-_COLORS = {"rs-ucb-m": "tab:blue", "rs-etc-m": "tab:orange", "ce-ucb-m": "tab:green", "uniform": "tab:gray"}
-ALGO_NAMES = {"rs-ucb-m": "RS-UCB-M", "rs-etc-m": "RS-ETC-M", "ce-ucb-m": "CE-UCB-M", "uniform": "Uniform"}
+_COLORS = {"rs-ucb-m": "tab:blue", "rs-etc-m": "tab:orange", "ce-ucb-m": "tab:green", "uniform": "tab:gray",
+           "ucb1": "tab:red", "dr-ucb": "tab:purple"}
+ALGO_NAMES = {"rs-ucb-m": "RS-UCB-M", "rs-etc-m": "RS-ETC-M", "ce-ucb-m": "CE-UCB-M", "uniform": "Uniform",
+              "ucb1": "UCB1", "dr-ucb": "DR-UCB"}
+#: Line styles of the solitary baselines beside the mixture algorithms.
+_BASELINE_STYLE = {"ucb1": "--", "dr-ucb": "--"}
 
 
 def _figure(**kwargs):
@@ -57,8 +63,21 @@ def variant_title(v, algos) -> str:
     return f"{what} ({', '.join(parts)})" if parts else what
 
 
+def _panels(exp, rows: list[dict]) -> list[tuple[str, list[dict]]]:
+    """(title, rows) of each panel: one per variant, or one per series (``exp.panels == "series"``)."""
+    if exp.panels == "series":
+        names = list(dict.fromkeys(pt.series for pt in exp.points))
+        (var,) = exp.variants
+        return [(f"{name}\n{variant_title(var, exp.algos)}", [r for r in rows if r["series"] == name])
+                for name in names]
+    return [(variant_title(v, exp.algos), [r for r in rows if r["variant"] == v.name]) for v in exp.variants]
+
+
 def experiment_figure(exp, rows: list[dict]):
-    """One panel per variant: mean regret per (algo, series) with the 5%-95% band over trials.
+    """One panel per variant (or per series): mean regret per (algo, series) with the 5%-95% band over trials.
+
+    With one panel per series (``mixture-vs-solitary``) a dotted line marks V(alpha*) - max_i U_h(F_i)
+    (the ``best_arm_gap`` of the rows), the least regret a policy that converges to one arm keeps.
 
     Parameters
     ----------
@@ -72,13 +91,13 @@ def experiment_figure(exp, rows: list[dict]):
     """
     from matplotlib import colormaps
 
-    variants = [v.name for v in exp.variants]
-    fig = _figure(figsize=(5.2 * len(variants), 4.0))
-    axes = fig.subplots(1, len(variants), squeeze=False)
+    panels = _panels(exp, rows)
+    fig = _figure(figsize=(5.2 * len(panels), 4.0))
+    axes = fig.subplots(1, len(panels), squeeze=False)
     styles = ["-", "--", ":", "-."]
     tab10 = colormaps["tab10"]
-    for ax, vname in zip(axes[0], variants):
-        vrows = [r for r in rows if r["variant"] == vname]
+    by_series = exp.panels == "series"
+    for ax, (title, vrows) in zip(axes[0], panels):
         groups = sorted({(r["algo"], r["series"]) for r in vrows}, key=lambda g: (exp.algos.index(g[0]), g[1]))
         series_names = sorted({g[1] for g in groups})
         for algo, series in groups:
@@ -91,11 +110,16 @@ def experiment_figure(exp, rows: list[dict]):
             if len(series_names) > 1:
                 color = tab10(series_names.index(series))
             ls = styles[series_names.index(series) % len(styles)] if len(series_names) > 1 else "-"
-            label = ALGO_NAMES.get(algo, algo) + (f" ({series})" if series else "")
+            if by_series and algo in _BASELINE_STYLE:
+                ls = _BASELINE_STYLE[algo]
+            label = ALGO_NAMES.get(algo, algo) + (f" ({series})" if series and not by_series else "")
             if any(r["degenerate"] for r in g):
                 label += " [degenerate]"
             ax.plot(x, m, ls, marker="o", ms=4, color=color, label=label + " mean")
             ax.fill_between(x, lo, hi, color=color, alpha=0.18, lw=0)
+        gaps = {r.get("best_arm_gap") for r in vrows} - {None}
+        if by_series and len(gaps) == 1 and (gap := float(gaps.pop())) > 1e-12:
+            ax.axhline(gap, color="black", ls=":", lw=1.2, label="V(alpha*) - max_i U_h(F_i)")
         if exp.log_x:
             ax.set_xscale("log")
         if exp.log_y:
@@ -105,8 +129,7 @@ def experiment_figure(exp, rows: list[dict]):
             ax.set_xticks(sorted({r["x"] for r in vrows}))
         ax.set_xlabel(exp.x_label)
         ax.set_ylabel("regret  V(alpha*) - V(tau_T / T)")
-        var = next(v for v in exp.variants if v.name == vname)
-        ax.set_title(variant_title(var, exp.algos), fontsize=9)
+        ax.set_title(title, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="best")
     fig.suptitle(f"{exp.title}  [{exp.figure}]\nline: mean over trials; band: 5%-95% range", fontsize=10)
@@ -177,5 +200,45 @@ def bounds_figure(data: dict, title: str):
                  fontsize=9)
     bx.grid(True, which="both", alpha=0.3)
     fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def trajectory_figure(summaries: list[dict], title: str = "Regret over time"):
+    """Regret V(alpha*) - V(tau_t / t) against t for runs with a ``trajectory`` (``rsb simulate --record``).
+
+    Parameters
+    ----------
+    summaries : list of dict
+        :meth:`rsb_sim.engine.SimResult.summary` of each run (with ``trajectory``); one line each,
+        labelled by its algorithm, with the 95 % Student-t interval as a band.
+    title : str
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig = _figure(figsize=(5.6, 4.0))
+    ax = fig.subplots()
+    for s in summaries:
+        pts = s["trajectory"]
+        t = np.array([p["t"] for p in pts], dtype=float)
+        m = np.array([p["mean_regret"] for p in pts])
+        color = _COLORS.get(s["algo"])
+        ax.plot(t, m, _BASELINE_STYLE.get(s["algo"], "-"), marker="o", ms=3, color=color,
+                label=ALGO_NAMES.get(s["algo"], s["algo"]))
+        if all(p["ci_low"] is not None for p in pts):
+            ax.fill_between(t, [p["ci_low"] for p in pts], [p["ci_high"] for p in pts], color=color, alpha=0.18,
+                            lw=0)
+    gaps = {s.get("best_arm_gap") for s in summaries} - {None}
+    if len(gaps) == 1 and (gap := float(gaps.pop())) > 1e-12:
+        ax.axhline(gap, color="black", ls=":", lw=1.2, label="V(alpha*) - max_i U_h(F_i)")
+    ax.set_xscale("log")
+    ax.set_yscale("log", nonpositive="clip")
+    ax.set_xlabel("step t (within one run of horizon T)")
+    ax.set_ylabel("regret  V(alpha*) - V(tau_t / t)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
     return fig

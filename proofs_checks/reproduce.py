@@ -42,7 +42,7 @@ from .outputs import check_out, csv_text, save_figure, write_text
 COLUMNS: tuple[str, ...] = (
     "experiment", "figure", "variant", "algo", "series", "x", "K", "p", "T", "eps", "explore_per_arm", "rho",
     "radius_scale", "trials", "seed", "mean_regret", "std_regret", "stderr", "q05", "q50", "q95", "v_star",
-    "degenerate", "key",
+    "degenerate", "key", "best_arm_gap",
 )
 
 
@@ -126,6 +126,7 @@ def _rows(exp: Experiment, runs, keys: list[str], cache: Path) -> list[Row]:
             "trials": n, "seed": cfg["seed"], "mean_regret": float(reg.mean()), "std_regret": std,
             "stderr": std / math.sqrt(n), "q05": q05, "q50": q50, "q95": q95, "v_star": summary["v_star"],
             "degenerate": bool(summary["warnings"]), "key": key,
+            "best_arm_gap": summary.get("best_arm_gap"),  # V(alpha*) - max_i U_h(F_i): a solitary policy's floor
         }, reg))
     return rows
 
@@ -144,12 +145,15 @@ def write_csv(path: Path, rows: list[Row], header: dict) -> None:
 
 def caption(exp: Experiment, rows: list[Row], trials: int, seed: int) -> str:
     """The caption file: the paper's setup, both variants, our choices, and what differs."""
-    lines = [f"{exp.title} -- reproduces {exp.figure}.", "",
+    beyond = exp.panels == "series"  # not a figure of the paper
+    what = f"beyond the paper, illustrates {exp.figure}" if beyond else f"reproduces {exp.figure}"
+    lines = [f"{exp.title} -- {what}.", "",
              f"Paper: {exp.paper_setup}", "",
              f"Ours: Gini (h(u) = u(1-u)), Bernoulli arms, eps = sqrt(K log T / T), {trials} trials per point, "
              f"root seed {seed} (the same reward table at every point); regret is eq:regret, "
              f"V(alpha*) - V(tau_T/T); line = mean, band = 5%-95% range over trials.",
-             f"Chosen where the paper is silent: {exp.choices}", "", "Variants (left panel 'paper', right 'rsb'):"]
+             f"Chosen where the paper is silent: {exp.choices}", "",
+             "One panel per instance; constants:" if beyond else "Variants (left panel 'paper', right 'rsb'):"]
     for v in exp.variants:
         lines.append(f"  {v.name}: {v.description}")
     degen = sorted({(r.values['variant'], r.values['algo']) for r in rows if r.values["degenerate"]})

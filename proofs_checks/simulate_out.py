@@ -11,7 +11,10 @@ for bit.  Then, each written atomically (:mod:`proofs_checks.outputs`):
   trial's index k in the reward table (``SimConfig.first_trial`` + row, the k of the seed
   contract: rerun one trial with ``first_trial=k``), its final ``regret``
   (``eq:regret``) and ``pulls_1`` .. ``pulls_K`` (arms numbered from 1); ``#`` header
-  lines hold the summary without its per-trial lists.
+  lines hold the summary without its per-trial lists;
+* with ``--record``: ``DIR/trajectory.csv`` (:data:`TRAJECTORY_COLUMNS`: the mean regret at each
+  recorded step t and its 95 % interval, :mod:`rsb_sim.trajectory`) and its figure
+  ``DIR/trajectory.png``/``.pdf``.
 """
 
 from __future__ import annotations
@@ -22,13 +25,20 @@ from .outputs import check_out, csv_text, write_text
 
 #: Leading columns of ``DIR/simulate.csv`` (then ``pulls_1`` .. ``pulls_K``).
 TRIAL_COLUMNS: tuple[str, ...] = ("trial", "regret")
+#: Columns of ``DIR/trajectory.csv`` (the keys of a trajectory point).
+TRAJECTORY_COLUMNS: tuple[str, ...] = ("t", "mean_regret", "ci_low", "ci_high")
 #: File names in ``DIR``.
 SUMMARY_NAME, TRIALS_NAME = "simulate.json", "simulate.csv"
 
 
-def spec_of(algo: str, dr: str, params: dict, p, support, probs, config: dict) -> dict:
-    """The sweep spec of one ``rsb simulate`` run (Bernoulli ``p`` or finite ``support``/``probs``)."""
+def spec_of(algo: str, dr: str, params: dict, p, support, probs, config: dict, record=None) -> dict:
+    """The sweep spec of one ``rsb simulate`` run (Bernoulli ``p`` or finite ``support``/``probs``).
+
+    ``record``: the steps of a trajectory (``--record``), or None.
+    """
     spec = {"algo": algo, "dr": dr, "params": dict(params), "config": dict(config)}
+    if record is not None:
+        spec["record"] = [int(t) for t in record]
     if p is not None:
         spec["p"] = [float(x) for x in p]
     else:
@@ -60,6 +70,15 @@ def _write(out, summary: dict, arrays: dict) -> dict:
     paths = {"summary": out / SUMMARY_NAME, "trials": out / TRIALS_NAME}
     write_text(paths["summary"], json.dumps(summary, indent=1) + "\n")
     write_text(paths["trials"], trials_csv(summary, arrays))
+    if "trajectory" in summary:
+        from .figures import trajectory_figure
+        from .outputs import save_figure
+
+        header = {k: v for k, v in summary.items() if k not in ("regrets", "trajectory", "trajectory_regrets")}
+        paths.update({f"trajectory_{ext}": out / f"trajectory.{ext}" for ext in ("csv", "png", "pdf")})
+        write_text(paths["trajectory_csv"], csv_text(summary["trajectory"], TRAJECTORY_COLUMNS, header, indent=None))
+        title = f"{summary['algo']}, {summary['distortion']}, T = {summary['T']}, {summary['trials']} trials"
+        save_figure(trajectory_figure([summary], title), paths["trajectory_png"], paths["trajectory_pdf"])
     return {**summary, "files": {k: str(v) for k, v in paths.items()}}
 
 
@@ -71,8 +90,8 @@ def trials_csv(summary: dict, arrays: dict) -> str:
     columns = TRIAL_COLUMNS + tuple(f"pulls_{i + 1}" for i in range(K))
     rows = [{"trial": first + j, "regret": float(regrets[j]), **{f"pulls_{i + 1}": int(counts[j, i]) for i in range(K)}}
             for j in range(regrets.size)]
-    header = {k: v for k, v in summary.items() if k not in ("regrets",)}
+    header = {k: v for k, v in summary.items() if k not in ("regrets", "trajectory_regrets")}
     return csv_text(rows, columns, header, indent=None)
 
 
-__all__ = ["SUMMARY_NAME", "TRIALS_NAME", "TRIAL_COLUMNS", "simulate_to", "spec_of", "trials_csv"]
+__all__ = ["SUMMARY_NAME", "TRAJECTORY_COLUMNS", "TRIALS_NAME", "TRIAL_COLUMNS", "simulate_to", "spec_of", "trials_csv"]

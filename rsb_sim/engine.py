@@ -20,6 +20,7 @@ from .config import SimConfig
 from .policies import get_policy
 from .rewards import RewardTable
 from .setup import Setup, prepare
+from .trajectory import CI_LEVEL, check_record, counts_at, mean_ci, regrets_at, run_recorded, trajectory_points
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,15 @@ class SimResult:
         Package versions; ``git`` commit when available.
     actions : numpy.ndarray or None
         (trials, T) int8 when ``config.record_actions``.
+    trajectory : tuple of dict
+        ``{"t", "mean_regret", "ci_low", "ci_high"}`` at the steps ``record`` of :func:`run`
+        (:mod:`rsb_sim.trajectory`); empty when nothing was recorded.
+    arm_values : tuple of float
+        U_h(F_i) = V(e_i) of each arm (``eq:V`` at a vertex).  ``best_arm_gap`` of the summary,
+        V(alpha*) - max_i U_h(F_i), is the least regret a policy that converges to one arm keeps.
+    trajectory_regrets : numpy.ndarray or None
+        (recorded steps, trials): the per-trial regrets behind ``trajectory``; in the summary as
+        ``trajectory_regrets`` so that a chunked sweep merges its chunks into the one run's trajectory.
     """
 
     algo: str
@@ -74,11 +84,15 @@ class SimResult:
     stats: dict = field(default_factory=dict)
     versions: dict = field(default_factory=dict)
     actions: np.ndarray | None = field(default=None, repr=False)
+    trajectory: tuple = ()
+    arm_values: tuple = ()
+    trajectory_regrets: np.ndarray | None = field(default=None, repr=False)
 
     def summary(self) -> dict:
         """JSON-ready summary (the ``rsb simulate --format json`` payload)."""
         s = self.setup
-        return {
+        ci_low, ci_high = mean_ci(self.regrets)
+        out = {
             "algo": self.algo,
             "distortion": self.distortion,
             "instance": _instance_dict(self.instance),
@@ -86,8 +100,13 @@ class SimResult:
             "trials": self.config.trials,
             "mean_regret": self.mean_regret,
             "std_regret": self.std_regret,
+            "ci_low": ci_low,
+            "ci_high": ci_high,
+            "ci_level": CI_LEVEL,
             "v_star": self.v_star,
             "alpha_star": list(self.alpha_star),
+            "arm_values": list(self.arm_values),
+            "best_arm_gap": self.v_star - max(self.arm_values) if self.arm_values else None,
             "seconds": self.seconds,
             "warnings": list(self.warnings),
             "seed": self.config.seed,
@@ -96,7 +115,7 @@ class SimResult:
             "explore_per_arm": s.n0,
             "N_eps": s.N_eps,
             "Delta_min": s.Delta_min,
-            "radius_constant": s.radius_c if s.algo in ("rs-ucb-m", "ce-ucb-m") else None,
+            "radius_constant": s.radius_c if s.algo in ("rs-ucb-m", "ce-ucb-m", "dr-ucb") else None,
             "q": None if s.q != s.q else s.q,
             "L": None if s.L != s.L else s.L,
             "config": self.config.to_dict(),
@@ -105,6 +124,10 @@ class SimResult:
             "mean_counts": self.counts.mean(axis=0).tolist(),
             "regrets": self.regrets.tolist(),
         }
+        if self.trajectory:
+            out["trajectory"] = [dict(p) for p in self.trajectory]
+            out["trajectory_regrets"] = self.trajectory_regrets.tolist()
+        return out
 
 
 def _instance_dict(inst) -> dict:
@@ -136,7 +159,7 @@ def regrets_of(counts: np.ndarray, T: int, instance, d: Distortion, v_star: floa
     return v_star - instance.value(d, counts / float(T))
 
 
-def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress=None) -> SimResult:
+def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress=None, record=None) -> SimResult:
     """Simulate ``algo`` for ``config.trials`` trials of horizon ``config.T``.
 
     Parameters
@@ -144,9 +167,13 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     config : SimConfig
     instance : BernoulliInstance or FiniteSupportInstance
     distortion : Distortion
-    algo : {"rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform"}
+    algo : str
+        One of :data:`rsb_sim.options.ALGORITHMS` (the paper's four and the baselines ``ucb1``, ``dr-ucb``).
     progress : callable(total=...) -> tqdm-like, optional
         Progress bar factory for the time loop.
+    record : sequence of int, optional
+        Steps t in 1..T at which the regret V* - V(tau_t / t) is recorded (T is added last):
+        :attr:`SimResult.trajectory` (:mod:`rsb_sim.trajectory`).  Changes no decision.
 
     Raises
     ------
@@ -156,14 +183,25 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     if not isinstance(distortion, Distortion):
         raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
     start = time.perf_counter()
+    steps = None if record is None else check_record(record, config.T)
     setup = prepare(config, instance, distortion, algo)
     table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial, config.stream)
     opt = instance.optimal(distortion)
-    pr = get_policy(algo)(setup, distortion, instance, table, record_actions=config.record_actions,
-                          progress=progress)
+    policy = get_policy(algo)
+    trajectory, at = (), None
+    if steps is not None and not config.record_actions:
+        pr, at = run_recorded(policy, setup, distortion, instance, table, steps, progress)
+    else:
+        pr = policy(setup, distortion, instance, table, record_actions=config.record_actions, progress=progress)
+        if steps is not None:
+            at = counts_at(pr.actions, instance.K, steps)
+    traj_regrets = None if at is None else regrets_at(at, steps, instance, distortion, opt.value)
+    if traj_regrets is not None:
+        trajectory = trajectory_points(traj_regrets, steps)
     regrets = regrets_of(pr.counts, config.T, instance, distortion, opt.value)
     seconds = time.perf_counter() - start
     std = float(regrets.std(ddof=1)) if regrets.size > 1 else 0.0
     return SimResult(algo, config, instance, distortion.describe(), regrets, pr.counts, float(regrets.mean()), std,
                      opt.value, opt.alpha, seconds, setup.warnings, table.entropy, setup, pr.stats, versions(),
-                     pr.actions)
+                     pr.actions, trajectory, tuple(float(v) for v in instance.value(distortion, np.eye(instance.K))),
+                     traj_regrets)

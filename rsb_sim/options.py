@@ -12,7 +12,12 @@
   ceil(rho T eps / 4) for RS-UCB-M and CE-UCB-M;
 * ``threads`` -- the threads of CE-UCB-M's compiled time loop.
 
-The uniform policy reads none of them.  An option given for an algorithm that does
+The uniform policy reads none of them.  The solitary baselines (``BASELINES``, not in the
+paper; :mod:`rsb_sim.policies.ucb1`, :mod:`rsb_sim.policies.dr_ucb`) read
+
+* ``explore`` -- the round-robin pulls per arm before the index rule (default 1);
+* ``radius_scale`` -- DR-UCB only: the factor on the radius of ``eq:UCB_confidence_sets``
+  in its bonus L_H r_i^q.  An option given for an algorithm that does
 not read it is an error naming the option (it would otherwise be silently ignored,
 and printed in plot titles as if it had an effect).
 
@@ -24,8 +29,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
+#: The algorithms of the paper's experiments (``sec: experiments``): the three mixture algorithms and uniform sampling.
+PAPER_ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+#: Solitary baselines (not in the paper): each converges to one arm, so on a mixture-optimal instance their regret
+#: stays at least V(alpha*) - max_i U_h(F_i) (``eq:regret``); no bound of the paper applies to them.
+BASELINES: tuple[str, ...] = ("ucb1", "dr-ucb")
 #: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`).
-ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+ALGORITHMS: tuple[str, ...] = PAPER_ALGORITHMS + BASELINES
 
 #: The default discretisation level of ``sec: experiments``, eps = sqrt(K log T / T), as an expression
 #: in T and K read by :mod:`rsb_theory.expressions` (:meth:`rsb_sim.config.SimConfig.eps_for` evaluates
@@ -38,13 +48,15 @@ READS: dict[str, frozenset[str]] = {
     "rs-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore"}),
     "ce-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore", "threads"}),
     "uniform": frozenset(),
+    "ucb1": frozenset({"explore"}),
+    "dr-ucb": frozenset({"radius_scale", "explore"}),
 }
 
 #: What each option does, for the error message.
 ROLE: dict[str, str] = {
     "eps": "the discretisation level of the grid",
     "rho": "the rate of the forced exploration ceil(rho T eps / 4) of the UCBs",
-    "radius_scale": "the factor on the confidence radius of the UCBs",
+    "radius_scale": "the factor on the confidence radius of the UCBs (and of DR-UCB's bonus)",
     "explore": "the forced-exploration pulls per arm",
     "threads": "the threads of CE-UCB-M's compiled loop",
 }

@@ -23,6 +23,8 @@ import numpy as np
 
 from rsb_theory.riskmetric import finite_support
 
+from . import reference_solitary
+from .options import BASELINES
 from .rewards import RewardTable, ScalarRewards
 from .rules import FLOOR_GUARD, TIE_TOL, track_arm
 from .setup import Setup
@@ -85,6 +87,8 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decis
     -------
     numpy.ndarray, shape (T,), int64
     """
+    if setup.algo in BASELINES:
+        return reference_solitary.reference_trial(setup, d, instance, table, k)
     if decisions is None:
         decisions = []
     K, T = setup.K, setup.T

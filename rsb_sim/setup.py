@@ -20,6 +20,7 @@ from rsb_theory.grids import Grid
 
 from rsb_theory.rates import N_eps_value, radius_constant
 
+from .options import BASELINES
 from .config import (
     ALGORITHMS,
     SimConfig,
@@ -167,6 +168,8 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     K, T = instance.K, cfg.T
     cfg.check_K(K)
     eps = cfg.eps_for(K)
+    if algo in BASELINES:
+        return _solitary(cfg, instance, d, algo, eps)
     warnings: list[str] = []
     grid = None
     q = L = L_bonus = float("nan")
@@ -229,6 +232,45 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                     + ("; the optimistic value is the same for every mixture and the first mixture is kept"
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
     return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
+                 cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
+
+
+def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str, eps: float) -> Setup:
+    """The constants of a solitary baseline (UCB1, DR-UCB; :mod:`rsb_sim.policies.dr_ucb`).
+
+    No grid; ``eps`` is recorded as for the uniform policy and not used.  n0 = ``explore`` or 1
+    round-robin pulls per arm.
+    DR-UCB's bonus is L_H r_i^q with r_i = radius_c / sqrt(tau_i), the radius of
+    ``eq:UCB_confidence_sets`` (radius_c = radius_scale * 16 (sqrt(2 e log T) + 32)), and L_H
+    the W1-Hölder constant of U_h (``assumption:Holder``; ``L_bonus`` = L b^(1-q) on [0, b]).
+    The warning says in words when the radius is at least b at every t (the bonus dominates), as for the UCBs.
+    """
+    from rsb_theory.holder import holder
+
+    K, T = instance.K, cfg.T
+    n0 = int(cfg.explore) if cfg.explore is not None else 1
+    warnings: list[str] = []
+    q = L = L_bonus = float("nan")
+    radius_c = 0.0
+    if K * n0 >= T:
+        warnings.append(f"{algo.upper()} never uses its index: an exploration of {n0} pulls per arm and "
+                        f"K*{n0} = {K * n0} >= T = {T}, so every pull is round-robin")
+    if algo == "dr-ucb":
+        radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
+        hr = holder(d)
+        q, L = float(hr.q), float(hr.L_H)
+        if not (hr.attained and math.isfinite(L)):
+            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+                             f"dr-ucb needs one for its bonus L_H r^q")
+        L_bonus = L * instance.width ** (1.0 - q)
+        max_tau = T - (K - 1) * n0
+        if K * n0 < T and float(confidence_radius(radius_c, max_tau)) >= instance.width:
+            warnings.append(
+                f"DR-UCB: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at every t "
+                f"(radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {float(confidence_radius(radius_c, max_tau)):.3g} "
+                f"for tau <= {max_tau}), so every law on the support is in every confidence set; the bonus L_H r^q "
+                f"dominates the estimate and the pulls stay nearly balanced, like uniform sampling")
+    return Setup(algo, K, T, eps, None, n0, radius_c, q, L, L_bonus, float("nan"), None, None, tuple(warnings),
                  cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
 
 

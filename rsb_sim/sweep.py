@@ -56,6 +56,7 @@ from .config import available_cpus
 from .dirlock import hold, to_stderr
 from .files import remove_temporaries
 from .interrupt import kept
+from .trajectory import mean_ci, trajectory_points
 from .workers import WorkerLost, worker_pool
 
 EXECUTORS = ("local", "processes", "dask")
@@ -85,6 +86,8 @@ class Chunk:
 def run_spec(spec: dict, lo: int = 0, hi: int | None = None, threads: int | None = None):
     """Simulate trials [lo, hi) of one spec (all trials by default); return its SimResult.
 
+    ``spec["record"]`` (optional): the steps of a trajectory (:func:`rsb_sim.engine.run`'s ``record``).
+
     ``threads`` (``SimConfig.threads``; changes no result) overrides the spec's when given.
     """
     from rsb_theory.distortions import resolve
@@ -102,7 +105,7 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None, threads: int | None
         cfg["threads"] = threads
     d = resolve(spec["dr"], **spec.get("params", {}))
     inst = make_instance(spec.get("p"), spec.get("support"), spec.get("probs"))
-    return run(SimConfig(**cfg), inst, d, spec["algo"])
+    return run(SimConfig(**cfg), inst, d, spec["algo"], record=spec.get("record"))
 
 
 def _run_chunk(spec: dict, lo: int, hi: int, threads: int | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
@@ -152,8 +155,8 @@ def chunks_of(spec: dict, key: str, chunk: int) -> list[Chunk]:
 def merge(parts: list[tuple[dict, dict]], spec: dict) -> tuple[dict, np.ndarray, np.ndarray]:
     """Merge chunk results (in trial order) into the summary and arrays of the whole spec.
 
-    Per-trial arrays are concatenated; mean, std (ddof = 1), mean counts and
-    the trial count are recomputed; seconds and search counters are summed;
+    Per-trial arrays are concatenated; mean, std (ddof = 1), the interval of the
+    mean, mean counts and the trial count are recomputed; seconds and search counters are summed;
     warnings are the union in order of appearance.  Everything else (setup,
     seed entropy, versions) is the same in every chunk and taken from the first.
     """
@@ -166,8 +169,14 @@ def merge(parts: list[tuple[dict, dict]], spec: dict) -> tuple[dict, np.ndarray,
                              first_trial=int(spec["config"].get("first_trial", 0)))
     summary["mean_regret"] = float(regrets.mean())
     summary["std_regret"] = float(regrets.std(ddof=1)) if n > 1 else 0.0
+    if "ci_low" in summary:  # the interval of the mean regret, over every trial (not the first chunk's)
+        summary["ci_low"], summary["ci_high"] = mean_ci(regrets)
     summary["mean_counts"] = counts.mean(axis=0).tolist()
     summary["regrets"] = regrets.tolist()
+    if "trajectory" in summary:  # the one run's trajectory, from every trial's regrets at the recorded steps
+        traj = np.concatenate([np.asarray(s["trajectory_regrets"], dtype=float) for s, _a in parts], axis=1)
+        summary["trajectory"] = [dict(p) for p in trajectory_points(traj, [p["t"] for p in summary["trajectory"]])]
+        summary["trajectory_regrets"] = traj.tolist()
     summary["seconds"] = float(sum(s["seconds"] for s, _a in parts))
     stats: dict = {}
     for s, _a in parts:

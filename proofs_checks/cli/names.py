@@ -8,7 +8,7 @@ asserts that every copy equals the library's.
 
 from __future__ import annotations
 
-from ..experiments import NAMES as EXPERIMENTS
+from ..experiments import COMMAND_NAMES as EXPERIMENTS
 from rsb_sim.options import ALGORITHMS
 
 #: The distortions of ``table:table_regrets`` (:data:`rsb_theory.distortions.REGISTRY`).

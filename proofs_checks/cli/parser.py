@@ -215,13 +215,18 @@ def build_parser() -> Parser:
              help="exploration rate of the UCBs, forced pulls ceil(rho T eps/4) per arm (default 0.1); not with "
                   "--explore")
     s.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
-             help="factor on the confidence radius of the UCBs (default 1)")
-    s.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
+             help="factor on the confidence radius of the UCBs and of DR-UCB's bonus (default 1)")
+    s.option("--explore", "--explore T/10", default=None,
+             help=_EXPLORE_HELP + "; the round-robin pulls per arm of the baselines ucb1, dr-ucb (default 1)")
     s.option("--threads", "--threads 2", default=None,
              help="threads of CE-UCB-M's compiled loop (default: the CPUs available; no effect on results)")
+    s.option("--record", "--record 1000,10000", default=None,
+             help="steps t at which to record the regret V(alpha*) - V(tau_t/t) of the same run, comma-separated "
+                  "counts or expressions in T and K, rounded up (T is always added last): a 'trajectory'")
     s.option("--out", "--out run1", default=None,
              help="keep the run in this directory: finished chunks of trials in OUT/runs (an interrupted run "
-                  "resumes), then OUT/simulate.json (the summary) and OUT/simulate.csv (one row per trial)")
+                  "resumes), then OUT/simulate.json (the summary), OUT/simulate.csv (one row per trial) and, "
+                  "with --record, OUT/trajectory.csv and trajectory.png/.pdf")
     _chunk(s)  # with --out
     _wait(s)  # with --out
     _format(s)

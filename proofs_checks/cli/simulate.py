@@ -4,8 +4,11 @@ Regret per trial (``eq:regret``) of one policy.  Every constant the paper fixes
 is a flag whose default is the paper's formula; a flag that the chosen algorithm
 does not use is an error (:mod:`rsb_sim.options`).  ``--explore`` is
 the forced exploration in pulls *per arm* (a count or an expression in T and K,
-rounded up); ``--eps`` may be an expression in T and K.  ``--out DIR`` keeps the run
-on disk, resumable (:mod:`proofs_checks.simulate_out`; ``--chunk``, ``--wait``).
+rounded up); ``--eps`` may be an expression in T and K.  ``--record T1,T2,...`` adds the
+regret at those steps of the same run (``trajectory``, :mod:`rsb_sim.trajectory`).  ``--out DIR``
+keeps the run on disk, resumable (:mod:`proofs_checks.simulate_out`; ``--chunk``, ``--wait``):
+``simulate.json`` (the JSON output), ``simulate.csv`` (one row per trial) and, with ``--record``,
+``trajectory.csv`` and its figure ``trajectory.png``/``.pdf``.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from .errors import fail
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
 
 #: Keys of the table output (the JSON output has every key of ``SimResult.summary``).
-TABLE_KEYS = ("algo", "distortion", "T", "trials", "mean_regret", "std_regret", "v_star", "alpha_star", "eps",
-              "explore_per_arm", "mean_counts", "seconds", "seed_entropy")
+TABLE_KEYS = ("algo", "distortion", "T", "trials", "mean_regret", "std_regret", "ci_low", "ci_high", "v_star",
+              "alpha_star", "eps", "explore_per_arm", "mean_counts", "seconds", "seed_entropy")
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Request:
     quiet: bool = False
     notes: tuple = ()
     keep: dict | None = None  # --out DIR [--chunk N] [--wait S]: options of simulate_out.simulate_to
+    record: tuple | None = None
 
 
 def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]]:
@@ -75,8 +79,9 @@ def validate(args) -> Request:
         config["threads"] = values.count(args.threads, "--threads", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
+    record = None if args.record is None else _record(args.record, at)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
-                   _keep(args))
+                   _keep(args), record)
 
 
 def _keep(args) -> dict | None:
@@ -106,15 +111,25 @@ def _execute_kept(req: Request) -> str:
         from rsb_sim.sweep import tqdm_progress
 
         progress = tqdm_progress("rsb simulate")
-    spec = spec_of(req.algo, req.dr, req.params, req.p, req.support, req.probs, req.config)
+    spec = spec_of(req.algo, req.dr, req.params, req.p, req.support, req.probs, req.config, req.record)
     out = simulate_to(spec, progress=progress, **req.keep)
     for w in out["warnings"]:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
     if req.format == "json":
         return json.dumps(out, indent=2)
-    width = max(len(k) for k in TABLE_KEYS)
-    return "\n".join([f"{k:<{width}}  {out[k]}" for k in TABLE_KEYS]
-                     + [f"{'files':<{width}}  {out['files']['summary']} {out['files']['trials']}"])
+    return _table(out) + "\n" + f"{'files':<{_WIDTH}}  {' '.join(out['files'].values())}"
+
+
+def _record(text, at: dict) -> tuple[int, ...]:
+    """The steps of ``--record``: counts or expressions in T and K (rounded up), each in 1..T."""
+    items = values.split_top(str(text), ",")
+    if not items:
+        raise fail("--record", "expected comma-separated steps (e.g. --record 1000,T/2)")
+    steps = tuple(values.count(item, "--record", 1, at, rounding="ceil") for item in items)
+    late = [t for t in steps if t > at["T"]]
+    if late:
+        raise fail("--record", f"the step {late[0]} is after the horizon T = {at['T']}")
+    return steps
 
 
 def execute(req: Request) -> str:
@@ -137,11 +152,22 @@ def execute(req: Request) -> str:
             return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
 
         progress = bar
-    res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress)
+    res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress, record=req.record)
     for w in res.warnings:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
     out = res.summary()
     if req.format == "json":
         return json.dumps(out, indent=2)
-    width = max(len(k) for k in TABLE_KEYS)
-    return "\n".join(f"{k:<{width}}  {out[k]}" for k in TABLE_KEYS)
+    return _table(out)
+
+
+_WIDTH = max(len(k) for k in TABLE_KEYS)
+
+
+def _table(out: dict) -> str:
+    """The table output: :data:`TABLE_KEYS`, then one line per recorded step."""
+    lines = [f"{k:<{_WIDTH}}  {out[k]}" for k in TABLE_KEYS]
+    for pt in out.get("trajectory", ()):
+        ci = "" if pt["ci_low"] is None else f"  (95% CI {pt['ci_low']:.4g} .. {pt['ci_high']:.4g})"
+        lines.append(f"{'t = ' + str(pt['t']):<{_WIDTH}}  {pt['mean_regret']:.6g}{ci}")
+    return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""The four policies, one per module, vectorised across trials.
+"""The policies, one per module (the paper's four; the baselines ``ucb1``, ``dr-ucb``), vectorised across trials.
 
 Each module exposes ``simulate(setup, d, instance, table, record_actions=False,
 progress=None) -> PolicyRun``.
@@ -31,11 +31,12 @@ class PolicyRun:
 
 
 def get_policy(algo: str):
-    """The ``simulate`` function of a policy name (``rs-etc-m``, ``rs-ucb-m``, ``ce-ucb-m``, ``uniform``)."""
-    from . import ce_ucb_m, rs_etc_m, rs_ucb_m, uniform
+    """The ``simulate`` function of a policy name (:data:`rsb_sim.options.ALGORITHMS`)."""
+    from . import ce_ucb_m, dr_ucb, rs_etc_m, rs_ucb_m, ucb1, uniform
 
     table = {"rs-etc-m": rs_etc_m.simulate, "rs-ucb-m": rs_ucb_m.simulate,
-             "ce-ucb-m": ce_ucb_m.simulate, "uniform": uniform.simulate}
+             "ce-ucb-m": ce_ucb_m.simulate, "uniform": uniform.simulate,
+             "ucb1": ucb1.simulate, "dr-ucb": dr_ucb.simulate}
     if algo not in table:
         raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(table)}")
     return table[algo]

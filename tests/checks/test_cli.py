@@ -171,7 +171,7 @@ EXPRESSION_FLAGS = [
     (["optimize", "--dr", "gini", "--p", "0.4,0.9"], "--p"),
     (["optimize", "--dr", "gini", "--p", "0.4,0.9"], "--eps"),
     *((_SIM, f) for f in ("--dr", "--p", "--T", "--trials", "--seed", "--eps", "--rho", "--radius-scale", "--explore",
-                          "--threads")),
+                          "--threads", "--record")),
     (_SIM[:3] + ["--dr", "pht"] + _SIM[5:], "--param"),
     *((_SIM + ["--out", "kept"], f) for f in ("--chunk", "--wait")),
     (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--probs", "0.5,0.5;0.2,0.8", "--quiet"],
