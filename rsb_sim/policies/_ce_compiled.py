@@ -72,8 +72,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
                        budget=int(grid.budget), eps=float(grid.eps), offset=float(grid.offset), tol=float(TIE_TOL),
                        cap=int(edge_lines.CAND_CAP), record=bool(record_actions))
     stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
-    outs = [Output(stats[r, :3], actions) for r in range(n_thr)]
-    scratches = [scratch(K, int(grid.budget)) for _ in range(n_thr)]
+    outs = [Output(stats[r, :4], actions) for r in range(n_thr)]
+    scratches = [scratch(grid) for _ in range(n_thr)]
     total = T - t0 + 1
     per_call = max(1, int(steps_per_call) // max(1, total))
     bounds = [B * r // n_thr for r in range(n_thr + 1)]
@@ -127,4 +127,5 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     tot = stats.sum(axis=0)
     return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
                      {"full": 0, "candidate": 0, "upper_bound": 0, "quick": 0, "lines": int(tot[2]),
-                      "lines_enumerated": int(tot[1]), "evaluations": int(tot[0]), "refills": rew.refills})
+                      "lines_enumerated": int(tot[1]), "evaluations": int(tot[0]), "window": int(tot[3]),
+                      "refills": rew.refills})

@@ -213,3 +213,14 @@ def test_grids_above_the_compiled_limit_use_the_numpy_searcher():
     assert big.grid.size > ce_ucb_m.COMPILED_MAX_GRID and not ce_ucb_m.compiled_applies(big, d, inst)
     off = prepare(SimConfig(T=120, eps=0.1, explore=5, compiled=False), inst, d, "ce-ucb-m")
     assert not ce_ucb_m.compiled_applies(off, d, inst)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_window_route_in_the_compiled_loop_takes_the_reference_actions(threads):
+    """K = 3 and 4 with an informative radius and long runs: most decisions by the window route of
+    rsb_theory.argmax.x_window (sorted order kept per trial across calls and refills), the reference's
+    actions; and the line search alone (route off on a too large grid) gives the same counts."""
+    for p, eps in (((0.2, 0.4, 0.6, 0.9), 0.1), ((0.3, 0.6, 0.9), 0.05)):
+        pr, changes, _ = _compiled_vs_reference(p, 700, eps, 0.01, 5, seed=2, trials=3, block=64, threads=threads,
+                                                steps_per_call=500)
+        assert pr.stats["window"] > pr.stats["lines"] // 2 and changes > 50
