@@ -17,7 +17,7 @@ from .engine import run
 from .instances import BernoulliInstance
 from .reference import reference_trial
 from .rewards import RewardTable
-from .policies._ce_compiled import thread_count
+from .policies._driver import thread_count
 from .policies.ce_ucb_m import runs_compiled_loop
 from .setup import prepare
 

@@ -14,25 +14,17 @@ loop (``tests/sim/test_exactness.py`` runs both routes).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import threading
-
 import numpy as np
 
 from rsb_theory.argmax import edge_lines
 
-from ..rewards import VectorRewards
 from ..rules import TIE_TOL
 from . import PolicyRun
+from ._driver import drive, start, thread_count
 from ._ce_loop import Constants, Output, State, Streams, compiled_loop, scratch
 
 #: Default trial-steps per compiled call (the progress bar and Ctrl-C are served between calls).
 STEPS_PER_CALL = 20_000
-
-
-def thread_count(setup, trials: int) -> int:
-    """Threads the loop runs on: ``setup.threads``, at most one per trial."""
-    return max(1, min(int(setup.threads), int(trials)))
 
 
 def run(setup, d, instance, table, record_actions: bool = False, progress=None,
@@ -51,21 +43,14 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     the loop starts, included).
     """
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
-    steps = setup.explore_steps
     n_thr = thread_count(setup, B)
     loop = compiled_loop()
     h = edge_lines.compiled_h(d)
-    actions = np.empty((B, T), dtype=np.int8) if record_actions else np.empty((1, 1), dtype=np.int8)
-    if record_actions:
-        actions[:, :steps] = np.arange(steps) % K
-    rew = VectorRewards(table, block=setup.block)
-    hist = rew.take(np.full(K, n0))
-    buf, pos, fill = rew.buffers()
-    rew.refill(np.flatnonzero(pos >= fill))  # one block per stream up front (the values do not depend on blocks)
+    actions, rew, bufs, ones = start(setup, table, record_actions)
     t0 = K * n0 + 1
     grid = setup.grid
-    streams = Streams(buf, pos, fill, rew.pulls)
-    state = State(ones=np.ascontiguousarray(hist[:, :, 1], dtype=float), tau=np.full((B, K), float(n0)),
+    streams = Streams(*bufs)
+    state = State(ones=ones, tau=np.full((B, K), float(n0)),
                   cur=np.full((B, K - 1), -1, dtype=np.int64), a=np.zeros((B, K)), arm=np.zeros(B, dtype=np.int64),
                   t_next=np.full(B, t0 - 1, dtype=np.int64))
     consts = Constants(t0=int(t0), T=int(T), radius_c=float(setup.radius_c), L_bonus=float(setup.L_bonus),
@@ -76,54 +61,14 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     scratches = [scratch(grid) for _ in range(n_thr)]
     total = T - t0 + 1
     per_call = max(1, int(steps_per_call) // max(1, total))
-    bounds = [B * r // n_thr for r in range(n_thr + 1)]
-    done = [0] * n_thr  # trials finished, per thread
-    stop = threading.Event()
-    refill_lock = threading.Lock()
 
-    def work(r: int, after_call=None) -> None:
-        """Advance the trials of range r, ``per_call`` trials per compiled call."""
-        b, hi = bounds[r], bounds[r + 1]
-        while b < hi and not stop.is_set():
-            end = min(hi, b + per_call)
-            nxt = int(loop(h, streams, state, consts, outs[r], scratches[r], b, end))
-            if nxt < end:  # trial nxt stopped: the reward stream of its next pull is used up
-                with refill_lock:
-                    rew.refill(nxt * K + state.arm[nxt])
-            b = nxt
-            done[r] = b - bounds[r]
-            if after_call is not None:
-                after_call()
+    def loop_call(r: int, b: int, end: int) -> int:
+        return loop(h, streams, state, consts, outs[r], scratches[r], b, end)
 
-    bar = progress(total=total) if progress is not None else None
-    shown = 0
+    def on_stop(b: int) -> None:  # trial b stopped: the reward stream of its next pull is used up
+        rew.refill(b * K + state.arm[b])
 
-    def show() -> None:
-        nonlocal shown
-        if bar is not None:
-            now = total * sum(done) // B
-            bar.update(now - shown)
-            shown = now
-
-    try:
-        if n_thr == 1:
-            work(0, show)  # in this thread: Ctrl-C interrupts between two calls
-        else:
-            with cf.ThreadPoolExecutor(max_workers=n_thr, thread_name_prefix="rsb-ce") as pool:
-                futures = [pool.submit(work, r) for r in range(n_thr)]
-                try:
-                    while cf.wait(futures, timeout=0.2, return_when=cf.FIRST_EXCEPTION).not_done:
-                        show()
-                    for f in futures:
-                        f.result()  # re-raises a thread's error
-                except BaseException:  # Ctrl-C or an error: the other threads stop after their current call
-                    stop.set()
-                    raise
-                show()
-    finally:
-        stop.set()
-        if bar is not None:
-            bar.close()
+    drive(B, n_thr, per_call, total, loop_call, on_stop, progress)
     tot = stats.sum(axis=0)
     return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
                      {"full": 0, "candidate": 0, "upper_bound": 0, "quick": 0, "lines": int(tot[2]),
