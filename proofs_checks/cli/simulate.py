@@ -14,7 +14,9 @@ import sys
 from dataclasses import dataclass, field
 
 from rsb_sim import options as sim_options
-from . import values
+from rsb_theory.workload import simulate_work
+
+from . import values, work
 from .errors import fail
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
@@ -73,6 +75,8 @@ def validate(args) -> Request:
         config["threads"] = values.count(args.threads, "--threads", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
+    eps = config.get("eps") if "eps" in config else work.eps_at(None, K, T)
+    work.check(simulate_work(algo, K, T, config["trials"], eps), args)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes))
 
 
@@ -86,14 +90,7 @@ def execute(req: Request) -> str:
         print(f"rsb simulate: note: {note}", file=sys.stderr)
     instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
-    progress = None
-    if not req.quiet and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        def bar(total):
-            return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
-
-        progress = bar
+    progress = work.progress_bar("rsb simulate", req.quiet)
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress)
     for w in res.warnings:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
