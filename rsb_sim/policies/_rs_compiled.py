@@ -17,11 +17,11 @@ from rsb_theory import argmax as am
 from rsb_theory.argmax import edge_lines, intervals
 from rsb_theory.objectives.validation import concave_fields
 
-from ..rules import TIE_TOL
+from ..rules import TIE_TOL, radius_table
 from . import PolicyRun
 from ._ce_loop import Streams
 from ._driver import drive, start, thread_count
-from ._rs_loop import Constants, Output, State, compiled_loop, radius_table, scratch
+from ._rs_loop import Constants, Output, State, compiled_loop, scratch
 
 #: Default trial-steps per compiled call (the progress bar and Ctrl-C are served between calls).
 STEPS_PER_CALL = 200_000

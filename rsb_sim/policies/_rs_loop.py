@@ -12,7 +12,7 @@ the choice and its mixture, sets ``need[b] = 2`` and calls again).  At each step
    action recorded, tau[b, arm] += 1 and, if t < T, ones[b, arm] += reward;
 2. lo/hi = clip(phat -/+ radius, 0, 1) with phat = ones / tau and the radius of
    ``eq:UCB_confidence_sets`` (:func:`rsb_sim.rules.confidence_radius`, tabulated for 0..T pulls by
-   :func:`radius_table`: a square root and a division less in the chain of dependent operations of
+   :func:`rsb_sim.rules.radius_table`: a square root and a division less in the chain of dependent operations of
    a step; the same values);
 3. the decision of ``eq:UCB_alpha`` (concave h: max of h over [<a, lo>, <a, hi>]): the current
    mixture is kept when its interval of means contains x* (its value is then max h, which no grid
@@ -169,13 +169,6 @@ def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc:
             t += 1
         t_next[b] = T + 1
     return b1
-
-
-def radius_table(radius_c: float, T: int) -> np.ndarray:
-    """radius_c / sqrt(n) for n = 0..T pulls, as :func:`rsb_sim.rules.confidence_radius` computes it
-    (a correctly rounded square root and division: the same bits; tested)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return rules.confidence_radius(float(radius_c), np.arange(T + 1, dtype=float))  # n = 0: never read
 
 
 def track_only(t_from, T, a, tau, actions, record):

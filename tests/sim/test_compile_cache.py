@@ -99,6 +99,17 @@ def test_a_change_in_a_callee_file_recompiles_the_caller(tmp_path):
         assert _fresh_process(_RUN, tmp_path, env) == {"value": 30, "hits": 0}  # recompiled, not stale
 
 
+def test_every_compiled_callee_of_the_rs_loop_is_in_its_sources():
+    from rsb_sim.policies import _rs_loop
+
+    _rs_loop.compiled_loop()
+    files = {os.path.realpath(m.__file__) for m in _rs_loop.SOURCES} | {os.path.realpath(_rs_loop.__file__)}
+    callees = [v for v in vars(_rs_loop).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
+    assert len(callees) == 4  # the exact search, the mixture, the reward reader and the tracking rule
+    for v in callees:
+        assert os.path.realpath(v.py_func.__code__.co_filename) in files, v
+
+
 def test_every_compiled_callee_of_the_loop_is_in_its_sources():
     _ce_loop.compiled_loop()  # binds the callees' names to their dispatchers
     files = {os.path.realpath(m.__file__) for m in _ce_loop.SOURCES} | {os.path.realpath(_ce_loop.__file__)}
