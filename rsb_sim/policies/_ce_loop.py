@@ -76,6 +76,7 @@ class Constants(NamedTuple):
     tol: float  # the mixture tie tolerance (rsb_sim.rules.TIE_TOL)
     cap: int  # candidates kept by the search (rsb_theory.argmax.edge_lines.CAND_CAP)
     record: bool  # write the actions
+    window: bool  # try the window route (off when the radius is at least 1 all run long: it would decline)
 
 
 class Output(NamedTuple):
@@ -136,7 +137,7 @@ DECLINED = x_window.DECLINED
 def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc: Scratch, b0: int, b1: int) -> int:
     buf, pos, fill, pulls = streams
     ones, tau, cur, a, arm, t_next = state
-    t0, T, radius_c, L_bonus, m, eps, off, tol, cap, record = k
+    t0, T, radius_c, L_bonus, m, eps, off, tol, cap, record, use_window = k
     stats, actions = out
     search, window, p, c, new = sc
     K = tau.shape[1]
@@ -158,7 +159,7 @@ def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc:
             for j in range(K):
                 p[j] = ones[b, j] / tau[b, j]
                 c[j] = L_bonus * _radius(radius_c, tau[b, j])
-            ev = _window(h, p, c, cur[b], new, m, eps, off, tol, cap, search, window, b)
+            ev = _window(h, p, c, cur[b], new, m, eps, off, tol, cap, search, window, b) if use_window else DECLINED
             if ev == DECLINED:
                 ev = _decide_one(h, p, c, cur[b], new, m, eps, off, tol, cap, search)
             else:

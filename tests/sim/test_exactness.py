@@ -278,3 +278,16 @@ def test_rs_compiled_loop_with_the_paper_radius_and_informative_radius_at_scale(
     for p in ((0.4, 0.9), (0.2, 0.4, 0.6, 0.9)):
         pr, changes = _rs_compiled_vs_reference(p, 2000, 0.05, 0.01, 20, seed=1, trials=2, block=2048)
         assert changes >= 1
+
+
+def test_window_route_is_not_tried_with_the_paper_radius():
+    """Radius >= 1 all run long (the paper's radius): the window route is not tried (it would decline after
+    sorting the grid); the line search alone takes the reference's actions."""
+    from rsb_sim.policies._ce_compiled import window_pays
+
+    p = (0.2, 0.4, 0.6, 0.9)
+    d, inst = get("gini"), BernoulliInstance(p)
+    assert not window_pays(prepare(SimConfig(T=3000, eps=0.1), inst, d, "ce-ucb-m"))
+    assert window_pays(prepare(SimConfig(T=3000, eps=0.1, radius_scale=0.01), inst, d, "ce-ucb-m"))
+    res, _ = _compare("gini", p, 300, 0.1, 1.0, 4, "ce-ucb-m", seed=1, trials=2)
+    assert res.stats["window"] == 0 and res.stats["lines"] > 0
