@@ -84,3 +84,18 @@ def test_line_progress_when_stderr_is_not_a_terminal():
     assert len(lines) == 4 and lines[-1].startswith("rsb simulate: 100% (200/200 steps per trial")
     assert progress_bar("rsb simulate", quiet=True) is None
     assert isinstance(progress_bar("rsb simulate", quiet=False)(total=10), LineProgress)  # pytest's stderr is no tty
+
+
+@pytest.mark.parametrize("argv", [
+    ["optimize", "--dr", "gini", "--p", P10, "--eps", "0.01"],
+    ["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", P50, "--T", "10^6", "--eps", "0.01"],
+])
+def test_a_refusal_imports_nothing_heavy(argv):
+    """The estimate and the refusal come before NumPy, SymPy, numba or the simulator are imported."""
+    code = ("import contextlib, io, sys\nfrom proofs_checks.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    code = main({argv!r})\n"
+            "heavy = sorted(m for m in ('numpy', 'sympy', 'numba', 'scipy', 'rsb_sim.engine') if m in sys.modules)\n"
+            "print(code, heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip()
+    assert out == "2 []", out
