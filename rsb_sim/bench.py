@@ -1,12 +1,21 @@
 """Throughput of each policy in trial-steps per second: vectorised engine vs the reference loop, same run.
 
-Used by ``rsb bench`` and ``benchmarks/bench_sim.py``.
+Used by ``rsb bench`` and ``benchmarks/bench_sim.py``.  The rows of issue 18 come first
+(:func:`issue_rows`): CE-UCB-M and RS-UCB-M, Gini, eps = 0.05, radius x 0.01, T = 2e4, 1000 trials,
+K = 2 and 4, timed as a whole process (``rsb simulate ... --format json``, start-up included) and
+engine-only (in this process, after a warm-up), against the plain reference loop timed in the same
+run on a few of the same trials (its time per trial, times the trials).  Wall and CPU seconds are
+both reported: the machine may be shared (docs/simulation.md).
 """
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -17,7 +26,7 @@ from .engine import run
 from .instances import BernoulliInstance
 from .reference import reference_trial
 from .rewards import RewardTable
-from .policies._ce_compiled import thread_count
+from .policies._driver import thread_count
 from .policies.ce_ucb_m import runs_compiled_loop
 from .setup import prepare
 
@@ -81,8 +90,8 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
 
 
 def bench(quick: bool = False, algos=("rs-ucb-m", "ce-ucb-m", "rs-etc-m", "uniform"), Ks=(2, 4), eps: float = 0.05,
-          radius_scales=(1.0, 0.01)) -> list[BenchRow]:
-    """All rows; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's
+          radius_scales=(1.0, 0.01)) -> list:
+    """Issue 18's rows (:func:`issue_rows`, :class:`IssueRow`) first, then a :class:`BenchRow` per policy; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's
     number of trials: the engine's per-step cost is shared by all trials) and 5 (fewer let the
     reference's rate vary by 1.5x between runs, measured).
 
@@ -91,7 +100,7 @@ def bench(quick: bool = False, algos=("rs-ucb-m", "ce-ucb-m", "rs-etc-m", "unifo
     """
     T, nf, nr = (1000, 100, 1) if quick else (3000, 1000, 5)
     cpus = available_cpus()
-    rows = []
+    rows: list = issue_rows(quick)
     for algo in algos:
         for K in Ks:
             for rs in (radius_scales if algo in ("rs-ucb-m", "ce-ucb-m") else (1.0,)):
@@ -100,7 +109,101 @@ def bench(quick: bool = False, algos=("rs-ucb-m", "ce-ucb-m", "rs-etc-m", "unifo
     return rows
 
 
+#: The configuration of issue 18's rows.
+ISSUE = {"eps": 0.05, "radius_scale": 0.01, "T": 20_000, "trials": 1000, "Ks": (2, 4), "algos": ("ce-ucb-m", "rs-ucb-m")}
+
+
+@dataclass(frozen=True)
+class IssueRow:
+    """One row of issue 18: seconds for ``trials`` trials (the reference: per trial x trials)."""
+
+    algo: str
+    K: int
+    T: int
+    trials: int
+    ref_trials: int
+    process_wall: float
+    process_cpu: float
+    engine_wall: float
+    engine_cpu: float
+    ref_wall: float  # reference, extrapolated to ``trials`` trials
+    ref_cpu: float
+    same_actions: bool
+
+    def to_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d.update(kind="issue18", process_speedup=self.ref_wall / self.process_wall,
+                 engine_speedup=self.ref_wall / self.engine_wall)
+        return d
+
+
+def _cli() -> list[str]:
+    rsb = Path(sys.executable).with_name("rsb")
+    return [str(rsb)] if rsb.exists() else [sys.executable, "-m", "proofs_checks.cli"]
+
+
+def _process(algo: str, K: int, T: int, trials: int, eps: float, rs: float) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``rsb simulate`` in a fresh process (its children's rusage)."""
+    argv = _cli() + ["simulate", "--algo", algo, "--dr", "gini", "--p", ",".join(map(str, INSTANCES[K])), "--T",
+                     str(T), "--trials", str(trials), "--eps", str(eps), "--radius-scale", str(rs), "--format", "json",
+                     "--quiet", "--max-work", "10^12"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def issue_one(algo: str, K: int, T: int, trials: int, ref_trials: int, eps: float, rs: float) -> IssueRow:
+    """One row of :func:`issue_rows` (the process first, then the engine, then the reference)."""
+    pw, pc = _process(algo, K, T, trials, eps, rs)
+    d, inst = get("gini"), BernoulliInstance(INSTANCES[K])
+    run(SimConfig(T=50, trials=2, seed=0, eps=eps, radius_scale=rs), inst, d, algo)  # warm-up: caches, compiled code
+    cfg = SimConfig(T=T, trials=trials, seed=0, eps=eps, radius_scale=rs)
+    c0, w0 = time.process_time(), time.perf_counter()
+    res = run(cfg, inst, d, algo)
+    ew, ec = time.perf_counter() - w0, time.process_time() - c0
+    setup = prepare(cfg, inst, d, algo)
+    table = RewardTable.from_seed(0, trials, inst)
+    same = True
+    c0, w0 = time.process_time(), time.perf_counter()
+    for k in range(ref_trials):
+        acts = reference_trial(setup, d, inst, table, k)
+        same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
+    rw, rc = time.perf_counter() - w0, time.process_time() - c0
+    scale = trials / ref_trials
+    return IssueRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw * scale, rc * scale, same)
+
+
+def issue_rows(quick: bool = False) -> list[IssueRow]:
+    """Issue 18's rows: CE-UCB-M and RS-UCB-M at K = 2 and 4 (``quick``: 100 trials, 1 reference trial;
+    else 1000 and 3)."""
+    trials, nr = (100, 1) if quick else (ISSUE["trials"], 3)
+    return [issue_one(a, K, ISSUE["T"], trials, nr, ISSUE["eps"], ISSUE["radius_scale"])
+            for a in ISSUE["algos"] for K in ISSUE["Ks"]]
+
+
+def format_issue_rows(rows) -> str:
+    lines = ["issue 18: Gini, eps = 0.05, radius x 0.01, T = 2e4; seconds for all trials (wall / CPU); the "
+             "reference timed on ref trials in the same run, times trials / ref",
+             f"{'algo':<9} {'K':>2} {'trials':>6} {'ref':>3} {'process':>13} {'engine':>13} {'reference':>15} "
+             f"{'x process':>9} {'x engine':>8} same"]
+    for r in rows:
+        lines.append(f"{r.algo:<9} {r.K:>2} {r.trials:>6} {r.ref_trials:>3} {r.process_wall:>6.2f}/{r.process_cpu:<6.2f} "
+                     f"{r.engine_wall:>6.2f}/{r.engine_cpu:<6.2f} {r.ref_wall:>7.1f}/{r.ref_cpu:<7.1f} "
+                     f"{r.ref_wall / r.process_wall:>9.0f} {r.ref_wall / r.engine_wall:>8.0f} {r.same_actions}")
+    return "\n".join(lines)
+
+
 def format_rows(rows) -> str:
+    issue = [r for r in rows if isinstance(r, IssueRow)]
+    rows = [r for r in rows if not isinstance(r, IssueRow)]
+    head = format_issue_rows(issue) + "\n\n" if issue else ""
+    return head + _format_bench_rows(rows)
+
+
+def _format_bench_rows(rows) -> str:
     lines = [f"{'algo':<9} {'K':>2} {'eps':>5} {'r_scale':>7} {'T':>6} {'threads':>7} {'engine tsps':>12} "
              f"{'reference tsps':>15} {'speedup':>8} same"]
     for r in rows:

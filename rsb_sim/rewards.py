@@ -29,6 +29,21 @@ import numpy as np
 #: Default number of uniforms drawn per (trial, arm) refill.
 DEFAULT_BLOCK = 2048
 
+#: Memory of the reward buffers of one run when the block size is chosen automatically (:func:`auto_block`).
+BUFFER_BYTES = 64 << 20
+
+
+def auto_block(T: int, trials: int, K: int, budget: int = BUFFER_BYTES) -> int:
+    """Rewards per refill for a run: as many as ``budget`` bytes of int8 buffers hold for the
+    trials x K streams, between :data:`DEFAULT_BLOCK` and T (no stream needs more than T).
+
+    Long runs then refill seldom (each refill is a call from a compiled loop back to Python:
+    measured, RS-UCB-M, K = 2, T = 3e5, 1000 trials, 131 000 refills of 2048 rewards cost 40 % of
+    the run); the block size changes no reward (tested).
+    """
+    fit = budget // max(1, trials * K)
+    return int(max(DEFAULT_BLOCK, min(T, fit)))
+
 
 def root_entropy(seed) -> int:
     """The entropy of the root SeedSequence for ``seed`` (``None``: fresh OS entropy)."""

@@ -95,6 +95,13 @@ def confidence_radius(radius_c, tau):
     return radius_c / np.sqrt(tau)
 
 
+def radius_table(radius_c: float, T: int) -> np.ndarray:
+    """:func:`confidence_radius` for 0..T pulls (the compiled loops read it instead of a square root and
+    a division per arm and step: the same bits, both correctly rounded; tested).  Entry 0 is never read."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return confidence_radius(float(radius_c), np.arange(T + 1, dtype=float))
+
+
 def etc_targets(T: int, a: np.ndarray) -> np.ndarray:
     """floor(T a(i) + FLOOR_GUARD) for the first K-1 arms, shape (B, K-1), int64."""
     return np.floor(T * a[:, :-1] + FLOOR_GUARD).astype(np.int64)

@@ -27,7 +27,7 @@ from .config import (
     etc_explore_per_arm,
     ucb_explore_per_arm,
 )
-from .rewards import DEFAULT_BLOCK
+from .rewards import DEFAULT_BLOCK, auto_block
 from .rules import confidence_radius
 
 
@@ -71,8 +71,9 @@ class Setup:
         Threads of CE-UCB-M's compiled time loop (``SimConfig.threads`` resolved);
         no effect on any result.
     block : int
-        Rewards drawn per refill of a (trial, arm) stream (``SimConfig.block``); no
-        effect on any reward.
+        Rewards drawn per refill of a (trial, arm) stream: ``SimConfig.block``, or, when it is left
+        at its default, :func:`rsb_sim.rewards.auto_block` (larger for long runs); no effect on
+        any reward.
     compiled : bool
         CE-UCB-M may use its compiled loop (``SimConfig.compiled``); no effect on any result.
     enum_budget : int or None
@@ -177,9 +178,10 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     n0 = 0
     N = Dmin = None
     radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
+    block = auto_block(T, cfg.trials, K) if cfg.block == DEFAULT_BLOCK else cfg.block
     if algo == "uniform":
         return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, (), cfg.threads_for(),
-                     cfg.block, cfg.compiled, cfg.enum_budget)
+                     block, cfg.compiled, cfg.enum_budget)
     if algo == "rs-ucb-m":
         if instance.kind != "bernoulli":
             raise ValueError("argument 'algo': rs-ucb-m is implemented for Bernoulli arms only (the Jensen "
@@ -232,7 +234,7 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                     + ("; the optimistic value is the same for every mixture and the first mixture is kept"
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
     return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
-                 cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
+                 cfg.threads_for(), block, cfg.compiled, cfg.enum_budget)
 
 
 def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str, eps: float) -> Setup:

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
-from scipy import optimize
 
 from .budgets import Algebraic, algebraic_degree, explicit_number, within_budget
 from .distortions import U, Distortion, DistortionError, _pieces, exact_number
@@ -285,6 +284,8 @@ def _sup_two_point_ratio(f, q: float, a: float, b: float, singular: list[float])
         if abs(xx - yy) < 1e-14:
             return 0.0
         return -abs(float(f(np.array([xx]))[0] - f(np.array([yy]))[0])) / abs(xx - yy) ** q
+
+    from scipy import optimize  # here: importing SciPy's optimizer costs every `rsb simulate` 0.3-0.5 s of start-up
 
     res = optimize.minimize(neg, x0=[x[i], x[j]], method="Nelder-Mead", options={"xatol": 1e-12, "fatol": 1e-14})
     return max(best, -float(res.fun))

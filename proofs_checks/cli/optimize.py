@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from . import values
+from . import values, work
 from .errors import fail
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
@@ -36,7 +36,14 @@ def validate(args) -> Request:
     eps = None if args.eps is None else values.number(args.eps, "--eps", low=0, high=1, low_open=True)
     if args.grid is not None and eps is None:
         raise fail("--grid", "needs --eps (the grid is used only for the discrete optimum)")
-    return Request(dr, params, p, eps, args.grid or "ucb", args.method or "auto", args.format)
+    grid = args.grid or "ucb"
+    work.limit(args)  # read (and refused if bad) with or without --eps
+    if eps is not None:
+        from rsb_theory.workload import grid_budget, optimize_work
+
+        if grid_budget(len(p), eps, grid) >= 0:  # else the grid's own error names --eps
+            work.check(optimize_work(len(p), eps, grid), args, "a coarser --eps or fewer arms")
+    return Request(dr, params, p, eps, grid, args.method or "auto", args.format)
 
 
 def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid: str, method: str = "auto") -> dict:

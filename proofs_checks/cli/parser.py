@@ -155,6 +155,12 @@ def _wait(p: Parser) -> None:
                   "once with exit status 75); does not change any result")
 
 
+def _max_work(p: Parser) -> None:
+    from .work import HELP
+
+    p.option("--max-work", "--max-work 10^12", dest="max_work", default=None, help=HELP)
+
+
 def _quiet(p: Parser) -> None:
     p.option("--quiet", action="store_true", help="no progress bar")
 
@@ -192,6 +198,7 @@ def build_parser() -> Parser:
     o.option("--method", choices=METHODS, default=None,
              help="route of the oracle: auto (default), closed_form, cvxpy or search")
     _format(o)
+    _max_work(o)
     o.set_defaults(module="optimize")
 
     s = sub.add_parser("simulate", help="simulate a policy: regret per trial (eq:regret)",
@@ -231,6 +238,7 @@ def build_parser() -> Parser:
     _wait(s)  # with --out
     _format(s)
     _quiet(s)
+    _max_work(s)
     s.set_defaults(module="simulate")
 
     b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
@@ -265,6 +273,7 @@ def build_parser() -> Parser:
     sl.option("--no-cache", dest="no_cache", action="store_true", help="do not read or write the cache")
     _format(sl)
     _quiet(sl)
+    _max_work(sl)
     _sweep(sl, "1")
     sl.set_defaults(module="slopes")
 
@@ -296,6 +305,7 @@ def build_parser() -> Parser:
     pl.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
     _format(pl)
     _quiet(pl)
+    _max_work(pl)
     _sweep(pl, "1")
     pl.set_defaults(module="plot")
     return parser

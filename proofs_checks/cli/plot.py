@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..bound_plot import DEFAULT_TRIALS, DEFAULT_TS, check_request
 from ..outputs import check_out
-from . import values
+from . import values, work
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "scheduler": "scheduler"}
 
@@ -47,6 +47,7 @@ def validate(args) -> Request:
                                                       high_open=True)
     rs = None if args.radius_scale is None else values.number(args.radius_scale, "--radius-scale", low=0)
     check_request(args.algo, p, Ts, trials, rho, rs, args.explore)
+    work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)
     return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
                    values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet))

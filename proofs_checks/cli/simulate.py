@@ -18,7 +18,9 @@ import sys
 from dataclasses import dataclass, field
 
 from rsb_sim import options as sim_options
-from . import values
+from rsb_theory.workload import simulate_work
+
+from . import values, work
 from .errors import fail
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
@@ -79,6 +81,10 @@ def validate(args) -> Request:
         config["threads"] = values.count(args.threads, "--threads", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
+    eps = config.get("eps") if "eps" in config else work.eps_at(None, K, T)
+    if "eps" not in sim_options.READS[algo]:  # the baselines search no grid
+        eps = None
+    work.check(simulate_work(algo, K, T, config["trials"], eps), args)
     record = None if args.record is None else _record(args.record, at)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
                    _keep(args), record)
@@ -144,14 +150,7 @@ def execute(req: Request) -> str:
         return _execute_kept(req)
     instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
-    progress = None
-    if not req.quiet and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        def bar(total):
-            return tqdm(total=total, file=sys.stderr, unit="step", leave=False)
-
-        progress = bar
+    progress = work.progress_bar("rsb simulate", req.quiet)
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress, record=req.record)
     for w in res.warnings:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from rsb_sim import options as sim_options
 from ..slopes import DEFAULT_CACHE, DEFAULT_TS, SlopeRequest
-from . import values
+from rsb_theory.workload import total
+
+from . import values, work
 from .errors import fail, usage_error
 from .names import ALGORITHMS
 
@@ -76,6 +78,8 @@ def validate(args) -> Request:
                                                  trials=trials, seed=seed, n_boot=n_boot, tol=tol, **mine))
                 except ValueError as exc:  # eps or explore not valid at some horizon of this instance
                     raise usage_error(exc, LIBRARY_FLAGS) from None
+    work.check(total(work.runs((r.algo,), len(r.p), r.Ts, r.trials, r.eps) for r in requests), args,
+               "a coarser --eps, fewer arms, instances or trials, or shorter --Ts")
     out = None if args.no_cache else (DEFAULT_CACHE if args.out is None else args.out)
     return Request(tuple(requests), out, sweep, args.format, bool(args.quiet))
 

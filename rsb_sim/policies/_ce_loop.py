@@ -11,9 +11,11 @@ whose next reward stream is used up (the caller refills the stream b * K + arm[b
    (:func:`rsb_sim.rewards.pop_buffered`), the action is recorded, tau[b, arm] += 1 and,
    if t < T, ones[b, arm] += reward (at t = T the run ends: only the count is updated);
 2. phat = ones / tau and c = L_bonus * radius, with the radius of
-   ``eq:UCB_confidence_sets`` (:func:`rsb_sim.rules.confidence_radius`); the decision of
-   ``eq:UCB_alpha2`` by the compiled search (:func:`rsb_theory.argmax.edge_lines.compiled_search`)
-   with the previous choice cur[b], written to cur[b] with its mixture a[b]
+   ``eq:UCB_alpha2`` with the previous choice cur[b]: by the window route of
+   :mod:`rsb_theory.argmax.x_window` (K >= 3, grids of at most
+   :data:`rsb_theory.argmax.x_window.WINDOW_MAX_GRID` points), or, where it declines, by the line
+   search (:func:`rsb_theory.argmax.edge_lines.compiled_search`); the same decision either way,
+   written to cur[b] with its mixture a[b]
    (:func:`record_choice`, as :func:`rsb_theory.argmax.points_of`);
 3. the next arm by ``eq:UCB_sampling_rule`` with t pulls made
    (:func:`rsb_sim.rules.track_arm`), written to arm[b].
@@ -36,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rsb_theory.argmax import edge_lines
+from rsb_theory.argmax import edge_lines, x_window
 
 from .. import rewards, rules
 
@@ -74,12 +76,13 @@ class Constants(NamedTuple):
     tol: float  # the mixture tie tolerance (rsb_sim.rules.TIE_TOL)
     cap: int  # candidates kept by the search (rsb_theory.argmax.edge_lines.CAND_CAP)
     record: bool  # write the actions
+    window: bool  # try the window route (off when the radius is at least 1 all run long: it would decline)
 
 
 class Output(NamedTuple):
     """What one caller (thread) accumulates."""
 
-    stats: np.ndarray  # (3,) int64: evaluations, decisions by enumeration of the grid, decisions
+    stats: np.ndarray  # (4,) int64: evaluations, decisions by enumeration of the grid, decisions, by the window
     actions: np.ndarray  # (trials, T) int8 when recording, else (1, 1)
 
 
@@ -87,13 +90,14 @@ class Scratch(NamedTuple):
     """Work arrays of one caller (thread)."""
 
     search: tuple  # rsb_theory.argmax.edge_lines.scratch(K, m)
+    window: tuple  # rsb_theory.argmax.x_window.window_scratch(grid) (an empty grid: the route is off)
     p: np.ndarray  # (K,) float: phat of the trial
     c: np.ndarray  # (K,) float: the bonus
     new: np.ndarray  # (K-1,) int64: the decision
 
 
 #: Files whose code is compiled into :func:`run_trials` (besides this one): the stamp of its cache.
-SOURCES = (edge_lines, rules, rewards)
+SOURCES = (edge_lines, x_window, rules, rewards)
 
 
 def record_choice(n, eps, off, cur, a, b):
@@ -119,6 +123,7 @@ def record_choice(n, eps, off, cur, a, b):
 # The callees of run_trials, by global name: the plain functions, rebound to their compiled
 # versions by compiled_loop() before run_trials is compiled.
 _decide_one = edge_lines._decide_one
+_window = x_window.decide_window
 _record = record_choice
 _pop = rewards.pop_buffered
 _radius = rules.confidence_radius
@@ -126,13 +131,15 @@ _track = rules.track_arm
 
 _COMPILED: dict = {}  # per-process memo of the compiled loop
 
+DECLINED = x_window.DECLINED
+
 
 def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc: Scratch, b0: int, b1: int) -> int:
     buf, pos, fill, pulls = streams
     ones, tau, cur, a, arm, t_next = state
-    t0, T, radius_c, L_bonus, m, eps, off, tol, cap, record = k
+    t0, T, radius_c, L_bonus, m, eps, off, tol, cap, record, use_window = k
     stats, actions = out
-    search, p, c, new = sc
+    search, window, p, c, new = sc
     K = tau.shape[1]
     for b in range(b0, b1):
         t = t_next[b]
@@ -152,7 +159,11 @@ def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc:
             for j in range(K):
                 p[j] = ones[b, j] / tau[b, j]
                 c[j] = L_bonus * _radius(radius_c, tau[b, j])
-            ev = _decide_one(h, p, c, cur[b], new, m, eps, off, tol, cap, search)
+            ev = _window(h, p, c, cur[b], new, m, eps, off, tol, cap, search, window, b) if use_window else DECLINED
+            if ev == DECLINED:
+                ev = _decide_one(h, p, c, cur[b], new, m, eps, off, tol, cap, search)
+            else:
+                stats[3] += 1
             if ev < 0:
                 stats[0] -= ev
                 stats[1] += 1
@@ -174,6 +185,7 @@ def compiled_loop():
     if "run_trials" not in _COMPILED:
         g = globals()
         g["_decide_one"] = edge_lines.compiled_search()
+        g["_window"] = x_window.compiled_window()
         for name in ("_record", "_pop", "_radius", "_track"):
             g[name] = edge_lines.njit_cached(g[name], inline="always", nrt=False)
         _COMPILED["run_trials"] = edge_lines.njit_cached(run_trials, sources=SOURCES, inline="never", nrt=False,
@@ -195,7 +207,10 @@ def own_lines(a: np.ndarray, line: int = 64) -> np.ndarray:
     return out
 
 
-def scratch(K: int, m: int) -> Scratch:
+def scratch(grid) -> Scratch:
     """The work arrays of one thread, each on cache lines of its own (:func:`own_lines`)."""
+    K, m = grid.K, int(grid.budget)
     search = tuple(own_lines(x) for x in edge_lines.scratch(K, m))
-    return Scratch(search, own_lines(np.zeros(K)), own_lines(np.zeros(K)), own_lines(np.zeros(K - 1, dtype=np.int64)))
+    window = tuple(own_lines(x) for x in x_window.window_scratch(grid))
+    return Scratch(search, window, own_lines(np.zeros(K)), own_lines(np.zeros(K)),
+                   own_lines(np.zeros(K - 1, dtype=np.int64)))

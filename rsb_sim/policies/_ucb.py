@@ -27,6 +27,7 @@ from ..rewards import VectorRewards
 from ..rules import round_robin_counts, track
 from ..search import N_CAND, Searcher
 from . import PolicyRun
+from ._rs_loop import compiled_tracking
 
 
 def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus: bool,
@@ -139,9 +140,7 @@ def _data_free(setup, d, make_objective, record_actions: bool) -> PolicyRun:
     actions = np.empty((1, T), dtype=np.int8) if record_actions else None
     if actions is not None:
         actions[0, :K * n0] = np.arange(K * n0) % K
-    for t in range(K * n0 + 1, T + 1):
-        arm = track(t - 1, a, tau)
-        tau[0, arm] += 1
-        if actions is not None:
-            actions[0, t - 1] = arm[0]
+    # eq:UCB_sampling_rule with the fixed mixture (rsb_sim.rules.track_arm, compiled: T can be 3e5 steps)
+    compiled_tracking()(K * n0 + 1, T, a[0], tau[0], actions[0] if actions is not None else np.empty(1, np.int8),
+                        actions is not None)
     return PolicyRun(tau.astype(np.int64), actions, {})

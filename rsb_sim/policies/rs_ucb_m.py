@@ -15,6 +15,11 @@ Two exact shortcuts:
   every interval is [0, 1], every grid value is max h and the first mixture
   (the first grid point) is kept for ever: the run does not depend on the
   rewards, and one trial is simulated and broadcast.
+
+The time loop runs compiled (:mod:`rsb_sim.policies._rs_compiled`, :mod:`rsb_sim.policies._rs_loop`)
+unless ``SimConfig.compiled`` is False or numba cannot compile h; otherwise the NumPy loop of
+:func:`rsb_sim.policies._ucb.run` with :class:`rsb_sim.search.Searcher`.  Same decisions either way
+(tests run both routes).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import numpy as np
 
 from rsb_theory import argmax as am
 
-from . import _ucb
+from . import _rs_compiled, _ucb
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
@@ -39,6 +44,8 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
 
     max_tau = setup.T - (setup.K - 1) * setup.n0
     data_free = setup.explore_steps < setup.T and setup.radius_c ** 2 >= max_tau
+    if not data_free and setup.compiled and _rs_compiled.applies(setup, d, instance):
+        return _rs_compiled.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
     return _ucb.run(setup, d, instance, table, make, use_upper_bound=True, bonus=False,
                     record_actions=record_actions, progress=progress, quick_keep=quick_keep,
                     data_free=data_free)

@@ -373,7 +373,7 @@ def scratch(K: int, m: int) -> tuple:
 
 
 #: Helpers inlined into :func:`_decide_one` by numba.
-_INLINE = ("_forms", "_hy", "_value", "_offer", "_sample", "_head_sums", "_line0_point", "_lex_less", "_compact",
+_INLINE = ("_choose", "_hull_edges", "_forms", "_hy", "_value", "_offer", "_sample", "_head_sums", "_line0_point", "_lex_less", "_compact",
            "_bracket", "_g", "_scan_line", "_line0_peak", "_pieces", "_x_at_line0")
 
 #: The functions that allocate arrays; they need numba's reference-counted runtime (NRT).  The
@@ -391,7 +391,7 @@ def _kernel():
     """
     if not _COMPILED:
         g = globals()
-        for name in ("_forms", "_hy", "_value", "_lex_less", "_compact", "_offer", "_line0_point", "_sample",
+        for name in ("_choose", "_hull_edges", "_forms", "_hy", "_value", "_lex_less", "_compact", "_offer", "_line0_point", "_sample",
                      "_line0_peak", "_head_sums", "_x_at_line0", "_pieces", "_bracket", "_g", "_refine_end",
                      "_refine", "_scan_line", "_grid_pass", "_enumerate", "_next_point", "_scratch", "_decide_one",
                      "_decide_all"):
@@ -485,23 +485,7 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
         pmin = min(pmin, p[k])
         pmax = max(pmax, p[k])
     # ---- edges of the upper hull of the points (p_k, c_k)
-    nh = 0
-    for i in range(K):
-        for j in range(i + 1, K):
-            if abs(p[i] - p[j]) < P_SEP:
-                continue
-            beta = (c[i] - c[j]) / (p[i] - p[j])
-            alpha = c[i] - beta * p[i]
-            dtol = 1e-13 * (1.0 + abs(alpha) + abs(beta) + cmax)
-            ok = True
-            for k in range(K):
-                if k != i and k != j and alpha + beta * p[k] - c[k] < -dtol:
-                    ok = False
-                    break
-            if ok:
-                hull[nh, 0] = i
-                hull[nh, 1] = j
-                nh += 1
+    nh = _hull_edges(p, c, cmax, hull)
     if nh == 0:
         overflow = True  # all means equal (or no usable edge): enumerate
     else:
@@ -714,18 +698,50 @@ def _decide_one(h, p, c, prev, out, m, eps, off, tol, cap, sc):
             overflow = not ok
     if overflow:
         return -_enumerate(h, K, m, eps, off, p, c, tol, n, have_prev, prev, out)
+    _choose(have_prev, vprev, prev, M, nc, cand_v, cand_n, K1, tol, out)
+    return count
+
+
+def _choose(have_prev, vprev, prev, M, nc, cand_v, cand_n, K1, tol, out):
+    """The rule of ARCHITECTURE.md into out: the previous choice while v(prev) >= M - tol, else the first
+    candidate in lexicographic order with v >= M - tol (every point within tol of M is a candidate)."""
     if have_prev and vprev >= M - tol:
         for k in range(K1):
             out[k] = prev[k]
-        return count
-    pick = -1  # the first candidate in lexicographic order with v >= M - tol
+        return 0
+    pick = -1
     for q in range(nc):
         if cand_v[q] >= M - tol:
             if pick < 0 or _lex_less(cand_n[q], cand_n[pick], K1):
                 pick = q
     for k in range(K1):
         out[k] = cand_n[pick, k]
-    return count
+    return 0
+
+
+def _hull_edges(p, c, cmax, hull):
+    """The pairs (i, j), i < j, with p_i != p_j whose line lies above every point (p_k, c_k) (up to a
+    rounding tolerance): the edges of the upper hull (collinear points give every pair), into hull.
+    Returns their number."""
+    K = p.shape[0]
+    nh = 0
+    for i in range(K):
+        for j in range(i + 1, K):
+            if abs(p[i] - p[j]) < P_SEP:
+                continue
+            beta = (c[i] - c[j]) / (p[i] - p[j])
+            alpha = c[i] - beta * p[i]
+            dtol = 1e-13 * (1.0 + abs(alpha) + abs(beta) + cmax)
+            ok = True
+            for k in range(K):
+                if k != i and k != j and alpha + beta * p[k] - c[k] < -dtol:
+                    ok = False
+                    break
+            if ok:
+                hull[nh, 0] = i
+                hull[nh, 1] = j
+                nh += 1
+    return nh
 
 
 def _offer(v, n, K1, cand_v, cand_n, M, nc, cap, tol):

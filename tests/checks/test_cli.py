@@ -187,6 +187,10 @@ EXPRESSION_FLAGS = [
     *((_PLOT, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--rho", "--radius-scale", "--explore", "--jobs",
                            "--chunk", "--wait")),
     (_PLOT[:2] + ["--param", "s=0.5"] + _PLOT[2:3] + ["pht"] + _PLOT[4:], "--param"),
+    (["optimize", "--dr", "gini", "--p", "0.4,0.9"], "--max-work"),
+    (_SIM, "--max-work"),
+    (_SLOPES, "--max-work"),
+    (_PLOT, "--max-work"),
 ]
 
 

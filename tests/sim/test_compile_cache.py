@@ -19,7 +19,7 @@ import textwrap
 import numba
 
 from rsb_sim.policies import _ce_loop
-from rsb_theory.argmax import edge_lines
+from rsb_theory.argmax import edge_lines, x_window
 
 #: A concave h with q = 1 used by no other test, so that its callback is cached by this test.
 H = "(3*u - u**3)/2"
@@ -31,7 +31,7 @@ _SCRIPT = textwrap.dedent('''
     from rsb_sim.engine import run
     from rsb_sim.instances import BernoulliInstance
     from rsb_sim.policies import _ce_loop
-    from rsb_theory.argmax import edge_lines
+    from rsb_theory.argmax import edge_lines, x_window
     from rsb_theory.distortions import from_string
 
     d = from_string(%r)
@@ -99,17 +99,34 @@ def test_a_change_in_a_callee_file_recompiles_the_caller(tmp_path):
         assert _fresh_process(_RUN, tmp_path, env) == {"value": 30, "hits": 0}  # recompiled, not stale
 
 
+def test_every_compiled_callee_of_the_rs_loop_is_in_its_sources():
+    from rsb_sim.policies import _rs_loop
+
+    _rs_loop.compiled_loop()
+    files = {os.path.realpath(m.__file__) for m in _rs_loop.SOURCES} | {os.path.realpath(_rs_loop.__file__)}
+    callees = [v for v in vars(_rs_loop).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
+    assert len(callees) == 4  # the exact search, the mixture, the reward reader and the tracking rule
+    for v in callees:
+        assert os.path.realpath(v.py_func.__code__.co_filename) in files, v
+
+
 def test_every_compiled_callee_of_the_loop_is_in_its_sources():
     _ce_loop.compiled_loop()  # binds the callees' names to their dispatchers
     files = {os.path.realpath(m.__file__) for m in _ce_loop.SOURCES} | {os.path.realpath(_ce_loop.__file__)}
     callees = [v for v in vars(_ce_loop).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
-    assert len(callees) == 5  # the search, the mixture, the reward reader, the radius and the tracking rule
+    # the line search, the window route, the mixture, the reward reader, the radius and the tracking rule
+    assert len(callees) == 6
     for v in callees:
         assert os.path.realpath(v.py_func.__code__.co_filename) in files, v
-    # the search calls only functions of its own file, whose cache is stamped with it
+    # the line search calls only functions of its own file, whose cache is stamped with it; the window
+    # route calls functions of its own file and of the line search's, and its cache is stamped with both
     for name, v in vars(edge_lines).items():
         if isinstance(v, numba.core.registry.CPUDispatcher):
             assert os.path.realpath(v.py_func.__code__.co_filename) == os.path.realpath(edge_lines.__file__), name
+    both = {os.path.realpath(edge_lines.__file__), os.path.realpath(x_window.__file__)}
+    for name, v in vars(x_window).items():
+        if isinstance(v, numba.core.registry.CPUDispatcher):
+            assert os.path.realpath(v.py_func.__code__.co_filename) in both, name
 
 
 def test_source_stamp_changes_with_every_file(tmp_path):

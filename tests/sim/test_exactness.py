@@ -213,3 +213,81 @@ def test_grids_above_the_compiled_limit_use_the_numpy_searcher():
     assert big.grid.size > ce_ucb_m.COMPILED_MAX_GRID and not ce_ucb_m.compiled_applies(big, d, inst)
     off = prepare(SimConfig(T=120, eps=0.1, explore=5, compiled=False), inst, d, "ce-ucb-m")
     assert not ce_ucb_m.compiled_applies(off, d, inst)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_window_route_in_the_compiled_loop_takes_the_reference_actions(threads):
+    """K = 3 and 4 with an informative radius and long runs: most decisions by the window route of
+    rsb_theory.argmax.x_window (sorted order kept per trial across calls and refills), the reference's
+    actions; and the line search alone (route off on a too large grid) gives the same counts."""
+    for p, eps in (((0.2, 0.4, 0.6, 0.9), 0.1), ((0.3, 0.6, 0.9), 0.05)):
+        pr, changes, _ = _compiled_vs_reference(p, 700, eps, 0.01, 5, seed=2, trials=3, block=64, threads=threads,
+                                                steps_per_call=500)
+        assert pr.stats["window"] > pr.stats["lines"] // 2 and changes > 50
+
+
+def _rs_compiled_vs_reference(p, T, eps, rs, ex, seed, trials, block, threads=1, work_budget=None, dr="gini"):
+    """RS-UCB-M's compiled loop called directly (its explicit parameters), against the reference loop."""
+    from rsb_sim.policies import _rs_compiled
+
+    d, inst = get(dr), BernoulliInstance(p)
+    cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=ex, block=block, threads=threads)
+    setup = prepare(cfg, inst, d, "rs-ucb-m")
+    assert _rs_compiled.applies(setup, d, inst)
+    table = RewardTable.from_seed(seed, trials, inst)
+    kw = {} if work_budget is None else {"work_budget": work_budget}
+    pr = _rs_compiled.run(setup, d, inst, table, record_actions=True, steps_per_call=2 * T, **kw)
+    changes = 0
+    for k in range(trials):
+        decisions = []
+        ref = reference_trial(setup, d, inst, table, k, decisions)
+        assert np.array_equal(ref, pr.actions[k]), f"trial {k}: first difference at t={np.argmax(ref != pr.actions[k]) + 1}"
+        changes += int(np.count_nonzero(np.diff(decisions)))
+    return pr, changes
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("block", [1, 7, 2048])
+def test_rs_compiled_loop_resumes_after_refills_on_threads(threads, block):
+    """RS-UCB-M's compiled loop (interval certificate, compiled exact search) stops for refills and resumes,
+    over 1 or 2 threads: the reference's actions, and the NumPy route's counts."""
+    p = (0.2, 0.5, 0.6, 0.95)
+    pr, changes = _rs_compiled_vs_reference(p, 300, 0.1, 0.002, 4, seed=4, trials=5, block=block, threads=threads)
+    assert pr.stats["compiled"] > 0 and pr.stats["quick"] > 0 and changes >= 1
+    assert (pr.stats["refills"] > 100) if block < 10 else (pr.stats["refills"] == 1)
+    numpy = run(SimConfig(T=300, trials=5, seed=4, eps=0.1, radius_scale=0.002, explore=4, compiled=False),
+                BernoulliInstance(p), get("gini"), "rs-ucb-m")
+    assert np.array_equal(numpy.counts, pr.counts)
+
+
+@pytest.mark.parametrize("dr", ["gini", "cvar", "mean_median"])
+def test_rs_compiled_loop_hands_decisions_to_the_branch_and_bound(dr):
+    """A work budget of 0 leaves every walk to the branch and bound in Python (then the loop resumes);
+    a tiny one some: the reference's actions either way."""
+    for budget, K in ((0, 3), (3, 4)):
+        p = (0.2, 0.5, 0.6, 0.95)[:K]
+        pr, changes = _rs_compiled_vs_reference(p, 300, 0.1, 0.0005, 4, seed=7, trials=3, block=16, work_budget=budget,
+                                                dr=dr)
+        assert (pr.stats["bnb"] > 0 and changes >= 1) if dr == "gini" else (pr.stats["bnb"] > 0 or budget > 0)
+        if budget == 0:  # no walk: the compiled searches only kept a previous choice (work 1 each)
+            assert pr.stats["work"] == pr.stats["compiled"]
+
+
+def test_rs_compiled_loop_with_the_paper_radius_and_informative_radius_at_scale():
+    """K = 2 and 4, eps = 0.05, radius x 0.01, T = 2000: the reference's actions."""
+    for p in ((0.4, 0.9), (0.2, 0.4, 0.6, 0.9)):
+        pr, changes = _rs_compiled_vs_reference(p, 2000, 0.05, 0.01, 20, seed=1, trials=2, block=2048)
+        assert changes >= 1
+
+
+def test_window_route_is_not_tried_with_the_paper_radius():
+    """Radius >= 1 all run long (the paper's radius): the window route is not tried (it would decline after
+    sorting the grid); the line search alone takes the reference's actions."""
+    from rsb_sim.policies._ce_compiled import window_pays
+
+    p = (0.2, 0.4, 0.6, 0.9)
+    d, inst = get("gini"), BernoulliInstance(p)
+    assert not window_pays(prepare(SimConfig(T=3000, eps=0.1), inst, d, "ce-ucb-m"))
+    assert window_pays(prepare(SimConfig(T=3000, eps=0.1, radius_scale=0.01), inst, d, "ce-ucb-m"))
+    res, _ = _compare("gini", p, 300, 0.1, 1.0, 4, "ce-ucb-m", seed=1, trials=2)
+    assert res.stats["window"] == 0 and res.stats["lines"] > 0

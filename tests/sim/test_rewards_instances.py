@@ -174,3 +174,20 @@ def test_radius_constant_matches_rates():
 
 def test_default_eps():
     assert math.isclose(SimConfig(T=10**5).eps_for(2), math.sqrt(2 * math.log(1e5) / 1e5))
+
+
+def test_auto_block_is_bounded_and_changes_no_result():
+    """The block chosen for a run (rsb_sim.rewards.auto_block) lies between DEFAULT_BLOCK and T (within the
+    buffer budget otherwise), and a run with it has the counts of a run with the default block."""
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run
+    from rsb_sim.rewards import BUFFER_BYTES, DEFAULT_BLOCK, auto_block
+    from rsb_theory.distortions import get
+
+    assert auto_block(100, 10, 2) == DEFAULT_BLOCK
+    assert auto_block(10**6, 1, 2) == 10**6 and auto_block(10**8, 1, 2) == BUFFER_BYTES // 2
+    assert auto_block(300_000, 1000, 2) == BUFFER_BYTES // 2000
+    inst, d = BernoulliInstance((0.3, 0.7)), get("gini")
+    auto = run(SimConfig(T=5000, trials=3, seed=2, eps=0.1, radius_scale=0.01), inst, d, "rs-ucb-m")
+    small = run(SimConfig(T=5000, trials=3, seed=2, eps=0.1, radius_scale=0.01, block=5), inst, d, "rs-ucb-m")
+    assert np.array_equal(auto.counts, small.counts)

@@ -87,3 +87,15 @@ def test_record_choice_is_points_of():
                     f(counts[j], float(grid.eps), float(grid.offset), cur, a, 1)
                     assert np.array_equal(a[1], want[j]) and np.array_equal(cur[1], counts[j]), (K, kind, counts[j])
                     assert not a[[0, 2]].any() and np.all(cur[[0, 2]] == -1)
+
+
+def test_radius_table_has_the_bits_of_the_radius():
+    """The compiled loops read rsb_sim.rules.radius_table instead of computing radius_c / sqrt(n): the same bits."""
+    import math
+
+    from rsb_sim.rules import confidence_radius, radius_table
+
+    for c in (0.0, 1e-3, 6.29, 629.0, 1 / 3):
+        tab = radius_table(c, 5000)
+        for n in range(1, 5001):
+            assert tab[n] == confidence_radius(c, float(n)) == c / math.sqrt(n)

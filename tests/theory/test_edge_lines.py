@@ -28,31 +28,37 @@ def _means(K):
     return st.lists(st.sampled_from([0.0, 0.5, 1.0]) | st.floats(0.0, 1.0), min_size=K, max_size=K)
 
 
-@st.composite
-def _case(draw):
-    K = draw(st.integers(2, 6))
-    eps = draw(st.sampled_from({2: [0.05, 0.013, 0.3], 3: [0.05, 0.07, 0.2], 4: [0.05, 0.1, 0.3],
-                                5: [0.1, 0.15], 6: [0.1, 0.12]}[K]))
-    kind = draw(st.sampled_from(["ucb", "etc"]))
-    grid = Grid(K, eps, kind)
-    B = draw(st.integers(1, 4))
-    phat = np.array([draw(_means(K)) for _ in range(B)])
-    scale = draw(st.sampled_from([0.0, 1e-4, 0.01, 1.0, 30.0]))
-    c = np.array([draw(st.lists(st.floats(0.0, 1.0), min_size=K, max_size=K)) for _ in range(B)]) * scale
-    if draw(st.booleans()):  # ties between arms: equal bonus (equal counts) or identical arms
-        c[:, 1] = c[:, 0]
-        if draw(st.booleans()):
-            phat[:, 1] = phat[:, 0]
-    counts = grid.counts()
-    prev = np.full((B, K - 1), -1, dtype=np.int64)
-    for b in range(B):
-        if draw(st.booleans()):
-            prev[b] = counts[draw(st.integers(0, len(counts) - 1))]
-    return draw(st.sampled_from(CONCAVE)), grid, phat, c, prev
+def cases(Ks=(2, 3, 4, 5, 6), previous="sometimes"):
+    """Random decisions: K in Ks, both grids, means in {0, 1/2, 1} or anywhere, bonuses from 0 to 30,
+    ties between arms; a previous choice ``"sometimes"`` or ``"always"``."""
+
+    @st.composite
+    def case(draw):
+        K = draw(st.sampled_from(Ks))
+        eps = draw(st.sampled_from({2: [0.05, 0.013, 0.3], 3: [0.05, 0.07, 0.2], 4: [0.05, 0.1, 0.3],
+                                    5: [0.1, 0.15], 6: [0.1, 0.12]}[K]))
+        kind = draw(st.sampled_from(["ucb", "etc"]))
+        grid = Grid(K, eps, kind)
+        B = draw(st.integers(1, 4))
+        phat = np.array([draw(_means(K)) for _ in range(B)])
+        scale = draw(st.sampled_from([0.0, 1e-6, 1e-4, 0.01, 1.0, 30.0]))
+        c = np.array([draw(st.lists(st.floats(0.0, 1.0), min_size=K, max_size=K)) for _ in range(B)]) * scale
+        if draw(st.booleans()):  # ties between arms: equal bonus (equal counts) or identical arms
+            c[:, 1] = c[:, 0]
+            if draw(st.booleans()):
+                phat[:, 1] = phat[:, 0]
+        counts = grid.counts()
+        prev = np.full((B, K - 1), -1, dtype=np.int64)
+        for b in range(B):
+            if previous == "always" or draw(st.booleans()):
+                prev[b] = counts[draw(st.integers(0, len(counts) - 1))]
+        return draw(st.sampled_from(CONCAVE)), grid, phat, c, prev
+
+    return case()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=_case())
+@given(case=cases())
 def test_decisions_equal_enumeration(case):
     name, grid, phat, c, prev = case
     d = get(name)

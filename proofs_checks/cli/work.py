@@ -1,0 +1,90 @@
+"""``--max-work``: the work estimate of a command (:mod:`rsb_theory.workload`), checked before any search.
+
+Light (no NumPy): a refused command answers in a fraction of a second, one line naming
+``--max-work`` with the grid size and the estimate, exit status 2.
+"""
+
+from __future__ import annotations
+
+from rsb_theory import expressions
+from rsb_theory.workload import DEFAULT_MAX_WORK, Estimate, simulate_work, total
+
+from . import values
+from .errors import fail
+
+HELP = (f"refuse a run whose work estimate (grid points and trial-steps, multiply-adds; rsb_theory.workload) "
+        f"exceeds this (default {DEFAULT_MAX_WORK:.0e}); a count or arithmetic, e.g. 10^12")
+
+
+def limit(args) -> int:
+    """The ``--max-work`` limit of the command."""
+    raw = getattr(args, "max_work", None)
+    return DEFAULT_MAX_WORK if raw is None else values.count(raw, "--max-work", 1)
+
+
+def check(estimate: Estimate, args, hint: str | None = None) -> None:
+    """UsageError naming --max-work when ``estimate`` is above the limit (``hint``: what else to change)."""
+    msg = estimate.refusal(limit(args)) if hint is None else estimate.refusal(limit(args), hint=hint)
+    if msg is not None:
+        raise fail("--max-work", msg)
+
+
+def eps_at(rule, K: int, T: int) -> float | None:
+    """eps of a run for the estimate: the experiments' default sqrt(K log T / T) for None or
+    ``experiments``, a number or an expression in T and K as given; None (no grid term) for a rule
+    that needs the symbolic derivation (``theorem``)."""
+    from rsb_sim.options import EXPERIMENTS_EPS
+
+    if rule == "theorem":
+        return None
+    text = EXPERIMENTS_EPS if rule in (None, "experiments") else rule
+    try:
+        e = float(expressions.evaluate(text, "eps", {"K": K, "T": T})) if T > 1 else 1.0
+    except (ValueError, ZeroDivisionError):
+        return None
+    return e if 0 < e <= 1 else None
+
+
+def runs(algos, K: int, Ts, trials: int, eps_rule) -> Estimate:
+    """The estimate of a family of runs (each algorithm at each horizon)."""
+    return total(simulate_work(a, K, T, trials, eps_at(eps_rule, K, T)) for a in algos for T in Ts)
+
+
+class LineProgress:
+    """A progress bar for stderr that is not a terminal: one line every ``every`` seconds (tqdm's
+    interface: ``update(n)``, ``close()``).  The clock only paces the lines; it decides nothing."""
+
+    def __init__(self, total: int, prog: str, unit: str = "step", every: float = 5.0, stream=None) -> None:
+        import sys
+        import time
+
+        self.total, self.prog, self.unit, self.every = int(total), prog, unit, float(every)
+        self.stream = sys.stderr if stream is None else stream
+        self.clock = time.monotonic
+        self.start = self.last = self.clock()
+        self.n = 0
+
+    def update(self, n: int) -> None:
+        self.n += int(n)
+        now = self.clock()
+        if now - self.last >= self.every:
+            self.last = now
+            pct = 100.0 * self.n / max(1, self.total)
+            print(f"{self.prog}: {pct:.0f}% ({self.n}/{self.total} {self.unit}s per trial, "
+                  f"{now - self.start:.0f} s)", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(prog: str, quiet: bool, unit: str = "step"):
+    """``progress(total=...)`` for a run: tqdm on a terminal, :class:`LineProgress` otherwise, None when quiet."""
+    import sys
+
+    if quiet:
+        return None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        return lambda total: tqdm(total=total, file=sys.stderr, unit=unit, leave=False)
+    return lambda total: LineProgress(total, prog, unit)

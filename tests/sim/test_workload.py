@@ -1,0 +1,101 @@
+"""Work estimates (rsb_theory.workload) and the refusal of large instances before any search (issue 18)."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rsb_theory.grids import Grid
+from rsb_theory.workload import DEFAULT_MAX_WORK, grid_budget, grid_points, optimize_work, simulate_work
+
+P10 = ",".join(str(x) for x in (0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9))
+P50 = ",".join(str(round(0.01 + 0.019 * i, 3)) for i in range(50))
+
+
+@pytest.mark.parametrize("kind", ["etc", "ucb"])
+def test_grid_size_equals_the_grids(kind):
+    """The light count and rsb_theory.grids.Grid agree (K = 2..6, eps over its range, exact and with a deficit)."""
+    for K in range(2, 7):
+        for eps in (1.0, 0.5, 0.3, 0.2, 0.1, 1 / 7, 0.05, 0.013, 0.01):
+            if grid_budget(K, eps, kind) < 0:
+                continue
+            g = Grid(K, eps, kind)
+            assert (grid_budget(K, eps, kind), grid_points(K, eps, kind)) == (g.budget, g.size)
+
+
+def test_estimates():
+    assert optimize_work(2, 0.05).points == Grid(2, 0.05, "ucb").size
+    assert optimize_work(10, 0.01).work > DEFAULT_MAX_WORK
+    assert simulate_work("uniform", 2, 100, 10, None) == (0, 2000)
+    assert simulate_work("rs-ucb-m", 2, 100, 10, 0.05) == (20, 2000 + 40)
+    # the paper-scale runs of regret-vs-K are within the default limit
+    assert simulate_work("rs-ucb-m", 6, 300_000, 1000, 0.0159).work <= DEFAULT_MAX_WORK
+
+
+def _rsb(argv, timeout=60):
+    rsb = Path(sys.executable).with_name("rsb")
+    cmd = [str(rsb)] if rsb.exists() else [sys.executable, "-m", "proofs_checks.cli"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd + argv, capture_output=True, text=True, timeout=timeout)
+    return proc, time.perf_counter() - t0
+
+
+@pytest.mark.parametrize("argv, size", [
+    (["optimize", "--dr", "gini", "--p", P10, "--eps", "0.01"], "2.75e+12 points"),
+    (["optimize", "--dr", "gini", "--p", P50, "--eps", "0.01"], "points"),
+    (["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", P50, "--T", "10^6", "--eps", "0.01"], "points"),
+    (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10^8", "--trials", "1000"], "2e+11"),
+    (["slopes", "--algo", "rs-etc-m", "--p", P10, "--eps", "0.01", "--no-cache", "--quiet"], "points"),
+    (["plot", "bounds", "--dr", "gini", "--p", P10, "--algo", "rs-ucb-m", "--out", "o", "--Ts", "10^7,10^8",
+      "--trials", "1000"], "points"),
+])
+def test_large_instances_are_refused_at_once(argv, size):
+    """One line naming --max-work with the grid size and the estimate, exit 2, nothing on stdout; the
+    work is counted, not tried (the wall time, measured for information, is a fraction of a second)."""
+    proc, _seconds = _rsb(argv)
+    err = proc.stderr.strip()
+    assert proc.returncode == 2 and proc.stdout == "" and len(err.splitlines()) == 1, err
+    assert "argument '--max-work'" in err and "work estimate" in err and size in err, err
+
+
+def test_a_raised_limit_lets_the_run_through():
+    proc, _ = _rsb(["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "100", "--trials", "3",
+                    "--max-work", "10^2", "--quiet"])
+    assert proc.returncode == 2 and "--max-work" in proc.stderr
+    proc, _ = _rsb(["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "100", "--trials", "3",
+                    "--max-work", "10^3", "--quiet", "--format", "json"])
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_line_progress_when_stderr_is_not_a_terminal():
+    """Not a terminal: a line per interval (here every update: interval 0), naming the command and the share done."""
+    import io
+
+    from proofs_checks.cli.work import LineProgress, progress_bar
+
+    out = io.StringIO()
+    bar = LineProgress(200, "rsb simulate", every=0.0, stream=out)
+    for _ in range(4):
+        bar.update(50)
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4 and lines[-1].startswith("rsb simulate: 100% (200/200 steps per trial")
+    assert progress_bar("rsb simulate", quiet=True) is None
+    assert isinstance(progress_bar("rsb simulate", quiet=False)(total=10), LineProgress)  # pytest's stderr is no tty
+
+
+@pytest.mark.parametrize("argv", [
+    ["optimize", "--dr", "gini", "--p", P10, "--eps", "0.01"],
+    ["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", P50, "--T", "10^6", "--eps", "0.01"],
+])
+def test_a_refusal_imports_nothing_heavy(argv):
+    """The estimate and the refusal come before NumPy, SymPy, numba or the simulator are imported."""
+    code = ("import contextlib, io, sys\nfrom proofs_checks.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    code = main({argv!r})\n"
+            "heavy = sorted(m for m in ('numpy', 'sympy', 'numba', 'scipy', 'rsb_sim.engine') if m in sys.modules)\n"
+            "print(code, heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip()
+    assert out == "2 []", out
