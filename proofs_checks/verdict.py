@@ -47,6 +47,7 @@ derived rate over a range (:func:`compare_rates_on`), two bounds
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -229,6 +230,7 @@ class Rate:
     source: str = ""
 
 
+@lru_cache(maxsize=None)
 def _split(a: Rate, b: Rate, x: sp.Symbol, region: sp.Set) -> tuple[sp.Set, sp.Set, sp.Set]:
     """(a strictly better, b strictly better, tie) on ``region``: a faster power of T first, then a smaller power
     of log T."""

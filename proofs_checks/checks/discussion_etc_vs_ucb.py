@@ -45,7 +45,7 @@ def bounds(q: sp.Expr, r: sp.Expr) -> dict[str, tuple[Rate, ...]]:
     b = rates.beta
     order = rates.compare_etc_ucb(q, r, b)
     etc = (Rate(order.etc_T_decay, order.etc_log_power, ALL_BETA, "theorem:RS-ETC-M"),)
-    ud = rates.derive_ucb_exponents()
+    ud = derived.ucb_exponents()
     at = {rates.q: q, rates.r: r}
     delta, discrete = sp.simplify(ud.delta_decay.subs(at)), sp.simplify(ud.discrete_decay.subs(at))
     side = sp.solveset(rates.ucb_side_condition(q, r, b), b, ALL_BETA)

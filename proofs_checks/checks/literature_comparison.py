@@ -32,7 +32,7 @@ import sympy as sp
 
 from rsb_theory import rates
 
-from .. import paper_claims
+from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide, fmt_set
@@ -56,9 +56,8 @@ class Row:
     assumes: tuple[str, ...]
 
 
-@lru_cache(maxsize=1)
 def _ucb_derivation():
-    return rates.derive_ucb_exponents()
+    return derived.ucb_exponents()
 
 
 def _weaker_on_grid(printed: sp.Expr, derived_e: sp.Expr, ok=lambda q, r, b: True) -> tuple[bool, bool, int]:
@@ -133,8 +132,6 @@ def _rows_of_table_1() -> str:
     """For which beta the RS-UCB-M row applies to each mixture row of table:table_regrets (derived and printed q, r)."""
     from rsb_theory.distortions import get
     from rsb_theory.holder import family_mixture_exponent, holder
-
-    from .. import derived
 
     bits = []
     for row in paper_claims.TABLE_REGRETS:
