@@ -8,7 +8,6 @@ nothing from the network.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +35,6 @@ def execute(req: Request) -> str:
     from ..report import write
 
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
-    results = run_all(progress=sys.stderr.isatty(), jobs=jobs)
+    results = run_all(progress=True, jobs=jobs)
     path = write(results, req.out)
     return f"{summary(results)}\nwrote {path}"

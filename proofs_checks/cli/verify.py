@@ -91,7 +91,7 @@ def execute(req: Request) -> str:
     ids = list(claims())
     if req.proof is not None:
         ids = list(proof_view.ids_of(req.proof, ids))
-        view = proof_view.build(req.proof, run_claims(ids, progress=sys.stderr.isatty(), jobs=jobs))
+        view = proof_view.build(req.proof, run_claims(ids, progress=True, jobs=jobs))
         if req.format == "json":
             return proof_view.to_json(view)
         return proof_view.to_markdown(view) if req.format == "md" else proof_view.to_text(view)
@@ -99,7 +99,7 @@ def execute(req: Request) -> str:
         ids = [i for i in ids if i.startswith(req.prefix)]
         if not ids:
             raise fail("--id", f"no ledger id starts with {req.prefix!r}")
-    results = run_claims(ids, progress=sys.stderr.isatty(), jobs=jobs, mutants=req.mutants)
+    results = run_claims(ids, progress=True, jobs=jobs, mutants=req.mutants)
     shown = select(results, req.statuses)
     line = summary(results, len(shown), _filters(req))
     if req.format == "json":
