@@ -10,7 +10,8 @@
 * the figures found in the output directory or in ``docs/figures``, embedded as ``data:`` URIs.
 
 Nothing is loaded from the network: the CSS and the script are inline, the figures are data URIs.  Opened as
-``index.html#show=proofs`` (``summary``, ``ledger``, ``figures``) the page shows that part alone.  The script
+``index.html#show=proofs`` (``summary``, ``ledger``, ``figures``) the page shows that part alone, and as
+``index.html#status=refuted,conditional`` with the ledger filtered.  The script
 has a self-test: opened as ``index.html#selftest`` it exercises the filters and records the outcome in
 ``<body data-selftest="pass|fail: ...">`` and on the console (``RSB-SELFTEST ...``), which a headless browser run
 can read (``tests/checks/test_report.py``).
@@ -191,6 +192,13 @@ _SCRIPT = r"""
   });
   window.rsbFilter = {apply: apply, only: only, all: all};
   apply();
+  // index.html#status=refuted,conditional: the ledger filtered by status (a link to a view)
+  var f = /^#status=([a-z,]+)$/.exec(location.hash);
+  if(f){
+    var want = f[1].split(',');
+    boxes.forEach(function(b){ b.checked = want.indexOf(b.value) >= 0; });
+    apply();
+  }
   // index.html#show=proofs (or summary, ledger, figures): that part of the page alone
   var m = /^#show=(\w+)$/.exec(location.hash);
   if(m){
