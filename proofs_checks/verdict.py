@@ -10,16 +10,17 @@ is applied by :func:`decide`:
    side conditions): whatever else is true, nothing it says there can be
    contradicted or used;
 2. **conditional** — the claim fails in some case its hypotheses allow, but
-   the check names a *repair*: a condition on the claim's own parameters or
-   hypotheses, not stated for this claim (possibly stated elsewhere in the
-   paper), satisfied by some of the cases tried, under which the claim held in
-   every case tried;
+   the check names a *repair*: a satisfiable condition in the claim's own
+   terms (a range of its parameters, a class of instances, the existence of an
+   unknown, a hypothesis stated elsewhere in the paper, a value of a constant
+   the claim leaves to its setting), not stated for this claim, with which the
+   claim held in every case tried (its mutant adds it and must come out
+   verified or loose);
 3. **refuted** — it fails in such a case and no repair is known; also a
    printed value that is wrong (its correct value is the entry's ``derived``,
-   not a condition), and a failure seen in every case the claim is about.  A
-   failure observed only where the claim cannot be tested (a rate measured at
-   horizons where the theorem's bound is not informative) is no refutation:
-   such a claim is ``vacuous``;
+   not a condition).  A failure observed only where the claim cannot be tested
+   (a rate measured at horizons where the theorem's bound is not informative)
+   is no refutation: such a claim is ``vacuous``;
 4. **loose** — it holds, and a strictly stronger value (a function of the
    same parameters, at least as strong everywhere and stronger somewhere) is
    *proven* (exactly, or symbolically): a dense-grid supremum or a Monte
