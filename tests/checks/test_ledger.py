@@ -299,6 +299,8 @@ def test_mutants_of_a_sample_are_caught(ident):
     assert res.mutants, ident
     assert res.mutant_caught, (ident, res.status, res.mutants)
     assert all(m.claim for m in res.mutants)
+    if res.status == "conditional":  # the rule: the repair, added to the claim, makes it hold
+        assert any(m.status in ("verified", "loose") for m in res.mutants), (ident, res.mutants)
 
 
 def test_the_sample_covers_every_status(ledger):
@@ -321,3 +323,6 @@ def test_every_mutant_run_and_at_least_95_percent_caught(capsys):
     assert all(list(d)[-2:] == ["mutants", "mutant_caught"] for d in data)
     caught = sum(d["mutant_caught"] for d in data)
     assert caught >= 0.95 * len(data), [d["id"] for d in data if not d["mutant_caught"]]
+    unrepaired = [d["id"] for d in data if d["status"] == "conditional"
+                  and not any(m["status"] in ("verified", "loose") for m in d["mutants"])]
+    assert not unrepaired, f"conditional entries whose repair does not make them hold: {unrepaired}"
