@@ -61,10 +61,13 @@ def step_position(ident: str) -> float | None:
 
 
 def labels_checked(ident: str) -> tuple[str, ...]:
-    """The paper labels an entry checks: its label and, for ``RESULT#step:LABEL``, the step's label."""
+    """The paper labels an entry checks: its label; for ``RESULT#step:LABEL`` the step's label; for another entry
+    of a result (``lemma: concentration#bound``) the displays of that result's statement (``eq:meta_concentration``)."""
     step = step_of(ident)
     own = label_of(ident)
-    return (own, step) if step is not None and step in paper_labels.POSITION and step != own else (own,)
+    if step is None:
+        return (own, *paper_labels.statement_labels(own))
+    return (own, step) if step in paper_labels.POSITION and step != own else (own,)
 
 
 def _order_key(ident: str, module_index: int, position: int) -> tuple:

@@ -2,7 +2,8 @@
 
 The kinds are data (:mod:`proofs_checks.paper_labels`); the ids are derived from
 the registry (:func:`proofs_checks.registry.ids_by_label`: an entry checks its
-own label and, for ``RESULT#step:LABEL``, the step's label).  No check runs.
+own label; ``RESULT#step:LABEL`` also the step's label; another entry of a result
+also the displays of the result's statement).  No check runs.
 """
 
 from __future__ import annotations
