@@ -52,6 +52,22 @@ IDS = (f"{RC}#step:eq:concave 1", f"{RC}#step:eq: concave 2",
        f"{BL}#step:eq:solitary_best", f"{BL}#step:eq:astar_lemma14", f"{BL}#step:eq:aprime_lemma14",
        f"{BL}#step:eq:concavity_h", f"{BL}#step:eq:best_second_deff", f"{BL}#step:eq:delta_min_conc_mon_analysis")
 TOL = 1e-12
+#: Small eps (1/eps an integer and not) tried where the grid has at most MAX_POINTS points (a count, decided from
+#: K and eps before enumerating: the same cases on any machine).
+SMALL_EPS, MAX_POINTS = (1 / 40, 0.024), 20_000
+
+
+def eps_list(K: int, grid: str, base: tuple[float, ...]) -> tuple[float, ...]:
+    """``base`` and :data:`SMALL_EPS`, keeping the eps whose grid exists (mid-point: 1/eps >= K/2) and is small
+    enough to enumerate (:data:`MAX_POINTS`)."""
+    out = []
+    for eps in base + SMALL_EPS:
+        if grid == "ucb" and 1 / eps - K / 2 < 0:
+            continue
+        if eps in SMALL_EPS and Grid(K, eps, grid).size > MAX_POINTS:
+            continue
+        out.append(eps)
+    return tuple(out)
 
 
 # --- lemma:risk-concave ------------------------------------------------------------------------------------------
@@ -160,11 +176,8 @@ def delta_cases() -> tuple[DeltaCase, ...]:
         r, L, alpha, v_star = _pair(key, p)
         p_arr, a_arr = np.array(p), np.array(alpha)
         for grid in ("etc", "ucb"):
-            for eps in de.EPS_INTEGER + de.EPS_OTHER:
-                if grid == "ucb" and 1 / eps - len(p) / 2 < 0:
-                    continue
-                g = Grid(len(p), eps, grid)
-                pts = g.points()
+            for eps in eps_list(len(p), grid, de.EPS_INTEGER + de.EPS_OTHER):
+                g, pts = grid_points(len(p), eps, grid)
                 values = d.numeric(pts @ p_arr)
                 i = int(np.argmin(np.abs(pts - a_arr).sum(axis=1)))
                 out.append(DeltaCase(key, p, grid, eps, g.exact, alpha, tuple(pts[i]), v_star - float(values.max()),
@@ -195,7 +208,8 @@ def _delta_43(claim: Claim) -> CheckResult:
             bad.append((k, excess))
     holds = not bad and not opt_bad
     ev = (f"{len(delta_cases())} cases (the instances of lemma:Delta_error, both grids, eps in "
-          f"{[round(e, 4) for e in de.EPS_INTEGER + de.EPS_OTHER]}): Delta(eps) <= U_h(F*) - U_h(abar) (a* is the grid "
+          f"{[round(e, 4) for e in de.EPS_INTEGER + de.EPS_OTHER + SMALL_EPS]}, the small ones where the grid has at most "
+          f"{MAX_POINTS} points): Delta(eps) <= U_h(F*) - U_h(abar) (a* is the grid "
           f"optimum) in all but {len(opt_bad)}; U_h(F*) - U_h(abar) - {c.printed} (r, L_MH of the instance) at most "
           f"{worst:.3g}")
     if bad:
@@ -252,11 +266,8 @@ def simplex_cases() -> tuple[tuple[int, str, float, bool, tuple, tuple, str], ..
     for a, origin in alphas:
         K = a.size
         for grid in ("etc", "ucb"):
-            for eps in COARSE_EPS + de.EPS_INTEGER + de.EPS_OTHER:
-                if grid == "ucb" and 1 / eps - K / 2 < 0:
-                    continue
-                g = Grid(K, eps, grid)
-                pts = g.points()
+            for eps in eps_list(K, grid, COARSE_EPS + de.EPS_INTEGER + de.EPS_OTHER):
+                g, pts = grid_points(K, eps, grid)
                 i = int(np.argmin(np.abs(pts - a).sum(axis=1)))
                 out.append((K, grid, eps, g.exact, tuple(a), tuple(pts[i]), origin))
     return tuple(out)
@@ -294,7 +305,8 @@ def _delta_2(claim: Claim, reason: bool) -> CheckResult:
     what = "max_i |alpha*_i - abar_i|" if reason else "||alpha* - abar||_1"
     ev = (f"{len(tried)} cases{f' on {restriction}' if restriction else ''} (alpha*: the optima of the instances of "
           f"lemma:Delta_error, vertices, centroids and 5 Dirichlet points per K = 2..6, seed {SEED}; both grids, eps in "
-          f"{list(COARSE_EPS)} and those of lemma:Delta_error), abar the L1-nearest grid point: {what} <= {c.printed} "
+          f"{list(COARSE_EPS)}, those of lemma:Delta_error and {[round(e, 4) for e in SMALL_EPS]} where the grid has at "
+          f"most {MAX_POINTS} points), abar the L1-nearest grid point: {what} <= {c.printed} "
           f"fails in {len(bad)}")
     if bad:
         t, dist, b = st.smallest(bad, _case_size)
@@ -306,6 +318,10 @@ def _delta_2(claim: Claim, reason: bool) -> CheckResult:
                    "the m largest fractional parts up keeps the sum and costs 2 sum_(i>m) f_i eps <= 2 m (K - m)/K eps "
                    "<= K eps/2")
         else:
+            exact_etc = [r for r in bad if r[0][3] and r[0][1] == "etc"]
+            if exact_etc:
+                t2, dist2, b2 = st.smallest(exact_etc, _case_size)
+                ev += f"; smallest on the exact ETC grid: {_fmt_case((t2,))}: {what} = {dist2:.4g} > {b2:.4g}"
             ok2 = all(r[1] <= r[2] + TOL for r in rows if r[0][0] == 2 and r[0][3])
             ev += f"; for K = 2 on exact grids it holds ({ok2}): the proof needs it for every K"
     return CheckResult(claim.id, c.claim + (f" on {restriction}" if restriction else ""), c.printed,
@@ -364,8 +380,9 @@ def _constant(claim: Claim) -> CheckResult:
 TIES = ((0.3, 0.8, 0.8), (0.2, 0.5, 0.5))
 #: (grid, eps) per K: exact and not, both grids.
 def _grids(K: int) -> tuple[tuple[str, float], ...]:
-    return (("ucb", 1 / (4 + K / 2)), ("ucb", 1 / (10 + K / 2)), ("ucb", 0.13), ("etc", 0.5), ("etc", 0.25),
-            ("etc", 0.3))
+    """Exact mid-point grids (coarse and small eps), a non-exact one, and ETC grids, plus :data:`SMALL_EPS`."""
+    base = {"ucb": (1 / (4 + K / 2), 1 / (10 + K / 2), 0.13), "etc": (0.5, 0.25, 0.3)}
+    return tuple((grid, eps) for grid in ("ucb", "etc") for eps in eps_list(K, grid, base[grid]))
 
 
 @lru_cache(maxsize=1)
@@ -410,6 +427,13 @@ def _printed_point(ident: str, K: int, eps: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
+def grid_points(K: int, eps: float, kind: str) -> tuple[Grid, np.ndarray]:
+    """A grid and its points (enumerated once per process)."""
+    g = Grid(K, eps, kind)
+    return g, g.points()
+
+
+@lru_cache(maxsize=None)
 def beta_cases(star_text: str, prime_text: str) -> tuple[BetaCase, ...]:
     """Every (h, instance, grid, eps) with the enumerated best and second-best values and the printed a*, a'."""
     out = []
@@ -420,8 +444,7 @@ def beta_cases(star_text: str, prime_text: str) -> tuple[BetaCase, ...]:
             p_arr = np.array(p)
             K = len(p)
             for grid, eps in _grids(K):
-                g = Grid(K, eps, grid)
-                pts = g.points()
+                g, pts = grid_points(K, eps, grid)
                 vals = d.numeric(pts @ p_arr)
                 order = np.argsort(-vals, kind="stable")
                 best, second = float(vals[order[0]]), float(vals[order[1]])

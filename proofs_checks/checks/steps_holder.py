@@ -34,7 +34,7 @@ from rsb_theory.riskmetric import P, bernoulli_cdf, mixture_value
 
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from ..verdict import SEVERITY, decide, worst
+from ..verdict import SEVERITY, compare, decide, worst
 from . import _holder as hl
 from . import _steps_a as st
 
@@ -404,11 +404,96 @@ def _r_equals_q(claim: Claim) -> CheckResult:
                        status, "numeric", ev)
 
 
+# --- the constants L, chained through each proof's displays (item 3 of issue 16) ---------------------------------
+
+#: Per lemma: the displays whose printed constants give L_H (multiplied along the chain; ``max`` over cases) and
+#: L_MH ("same": the proof sets L_MH = L_H), each as (ledger id of the printed display, how its constant is read):
+#: ``const`` a printed constant, ``coef`` the coefficient of a printed bound C w^e (w = ||F - G||_W), ``gap:<r>``
+#: the coefficient of a printed U_h(F*) - U_h(G) against |p* - p_G|^r.
+CHAINS: dict[str, dict[str, tuple]] = {
+    GINI: {"L_H": ("prod", (f"{GINI}#step:eq:lemma_5_p", "const"), (f"{GINI}#step:eq:last_lemma_2", "coef")),
+           "L_MH": ("prod", (f"{GINI}#step:eq:LALL", "gap:r.case2"))},
+    PHT: {"L_H": ("prod", (f"{PHT}#step:power", "const"), (f"{PHT}#step:jensen", "const")), "L_MH": "same"},
+    RTD: {"L_H": ("prod", (f"{RTD}#step:eq:lemma_RTD_p", "const"), (f"{RTD}#step:eq:WRTD_lemma_0", "const"),
+                  (f"{RTD}#step:eq:last_lemma_rtd", "coef")),
+          "L_MH": ("prod", (f"{RTD}#step:eq:last_lemm_1_2", "coef"))},
+    MM: {"L_H": ("max", (f"{MM}#step:eq:lemma_5_p_mean_1_MD", "const"), (f"{MM}#step:eq:lemma_5_p_mean_2_MD", "const"),
+                 (f"{MM}#step:eq:lemma_5_p_mean_3_MD", "const")),
+         "L_MH": ("prod", (f"{MM}#step:eq:LALL_mean_MD", "gap:r.case1"))},
+    IES: {"L_H": ("max", (f"{IES}#step:eq:lemma_5_p_mean_1", "const"), (f"{IES}#step:eq:lemma_5_p_mean_2", "const"),
+                  (f"{IES}#step:eq:lemma_5_p_mean_3", "const")),
+          "L_MH": ("prod", (f"{IES}#step:eq:LALL_mean", "gap:r.case1"))},
+    DP: {"L_H": ("prod", (f"{DP}#step:eq:dp_final", "coef")), "L_MH": "same"},
+    QUAD: {"L_H": ("prod", (f"{QUAD}#step:eq:quadratic_lastline_2", "const")), "L_MH": "same"},
+}
+KEYS = {GINI: "gini", PHT: "pht", RTD: "right_tail", MM: "mean_median", IES: "inter_es", DP: "dual_power",
+        QUAD: "quadratic"}
+CONSTANT_IDS = tuple(f"{label}#constant" for label in CHAINS)
+_s, _w, _t = sp.Symbol("s", positive=True), sp.Symbol("w", nonnegative=True), sp.Symbol("t", positive=True)
+
+
+def _printed_display(ident: str):
+    """The printed display ``ident`` (this module's steps, or the Hölder lemmas' own step items)."""
+    try:
+        return st.printed(ident)
+    except KeyError:
+        return hl.paper_claims.lemma_claim(ident)
+
+
+def display_constant(label: str, ident: str, how: str) -> sp.Expr:
+    """The constant a printed display contributes to the chain of ``label``'s proof (see :data:`CHAINS`)."""
+    text = _printed_display(ident).printed
+    if how == "const":
+        return to_sympy(text, "constant", {"s": _s})
+    if how == "coef":
+        return sp.simplify(to_sympy(text, "bound", {"w": _w, "s": _s}).subs(_w, 1))
+    r = to_sympy(hl.printed(label, how.split(":")[1]).printed, "r")
+    (m,) = optimal_means(st.dist(KEYS[label], sweep(KEYS[label])[0]), 0, 1)
+    gap = to_sympy(hl.parse_summary(text)["gap"], "gap", {"b": _b})
+    # the coefficient of |p* - p_G|^r on either side of p* (p_G = p* -+ t)
+    sides = {sp.simplify(gap.subs(_b, m + side * _t) / _t ** r) for side in (-1, 1)}
+    return sides.pop() if len(sides) == 1 else sp.Max(*sides)
+
+
+def chained_L(label: str) -> tuple[sp.Expr, str]:
+    """max(L_H, L_MH) as the proof's displays give them (symbolic in s where the lemma has a parameter)."""
+    parts, how = {}, []
+    for name in ("L_H", "L_MH"):
+        spec = CHAINS[label][name]
+        if spec == "same":
+            parts[name] = parts["L_H"]
+            how.append(f"{name} = L_H (as the proof sets it)")
+            continue
+        op, *items = spec
+        vals = [display_constant(label, ident, kind) for ident, kind in items]
+        parts[name] = sp.Mul(*vals) if op == "prod" else sp.Max(*vals)
+        how.append(f"{name} = {op}({', '.join(f'{i.partition(chr(35))[2]}: {v}' for (i, _k), v in zip(items, vals))})"
+                   f" = {parts[name]}")
+    return sp.simplify(sp.Max(parts["L_H"], parts["L_MH"])), "; ".join(how)
+
+
+def _constant(claim: Claim) -> CheckResult:
+    label = claim.id.partition("#")[0]
+    c = claim.printed
+    printed = to_sympy(c.printed, "L", {"s": _s})
+    derived, how = chained_L(label)
+    ratio = sp.simplify(printed / derived)
+    status = compare(ratio, 1, "smaller") if ratio.is_number else decide(holds=False)
+    note = (" The chain uses step:jensen's constant 1, which needs CDFs on [0, tau] with tau <= 1 "
+            "(lemma:PHT#step:jensen)." if label == PHT else "")
+    return CheckResult(claim.id, f"{c.claim.split(':')[0]}: the printed L = {c.printed} against the constants of the "
+                       "proof's own displays", c.printed, str(derived), status, "symbolic",
+                       f"chained: {how}; L = max(L_H, L_MH) = {derived}; printed {c.printed}; printed / chained = "
+                       f"{ratio}. (The smallest valid L is the entry {label}#L.){note}")
+
+
 KINDS = {"formula": _formula, "factor": _factor, "bound": _bound, "region": _region, "case2": _case2, "typo": _typo,
          "mvt": _mvt}
 
 
 def check(claim: Claim) -> CheckResult:
+    if claim.id in CONSTANT_IDS:
+        return _constant(claim)
     kind, key, *args = SPEC[claim.id]
     if kind == "r_equals_q":
         return _r_equals_q(claim)
@@ -416,6 +501,8 @@ def check(claim: Claim) -> CheckResult:
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+    if claim.id in CONSTANT_IDS:
+        return st.mutants_by_status(claim, result, "smaller", mutant_text(chained_L(claim.id.partition("#")[0])[0]))
     kind = SPEC[claim.id][0]
     if kind in ("formula", "factor", "mvt"):
         return st.mutants_by_status(claim, result, "equal")
@@ -430,4 +517,9 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return st.mutants_by_status(claim, result, "smaller")
 
 
-CLAIMS = claim_map(*st.step_claims(IDS, check, mutants))
+def mutant_text(value: sp.Expr) -> str:
+    return str(value).replace(" ", "")
+
+
+CLAIMS = claim_map(*st.step_claims(IDS, check, mutants),
+                   *(Claim(i, hl.printed(i.partition("#")[0], "L"), check, mutants) for i in CONSTANT_IDS))
