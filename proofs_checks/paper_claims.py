@@ -430,6 +430,8 @@ PROOF_STEPS_A: tuple[LemmaClaim, ...] = (
                "eq:regret_decomposition2 (R of eq:regret)", "Delta + Rbar"),
     LemmaClaim("eq:number of samples main paper#scaling", "'This implies that N(eps) scales as O(log T)' (and "
                "M(eps) = N(eps)/log T as O(1)), for fixed K, eps, L, q, Delta_min(eps)", "log(T)"),
+    LemmaClaim("theorem: ETC upper bound#choosing_eps", "'Choosing eps': 'Delta(eps) is proportional to eps, and "
+               "N(eps) is inversely proportional to eps': the exponents of eps", "Delta=1; N=-1"),
     LemmaClaim("theorem:UCB upper bound#sketch.E3", "Proof sketch: 'the probability of error ... in identifying the "
                "discrete optimal mixture is upper bounded by T((1/T^2 + 1)^K - 1)'", "T*((1/T**2 + 1)**K - 1)"),
     LemmaClaim("sec: experiments#closed_form", "Gini deviation, Bernoulli arms: 'the DR has a closed-form expression "

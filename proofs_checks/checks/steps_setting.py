@@ -25,8 +25,16 @@ from scipy import stats
 
 from rsb_theory.distortions import U, get, parse_expression
 from rsb_theory.expressions import to_sympy
-from rsb_theory.rates.constants import N_eps
+from rsb_theory.discretization import discrete_optimum
+from rsb_theory.rates.bounds import delta_error_bound
+from rsb_theory.rates.constants import N_eps, N_eps_value, N_factors
+from rsb_theory.rates.symbols import K as K_sym
 from rsb_theory.rates.symbols import T as T_sym
+from rsb_theory.rates.symbols import Delta_min as Delta_min_sym
+from rsb_theory.rates.symbols import beta as beta_sym
+from rsb_theory.rates.symbols import eps as eps_sym
+from rsb_theory.rates.symbols import q as q_sym
+from rsb_theory.rates.symbols import r as r_sym
 from rsb_theory.riskmetric import finite_support_symbolic, mixture_of_bernoullis, mixture_value, quadrature, \
     step_cdf, wang_integral
 
@@ -39,7 +47,7 @@ from . import _steps_a as st
 
 SEED = 20250316
 IDS = ("sec:introduction#mean", "eq:U", "eq:regret_decomposition", "eq:number of samples main paper#scaling",
-       "theorem:UCB upper bound#sketch.E3", "sec: experiments#closed_form")
+       "theorem: ETC upper bound#choosing_eps", "theorem:UCB upper bound#sketch.E3", "sec: experiments#closed_form")
 #: Numbers of arms of the sweeps.
 KS = (2, 3, 4, 5, 6)
 
@@ -148,6 +156,55 @@ def _scaling(claim: Claim) -> CheckResult:
                        f"lim N(eps)/log T = {lim_log}: M(eps) = N(eps)/log T tends to this constant, O(1)")
 
 
+# --- theorem: ETC upper bound#choosing_eps ------------------------------------------------------------------------
+
+#: The instance of the numeric illustration (solitary optimum, beta = 1 by lemma:beta_lemma_monotone) and its eps.
+CHOOSING_INSTANCE = ("mean", (0.3, 0.8))
+CHOOSING_EPS = (1 / 10, 1 / 20, 1 / 40, 1 / 80)
+
+
+@lru_cache(maxsize=1)
+def eps_exponents() -> tuple[sp.Expr, sp.Expr]:
+    """(exponent of eps in the bound of lemma:Delta_error, exponent of eps in N(eps) with Delta_min(eps) = c eps^beta
+    (the definition of beta)), each as lim eps d/d eps log(.) as eps -> 0, factor by factor of N(eps)."""
+    c, k = sp.Symbol("c", positive=True), sp.Symbol("k", positive=True)
+    bound = delta_error_bound()
+    e_delta = sp.simplify(eps_sym * sp.diff(sp.expand_log(sp.log(bound), force=True), eps_sym))
+    e_N = sp.Integer(0)
+    for base, ex in N_factors():
+        b = sp.sympify(base).doit().subs({Delta_min_sym: c * eps_sym ** beta_sym, K_sym: k + 1})  # K = k + 1 >= 2
+        d = sp.simplify(eps_sym * sp.diff(sp.expand_log(sp.log(b), force=True), eps_sym))
+        e_N += ex * (sp.limit(d, eps_sym, 0) if eps_sym in d.free_symbols else d)
+    return e_delta, sp.simplify(e_N)
+
+
+def _choosing_eps(claim: Claim) -> CheckResult:
+    c = claim.printed
+    parts = hl.parse_summary(c.printed)
+    syms = {"q": q_sym, "r": r_sym, "beta": beta_sym}
+    e_delta, e_N = eps_exponents()
+    printed_delta, printed_N = to_sympy(parts["Delta"], "exponent", syms), to_sympy(parts["N"], "exponent", syms)
+    ok_delta, ok_N = sp.simplify(e_delta - printed_delta) == 0, sp.simplify(e_N - printed_N) == 0
+    key, p = CHOOSING_INSTANCE
+    d = get(key)
+    rows = []
+    for e in CHOOSING_EPS:
+        opt = discrete_optimum(d, p, e, "etc")
+        rows.append((e, float(opt.Delta), N_eps_value(len(p), 10**5, e, 1.0, 1.0, float(opt.Delta_min))))
+    slope = float(np.polyfit(np.log([r[0] for r in rows]), np.log([r[2] for r in rows]), 1)[0])
+    holds = ok_delta and ok_N
+    ev = (f"exponent of eps: in lemma:Delta_error's bound L (KW)^r (eps/2)^r: {e_delta} (printed {parts['Delta']}); "
+          f"in N(eps) (eq:number of samples main paper) with Delta_min(eps) = c eps^beta (the definition of beta): "
+          f"{e_N}, the log factor contributing 0 (printed {parts['N']}); the printed exponents hold only where "
+          f"{sp.Eq(e_delta, printed_delta)} and {sp.Eq(e_N, printed_N)}.")
+    if not holds:
+        ev += (f" Smallest counterexample: {key} (q = r = beta = 1, lemma:beta_lemma_monotone), p = {p}, K = 2, ETC grid, "
+               f"T = 1e5, L = q = 1: eps = " + ", ".join(f"{e:g}: Delta = {dl:.3g}, N = {n:.4g}" for e, dl, n in rows)
+               + f"; log-log slope of N(eps) {slope:.3f} (printed {parts['N']}); Delta(eps) = 0 wherever alpha* = e_2 is "
+               "a grid point, not proportional to eps")
+    return CheckResult(c.id, c.claim, c.printed, f"Delta={e_delta}; N={e_N}", decide(holds=holds), "symbolic", ev)
+
+
 # --- theorem:UCB upper bound#sketch.E3 -----------------------------------------------------------------------------
 
 #: (T, K) at which the sketch's bound is compared with the appendix's.
@@ -211,7 +268,7 @@ def _closed_form(claim: Claim) -> CheckResult:
                        f"|V - {c.printed}| = {worst_err:.1e}")
 
 
-CHECKS = {"sec:introduction#mean": _mean, "eq:U": _eq_U, "eq:regret_decomposition": _decomposition,
+CHECKS = {"theorem: ETC upper bound#choosing_eps": _choosing_eps, "sec:introduction#mean": _mean, "eq:U": _eq_U, "eq:regret_decomposition": _decomposition,
           "eq:number of samples main paper#scaling": _scaling, "theorem:UCB upper bound#sketch.E3": _sketch_E3,
           "sec: experiments#closed_form": _closed_form}
 #: A mutant's printed value per claim (the verified ones): another h, a wrong weight, a wrong sum, a faster rate.
@@ -228,9 +285,18 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     if claim.id in STRONGER and result.status == "verified":
         text, why = STRONGER[claim.id]
         return [hl.reprint(claim, text, why)]
+    if claim.id == "theorem: ETC upper bound#choosing_eps":
+        e_delta, e_N = eps_exponents()
+        derived = f"Delta={mutant_text(e_delta)}; N={mutant_text(e_N)}"
+        return [hl.reprint(claim, derived, "the derived exponents")] if result.status == "refuted" else \
+            [hl.reprint(claim, "Delta=2; N=-1/2", "other exponents")]
     if claim.id == "theorem:UCB upper bound#sketch.E3":
         return st.mutants_by_status(claim, result, "smaller", paper_claims.E3_BOUND)
     return st.mutants_by_status(claim, result, "equal")
+
+
+def mutant_text(value) -> str:
+    return str(value).replace(" ", "")
 
 
 CLAIMS = claim_map(*st.step_claims(IDS, check, mutants))

@@ -28,6 +28,7 @@ WANT = {
     "eq:U": "verified",
     "eq:regret_decomposition": "verified",
     "eq:number of samples main paper#scaling": "verified",
+    "theorem: ETC upper bound#choosing_eps": "refuted",
     "theorem:UCB upper bound#sketch.E3": "refuted",
     "sec: experiments#closed_form": "verified",
     "example utility#step:eq:h_1_p": "verified",
@@ -69,7 +70,8 @@ def test_every_printed_step_is_registered_once():
         label, _, part = ident.partition("#")
         assert label in paper_claims.LEDGER_LABELS
         assert part == "" or part.startswith(("step:", "constant")) or label in (
-            "sec:introduction", "eq:number of samples main paper", "theorem:UCB upper bound", "sec: experiments")
+            "sec:introduction", "eq:number of samples main paper", "theorem: ETC upper bound", "theorem:UCB upper bound",
+            "sec: experiments")
 
 
 def test_new_labels_follow_the_paper_order():
@@ -113,6 +115,15 @@ def test_sketch_E3_is_below_what_the_appendix_proves():
                 assert sketch < mpmath.mpf(2 * K) / T
         T = mpmath.mpf(10) ** 12
         assert float(((1 + 1 / T**2) ** 3 - 1) / ((1 + 2 / T**2) ** 3 - 1)) == pytest.approx(0.5, rel=1e-9)
+
+
+def test_n_eps_grows_like_eps_to_minus_two_for_the_mean():
+    """N(eps) with Delta_min(eps) = (p_2 - p_1) eps (mean, ETC grid, two arms; lemma:beta_lemma_monotone) grows like
+    eps^-2 up to a log factor, not eps^-1 ('Choosing eps')."""
+    from rsb_theory.rates.constants import N_eps_value
+    ns = [N_eps_value(2, 10**5, e, 1.0, 1.0, 0.5 * e) for e in (1e-2, 1e-4, 1e-6)]
+    slopes = [math.log(ns[i + 1] / ns[i]) / math.log(1e-2) for i in range(2)]
+    assert all(-2.1 < s < -2.0 for s in slopes)
 
 
 def test_concave_h_with_a_flat_top():
