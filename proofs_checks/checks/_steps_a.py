@@ -4,8 +4,8 @@
 
 * the printed steps (:data:`proofs_checks.paper_claims.PROOF_STEPS_A`) as claims;
 * the distortions a step is tried on: every registered family at the parameter values
-  the paper's tables state (:func:`table_sweep`) or over the family's whole domain
-  (:func:`domain_sweep`, for a step whose hypothesis is "any concave h");
+  the paper's tables state (:func:`table_sweep`), and beyond a value the tables pin for a step
+  whose hypothesis is "any concave h" (:func:`hypothesis_sweep`);
 * an exact test that a piecewise expression in one variable vanishes on [0, 1]
   (:func:`zero_on_unit`);
 * the smallest counterexample of a sweep (:func:`smallest`);
@@ -62,15 +62,16 @@ def table_sweep(keys: tuple[str, ...] | None = None) -> tuple[tuple[str, tuple],
 
 
 @lru_cache(maxsize=None)
-def domain_sweep(keys: tuple[str, ...] | None = None) -> tuple[tuple[str, tuple], ...]:
-    """(key, frozen parameters) over each family's whole domain (``rsb_theory.distortions.REGISTRY``).
-
-    :func:`proofs_checks.derived.parameter_sweep` for a range no table states (the family's domain): the closed
-    finite ends, a quarter, half and three quarters of a bounded domain (start + 1/2, 1, 8 of an unbounded one)
-    and the default.
-    """
-    return tuple((key, frozen(params)) for key in keys or tuple(REGISTRY)
-                 for params in derived.parameter_sweep(key, table=""))
+def hypothesis_sweep() -> tuple[tuple[str, tuple], ...]:
+    """:func:`table_sweep`, and for a family the tables pin to one value (inter-ES at alpha = 1/2) the midpoint of
+    its domain as well: the members a step whose hypothesis is "any concave h" is tried on."""
+    out = list(table_sweep())
+    for key, fam in REGISTRY.items():
+        values = {fp for k, fp in table_sweep((key,))}
+        if fam.parameters and len(values) == 1:
+            (par,) = fam.parameters
+            out.append((key, ((par.name, (par.domain.start + par.domain.end) / 2),)))
+    return tuple(out)
 
 
 def dist(key: str, fp: tuple) -> Distortion:

@@ -28,7 +28,7 @@ import sympy as sp
 from rsb_theory.distortions import REGISTRY, from_string, numeric_derivative
 from rsb_theory.expressions import to_sympy
 from rsb_theory.grids import Grid
-from rsb_theory.holder import holder, mixture_holder
+from rsb_theory.holder import optimal_means
 from rsb_theory.oracle import W_bernoulli, W_finite
 from rsb_theory.oracle.closed_form import alpha_star_bernoulli
 from rsb_theory.riskmetric import finite_support, mixture_value, wasserstein1_finite
@@ -57,14 +57,14 @@ TOL = 1e-12
 SMALL_EPS, MAX_POINTS = (1 / 40, 0.024), 20_000
 
 
-def eps_list(K: int, grid: str, base: tuple[float, ...]) -> tuple[float, ...]:
+def eps_list(K: int, grid: str, base: tuple[float, ...], max_points: int = MAX_POINTS) -> tuple[float, ...]:
     """``base`` and :data:`SMALL_EPS`, keeping the eps whose grid exists (mid-point: 1/eps >= K/2) and is small
-    enough to enumerate (:data:`MAX_POINTS`)."""
+    enough to enumerate (``max_points``)."""
     out = []
     for eps in base + SMALL_EPS:
         if grid == "ucb" and 1 / eps - K / 2 < 0:
             continue
-        if eps in SMALL_EPS and Grid(K, eps, grid).size > MAX_POINTS:
+        if eps in SMALL_EPS and Grid(K, eps, grid).size > max_points:
             continue
         out.append(eps)
     return tuple(out)
@@ -155,32 +155,35 @@ class DeltaCase:
 
 
 @lru_cache(maxsize=None)
-def _pair(key: str, p: tuple[float, ...]) -> tuple[float, float, tuple[float, ...], float]:
-    """(r, L) of eq:delta_error_43 at the instance (as :mod:`.delta_error`), alpha* and V(alpha*)."""
+def alpha_star(key: str, p: tuple[float, ...]) -> tuple[tuple[float, ...], float]:
+    """alpha* (closed form, at the first maximiser of h on [min p, max p]) and V(alpha*)."""
     d = st.dist(key, ())
-    mix = mixture_holder(d, p)
-    if mix.r != sp.oo and mix.attained:
-        r, L = float(mix.r), float(mix.L_MH)
-    else:
-        hh = holder(d, (min(p), max(p)))
-        r, L = float(hh.q), float(hh.L_H)
-    alpha = tuple(float(x) for x in alpha_star_bernoulli(p, mix.p_star))
-    return r, L, alpha, float(d.numeric(np.array([float(mix.p_star)]))[0])
+    p_star = optimal_means(d, min(p), max(p))[0]
+    return tuple(float(x) for x in alpha_star_bernoulli(p, p_star)), float(d.numeric(np.array([float(p_star)]))[0])
 
 
 @lru_cache(maxsize=1)
 def delta_cases() -> tuple[DeltaCase, ...]:
+    """The cases of lemma:Delta_error with abar and Delta(eps) by enumerating the grid; (r, L) of the instance as
+    :func:`.delta_error.cases` takes them (shared, not recomputed), its Delta(eps) (branch and bound) compared."""
+    pairs = {(c.key, c.p): (c.r, c.L) for c in de.cases()}
+    theirs = {(c.key, c.p, c.grid, c.eps): c.Delta for c in de.cases()}
     out = []
     for key, p in de.instances():
         d = st.dist(key, ())
-        r, L, alpha, v_star = _pair(key, p)
+        r, L = pairs[(key, p)]
+        alpha, v_star = alpha_star(key, p)
         p_arr, a_arr = np.array(p), np.array(alpha)
         for grid in ("etc", "ucb"):
             for eps in eps_list(len(p), grid, de.EPS_INTEGER + de.EPS_OTHER):
                 g, pts = grid_points(len(p), eps, grid)
                 values = d.numeric(pts @ p_arr)
                 i = int(np.argmin(np.abs(pts - a_arr).sum(axis=1)))
-                out.append(DeltaCase(key, p, grid, eps, g.exact, alpha, tuple(pts[i]), v_star - float(values.max()),
+                Delta = v_star - float(values.max())
+                if abs(Delta - theirs.get((key, p, grid, eps), Delta)) > 1e-12:
+                    raise RuntimeError(f"Delta(eps) by enumeration and by branch and bound differ: {key}, {p}, {grid}, "
+                                       f"{eps}")
+                out.append(DeltaCase(key, p, grid, eps, g.exact, alpha, tuple(pts[i]), Delta,
                                      v_star - float(values[i]), abs(float((a_arr - pts[i]) @ p_arr)),
                                      float(np.abs(a_arr - pts[i]).sum()), W_bernoulli(p), L, r))
     return tuple(out)
@@ -258,7 +261,7 @@ def simplex_cases() -> tuple[tuple[int, str, float, bool, tuple, tuple, str], ..
     """(K, grid, eps, exact, alpha*, abar, origin): Bernoulli optima, then vertices, the centroid and 5 Dirichlet
     points per K (seeded), on both grids and eps in :data:`COARSE_EPS` + the eps of lemma:Delta_error."""
     rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(3,)))
-    alphas = [(np.array(_pair(k, p)[2]), f"alpha* of {k} at p = {p}") for k, p in de.instances()]
+    alphas = [(np.array(alpha_star(k, p)[0]), f"alpha* of {k} at p = {p}") for k, p in de.instances()]
     for K in KS:
         alphas += [(np.eye(K)[-1], "a vertex"), (np.full(K, 1 / K), "the centroid")]
         alphas += [(a, "Dirichlet") for a in rng.dirichlet(np.ones(K), size=5)]
@@ -376,13 +379,15 @@ def _constant(claim: Claim) -> CheckResult:
 
 # --- lemma:beta_lemma_monotone -------------------------------------------------------------------------------------
 
+#: The beta steps enumerate every grid for 13 distortions: small eps only where the grid has this many points at most.
+BETA_MAX_POINTS = 2_000
 #: Instances: those of the lemma's check, plus tied largest means.
 TIES = ((0.3, 0.8, 0.8), (0.2, 0.5, 0.5))
 #: (grid, eps) per K: exact and not, both grids.
 def _grids(K: int) -> tuple[tuple[str, float], ...]:
     """Exact mid-point grids (coarse and small eps), a non-exact one, and ETC grids, plus :data:`SMALL_EPS`."""
     base = {"ucb": (1 / (4 + K / 2), 1 / (10 + K / 2), 0.13), "etc": (0.5, 0.25, 0.3)}
-    return tuple((grid, eps) for grid in ("ucb", "etc") for eps in eps_list(K, grid, base[grid]))
+    return tuple((grid, eps) for grid in ("ucb", "etc") for eps in eps_list(K, grid, base[grid], BETA_MAX_POINTS))
 
 
 @lru_cache(maxsize=1)

@@ -66,7 +66,7 @@ def strictly_concave(key: str, fp: tuple) -> bool:
 def _maximisers() -> tuple[tuple[str, tuple, tuple, bool], ...]:
     """(key, params, maximisers of h on [0, 1], strictly concave) for every concave, non-monotone h of the domains."""
     out = []
-    for key, fp in st.domain_sweep():
+    for key, fp in st.hypothesis_sweep():
         d = st.dist(key, fp)
         if d.shape.is_concave and not d.shape.is_monotone:
             out.append((key, fp, optimal_means(d, 0, 1), strictly_concave(key, fp)))
@@ -80,7 +80,7 @@ def _unique(claim: Claim) -> CheckResult:
     bad = [r for r in rows if len(r[2]) != 1 or not 0 < r[2][0] < 1]
     strict_ok = all(len(r[2]) == 1 and 0 < r[2][0] < 1 for r in _maximisers() if r[3])
     status = decide(holds=not bad, repair=STRICT if bad and strict_ok else None)
-    ev = ("concave, non-monotone registered h over their domains" + (f" ({STRICT})" if restrict else "") + ": "
+    ev = ("concave, non-monotone registered h (the tables' parameters; inter-ES also at the midpoint of its domain)" + (f" ({STRICT})" if restrict else "") + ": "
           + "; ".join(f"{st.tag(k, fp)}: maximisers {[str(x) for x in opts]}{' (strictly concave)' if s else ''}"
                       for k, fp, opts, s in rows))
     if bad:

@@ -100,14 +100,17 @@ def _param_symbols(key: str) -> dict:
 
 @lru_cache(maxsize=None)
 def mixture_is_bernoulli(K: int) -> bool:
-    """sum_i alpha_i CDF(Bern(p_i)) = CDF(Bern(<alpha, p>)) on every piece (alpha_K = 1 - sum of the others)."""
+    """sum_i alpha_i CDF(Bern(p_i)) = CDF(Bern(<alpha, p>)) (alpha_K = 1 - sum of the others), exactly.
+
+    Every CDF involved is constant on x < 0, on [0, 1) and on [1, oo) (``rsb_theory.riskmetric.bernoulli_cdf``),
+    so the identity is decided at one point of each piece.
+    """
     alphas, ps = sp.symbols(f"alpha1:{K + 1}", real=True), sp.symbols(f"p1:{K + 1}", real=True)
     x = sp.Symbol("x", real=True)
     w = list(alphas[:-1]) + [1 - sum(alphas[:-1])]
     mean = sum(wi * pi for wi, pi in zip(w, ps))
-    diff = sp.piecewise_fold(sum(wi * bernoulli_cdf(pi, x) for wi, pi in zip(w, ps)) - bernoulli_cdf(mean, x))
-    pieces = diff.args if isinstance(diff, sp.Piecewise) else ((diff, True),)
-    return all(sp.expand(e) == 0 for e, _c in pieces)
+    diff = sum(wi * bernoulli_cdf(pi, x) for wi, pi in zip(w, ps)) - bernoulli_cdf(mean, x)
+    return all(sp.expand(diff.subs(x, point)) == 0 for point in (-1, sp.Rational(1, 2), 2))
 
 
 def _formula(claim: Claim, key: str) -> CheckResult:

@@ -229,7 +229,7 @@ def test_sweeps():
     table = st.table_sweep()
     assert {k for k, _fp in table} == set(st.REGISTRY)
     assert ("inter_es", (("alpha", sp.Rational(1, 2)),)) in table
-    assert ("inter_es", (("alpha", sp.Rational(3, 4)),)) in st.domain_sweep()
+    assert ("inter_es", (("alpha", sp.Rational(3, 4)),)) in st.hypothesis_sweep()
     assert ("pht", (("s", sp.Rational(1, 4)),)) in table  # table:table_risks states s in (0, 1)
 
 
