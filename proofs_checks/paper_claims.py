@@ -405,3 +405,175 @@ Q_CONSTANT = "1/16"
 #: ``eq: ETC commit 6`` and ``eq: ETC commit 5``: the bound on |tau_T(i)/T - a(i)| and the relation.
 ETC_COMMIT_6 = ("2*N/T", "<=")
 ETC_COMMIT_5 = ("N/(K*T)", "<")
+
+
+# ---- proof steps before Appendix:RS-ETC-M (issue 16) ----
+#
+# The printed steps of the proofs and the claims of the running text before ``Appendix:RS-ETC-M`` (the main text,
+# ``proof:lemma_example``, ``Appendix:W_finitess``, ``proof:Aux_Lemma``), one :class:`LemmaClaim` per ledger id
+# ``RESULT#step:LABEL`` (a labelled display of RESULT's proof; ``step:after:LABEL`` for an unlabelled sentence that
+# follows LABEL), ``LABEL#part`` (a claim of the running text) or ``RESULT#constant`` (the constant of RESULT's
+# statement, to be re-derived by chaining its proof's steps).  ``printed`` is the printed value in the toolkit's
+# expression syntax: a right-hand side (``"p*(1 - p)"``: ``p`` the mean of a Bernoulli mixture, ``a``/``b`` the means
+# p_F/p_G of two mixtures), a constant factor of a displayed relation (``"1"`` where the display has none), a bound
+# (``"sqrt(2*pi)"``), a relation sign, a rate (``"log(T)"``), a hypothesis (``"concave"``), or several values
+# ``"name=value; ..."``.  ``condition`` is the hypothesis or case the display states ("" if none).
+
+#: Printed steps and running-text claims before ``Appendix:RS-ETC-M``.
+PROOF_STEPS_A: tuple[LemmaClaim, ...] = (
+    # --- main text
+    LemmaClaim("sec:introduction#mean", "'by setting h(u) = u, the DR U_h(Q) simplifies to the expected value of Q' "
+               "(Contributions)", "u"),
+    LemmaClaim("eq:U", "U_h(sum_s sum_i 1{A_s = i}/t F_i) = U_h(sum_i tau_t(i)/t F_i): the weight of arm i",
+               "tau/t"),
+    LemmaClaim("eq:regret_decomposition", "R(T) = Delta(eps) + Rbar(T) with eq:regret_decomposition1 and "
+               "eq:regret_decomposition2 (R of eq:regret)", "Delta + Rbar"),
+    LemmaClaim("eq:number of samples main paper#scaling", "'This implies that N(eps) scales as O(log T)' (and "
+               "M(eps) = N(eps)/log T as O(1)), for fixed K, eps, L, q, Delta_min(eps)", "log(T)"),
+    LemmaClaim("theorem: ETC upper bound#choosing_eps", "'Choosing eps': 'Delta(eps) is proportional to eps, and "
+               "N(eps) is inversely proportional to eps': the exponents of eps", "Delta=1; N=-1"),
+    LemmaClaim("theorem:UCB upper bound#sketch.E3", "Proof sketch: 'the probability of error ... in identifying the "
+               "discrete optimal mixture is upper bounded by T((1/T^2 + 1)^K - 1)'", "T*((1/T**2 + 1)**K - 1)"),
+    LemmaClaim("sec: experiments#closed_form", "Gini deviation, Bernoulli arms: 'the DR has a closed-form expression "
+               "for the case of mixtures, V(alpha, F) = <alpha, p>(1 - <alpha, p>)' (m = <alpha, p>)", "m*(1 - m)"),
+    # --- proof:lemma_example
+    LemmaClaim("example utility#step:eq:h_1_p", "'It can be readily verified that' U_h(Bern(p)) = "
+               "int_0^oo h(1 - F(x)) dx = h(p) for any p in [0, 1]: the argument of h", "p"),
+    LemmaClaim("example utility#step:after:eq:h_1_p", "'Owing to concavity of the distortion function h, the "
+               "maximizer p* = argmax h is unique' and, h being non-monotone, p* in (0, 1)", "concave",
+               "h concave and not monotone"),
+    LemmaClaim("example utility#step:eq:p_max_def", "For p_1 < p* < p_2 'there exists lambda in (0, 1) such that "
+               "p* = lambda p_1 + (1 - lambda) p_2': the range of lambda", "(0, 1)", "p_1 < p* < p_2"),
+    LemmaClaim("example utility#step:after:eq:p_max_def", "U_h(F*) = h(p*) > max{h(p_1), h(p_2)} for Gini "
+               "deviation: the gap U_h(F*) - max_i U_h(F_i) exceeds", "0", "p_1 < p* < p_2"),
+    # --- Appendix:W_finitess (proof of theorem:W): the constant factor of each displayed relation
+    LemmaClaim("theorem:W#step:eq:W_1", "||sum_i (alpha(i) - beta(i)) F_i||_W = sup_{||f||_L <= 1} "
+               "sum_i (alpha(i) - beta(i)) E_i[f(X)] (Theorem theorem:Wasserstein_dual): the Lipschitz ball", "1"),
+    LemmaClaim("theorem:W#step:eq:W_2", "eq:W_1 <= sup |sum_i (alpha(i) - beta(i)) (E_i[f(X) - f(0)] + f(0))| "
+               "('since we take the absolute value'): factor", "1"),
+    LemmaClaim("theorem:W#step:eq:W_3", "= sup |sum_i (alpha(i) - beta(i)) E_i[f(X) - f(0)]| ('sum alpha = "
+               "sum beta = 1'): factor", "1"),
+    LemmaClaim("theorem:W#step:eq:W_4", "<= sup sum_i |(alpha(i) - beta(i)) E_i[f(X) - f(0)]| (triangle "
+               "inequality): factor", "1"),
+    LemmaClaim("theorem:W#step:eq:W_5", "<= sum_i |alpha(i) - beta(i)| sup |E_i[f(X) - f(0)]| ('sup of a sum <= "
+               "sum of sups'): factor", "1"),
+    LemmaClaim("theorem:W#step:eq:W_7", "<= sum_i |alpha(i) - beta(i)| E_i[|X|] ('1-Lipschitzness of f'): "
+               "factor", "1"),
+    LemmaClaim("theorem:W#step:after:eq:W_7", "'Since all distributions are 1-sub-Gaussian', E[|X|] = "
+               "int_0^oo P(|X| > u) du <= int_0^oo 2 exp(-t^2/2) dt = sqrt(2 pi)", "sqrt(2*pi)",
+               "1-sub-Gaussian"),
+    LemmaClaim("theorem:W#step:eq:W_8", "||sum_i (alpha(i) - beta(i)) F_i||_W <= sqrt(2 pi) ||alpha - beta||_1",
+               "sqrt(2*pi)", "1-sub-Gaussian"),
+    LemmaClaim("theorem:W#constant", "W <= sqrt(2 pi): the constant re-derived by chaining eq:W_1 .. eq:W_8",
+               "sqrt(2*pi)"),
+    # --- lemma:risk-concave
+    LemmaClaim("lemma:risk-concave#step:eq:concave 1", "int_0^oo h(sum_i alpha(i)(1 - F_i(x))) dx >= int_0^oo "
+               "sum_i alpha(i) h(1 - F_i(x)) dx, 'from the concavity of the distortion function': the hypothesis",
+               "concave"),
+    LemmaClaim("lemma:risk-concave#step:eq: concave 2", "int_0^oo sum_i alpha(i) h(1 - F_i(x)) dx = sum_i "
+               "alpha(i) int_0^oo h(1 - F_i(x)) dx (Fubini-Tonelli): the weight of arm i", "alpha"),
+    # --- Hölder lemmas: 'it can be easily verified that' U_h of a Bernoulli mixture with mean p
+    LemmaClaim("lemma:example_utility_Holder#step:eq:lemma_5_def_gd", "Gini: U_h(F) = p_F(1 - p_F)", "p*(1 - p)"),
+    LemmaClaim("lemma:example_utility_Holder#step:eq:LALL2_1", "Gini: p_F(1 - p_F) - p_G(1 - p_G) = "
+               "(p_F - p_G)(1 - p_F - p_G) <= |p_F - p_G||1 - p_F - p_G|", "(a - b)*(1 - a - b)"),
+    LemmaClaim("lemma:example_utility_Holder#step:eq:last_lemma_2", "Gini: U_h(F) - U_h(G) <= |p_F - p_G| = "
+               "||F - G||_W (w = ||F - G||_W)", "w"),
+    LemmaClaim("lemma:example_utility_Holder#step:eq:Gini_case1", "Gini, case 1 (max p < 0.5 or min p > 0.5, a "
+               "solitary arm optimal): U_h(F*) - U_h(G) <= |a_max - p_G|", "1", "max p < 1/2 or min p > 1/2"),
+    LemmaClaim("lemma:example_utility_Holder#step:eq:LALL", "Gini, case 2 (some p <= 1/2 <= some p): 'p* = 1/2 is "
+               "a viable solution', U_h(F*) = 1/4 and U_h(F*) - U_h(G) = 1/4 - p_G(1 - p_G) = (1/2 - p_G)^2",
+               "value=1/4; gap=(1/2 - b)**2", "min p <= 1/2 <= max p"),
+    LemmaClaim("lemma:RTD#step:eq:lemma_5_def", "RTD: U_h(F) = sqrt(p_F) - p_F", "sqrt(p) - p"),
+    LemmaClaim("lemma:RTD#step:eq:LALL2", "RTD: U_h(F) - U_h(G) = (sqrt(p_F) - sqrt(p_G))(1 - sqrt(p_F) - "
+               "sqrt(p_G)) <= |sqrt(p_F) - sqrt(p_G)||1 - sqrt(p_F) - sqrt(p_G)|",
+               "(sqrt(a) - sqrt(b))*(1 - sqrt(a) - sqrt(b))"),
+    LemmaClaim("lemma:RTD#step:eq:last_lemma_rtd", "RTD: U_h(F) - U_h(G) <= |p_F - p_G|^(1/2) = ||F - G||_W^(1/2)",
+               "w**(1/2)"),
+    LemmaClaim("lemma:RTD#step:eq:LALL_1", "RTD, case 1 (max p > 0.25 > min p): 'it can be readily verified that "
+               "p*_F = 1/4 and U_h(F*) = 1/4', U_h(F*) - U_h(G) = 1/4 - sqrt(p_G) + p_G = (1/2 - sqrt(p_G))^2 <= "
+               "|p*_F - p_G|", "value=1/4; gap=(1/2 - sqrt(b))**2", "max p > 1/4 and min p < 1/4"),
+    LemmaClaim("lemma:RTD#step:eq:last_lemm_1_2", "RTD, case 1: U_h(F*) - U_h(G) <= |p*_F - p_G| = ||F* - G||_W",
+               "w", "max p > 1/4 and min p < 1/4"),
+    LemmaClaim("lemma:mean_median_Holder#step:eq:lemma_5_def_mean", "Mean-median: U_h(F) = min{p_F, 1 - p_F}",
+               "min(p, 1 - p)"),
+    LemmaClaim("lemma:mean_median_Holder#step:eq:lemma_5_p_mean_1_MD", "Mean-median, case 1 (p_F, p_G on the same "
+               "side of 1/2): U_h(F) - U_h(G) <= |p_F - p_G|", "1", "p_F, p_G > 1/2 or p_F, p_G < 1/2"),
+    LemmaClaim("lemma:mean_median_Holder#step:eq:LALL_mean_MD", "Mean-median, case 1 (max p > 0.5 > min p): 'p* = "
+               "1/2 and U_h(p*) = 1/2', U_h(F*) - U_h(G) = 1/2 - min{p_G, 1 - p_G} = |1/2 - p_G|",
+               "value=1/2; gap=abs(1/2 - b)", "max p > 1/2 and min p < 1/2"),
+    LemmaClaim("lemma:mean_median_Holder#step:eq:last_lemm_1_mean", "Mean-median, case 1: |1/2 - p_G| = "
+               "||F - G||_W (as printed; F the mixture p_F of the proof)", "F", "max p > 1/2 and min p < 1/2"),
+    LemmaClaim("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_1", "Inter-ES, case 1 (p_F, p_G on the same side of "
+               "1/2): U_h(F) - U_h(G) <= 2|p_F - p_G|", "2", "p_F, p_G > 1/2 or p_F, p_G < 1/2"),
+    LemmaClaim("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_2", "Inter-ES, case 2 (p_F < 1/2 < p_G): "
+               "U_h(F) - U_h(G) = 2(p_F - 1 + p_G) <= 2|p_F - p_G|", "2", "p_F < 1/2 < p_G"),
+    LemmaClaim("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_3", "Inter-ES, case 3 (p_G < 1/2 < p_F): "
+               "U_h(F) - U_h(G) = 2(1 - p_F - p_G) <= 2|p_F - p_G|", "2", "p_G < 1/2 < p_F"),
+    LemmaClaim("lemma:inter_ES_Holder#step:eq:LALL_mean", "Inter-ES, case 1 (max p > 0.5 > min p): 'p* = 1/2 and "
+               "U_h(p*) = 1', U_h(F*) - U_h(G) = 2(1/2 - min{p_G, 1 - p_G}) = 2|1/2 - p_G|",
+               "value=1; gap=2*abs(1/2 - b)", "max p > 1/2 and min p < 1/2"),
+    LemmaClaim("lemma:inter_ES_Holder#step:eq:last_lemm_1_ES", "Inter-ES, case 1: 2|1/2 - p_G| = 2||F - G||_W (as "
+               "printed; F the mixture p_F of the proof)", "F", "max p > 1/2 and min p < 1/2"),
+    LemmaClaim("lemma:Dual_Power#step:eq:lemma_5_def_DP", "Dual power: U_h(F) = 1 - (1 - p_F)^s",
+               "1 - (1 - p)**s", "s >= 2"),
+    LemmaClaim("lemma:Dual_Power#step:eq:dp_beforelast", "Dual power: (1 - p_G)^s - (1 - p_F)^s = (p_F - p_G) s "
+               "(1 - p_M)^(s-1) for some p_M strictly between p_F and p_G (mean-value theorem)",
+               "(a - b)*s*(1 - m)**(s - 1)", "s >= 2"),
+    LemmaClaim("lemma:Dual_Power#step:eq:dp_final", "Dual power: U_h(F) - U_h(G) <= |p_F - p_G| s = s ||F - G||_W",
+               "s*w", "s >= 2"),
+    LemmaClaim("lemma:Quadratic#step:eq:lemma_5_def_quadratic", "Quadratic: U_h(F) = (1 + s) p_F - s p_F^2",
+               "(1 + s)*p - s*p**2", "s in [0, 1]"),
+    LemmaClaim("lemma:Quadratic#step:eq:quadratic_lastline", "Quadratic: U_h(F) - U_h(G) <= (1 + s)|p_F - p_G| = "
+               "(1 + s) ||F - G||_W", "(1 + s)*w", "s in [0, 1]"),
+    LemmaClaim("lemma:PHT#step:r_equals_q", "'any given Hölder continuity exponent ... is also a mixture Hölder "
+               "continuity exponent, that is given q, r = q is always a valid choice for r' (with L_MH = L_H; also "
+               "Appendix:Additinal Tables)", "q"),
+    # --- lemma:Delta_error
+    LemmaClaim("lemma:Delta_error#step:eq:delta_error_43", "Delta(eps) <= U_h(F*) - U_h(sum abar(i) F_i) <= "
+               "L ||sum_i (alpha*(i) - abar(i)) F_i||_W^r (assumption:Holder_opt), abar the L1-nearest grid point",
+               "L*w**r"),
+    LemmaClaim("lemma:Delta_error#step:eq:delta_error_5", "||sum_i (alpha*(i) - abar(i)) F_i||_W <= "
+               "||alpha* - abar||_1 W (definition eq:W)", "d*W"),
+    LemmaClaim("lemma:Delta_error#step:eq:Delta_error_2", "||alpha* - abar||_1 <= K eps/2", "K*eps/2"),
+    LemmaClaim("lemma:Delta_error#step:eq:Delta_error_2.reason", "'abar may lie at most eps/2 away from the "
+               "optimal coefficient alpha* along each coordinate'", "eps/2"),
+    LemmaClaim("lemma:Delta_error#constant", "Delta(eps) <= L (K W)^r (eps/2)^r: the constant re-derived by "
+               "chaining eq:delta_error_43, eq:delta_error_5, eq:Delta_error_2", DELTA_ERROR_BOUND),
+    # --- lemma:beta_lemma_monotone (K-arm Bernoulli, h concave and strictly increasing, p(1) < ... < p(K))
+    LemmaClaim("lemma:beta_lemma_monotone#step:eq:solitary_best", "for all a in the grid Delta^{K-1}_eps, "
+               "h(sum_i a(i) p_i) < h(p_K): the relation", "<"),
+    LemmaClaim("lemma:beta_lemma_monotone#step:eq:astar_lemma14", "'It can be readily verified that' the best grid "
+               "point is a*(i) = eps/2 (i != K), a*(K) = 1 - (K-1) eps/2",
+               "a_other=eps/2; a_Km1=eps/2; a_K=1 - (K - 1)*eps/2"),
+    LemmaClaim("lemma:beta_lemma_monotone#step:eq:aprime_lemma14", "the second best grid point is a'(i) = eps/2 "
+               "(i < K-1), a'(K-1) = 3 eps/2, a'(K) = 1 - (K+1) eps/2",
+               "a_other=eps/2; a_Km1=3*eps/2; a_K=1 - (K + 1)*eps/2"),
+    LemmaClaim("lemma:beta_lemma_monotone#step:eq:concavity_h", "h(x*) - h(x') >= h'(x*)(x* - x'), x = "
+               "sum_i a(i) p(i) ('follows from concavity of h'): factor", "1"),
+    LemmaClaim("lemma:beta_lemma_monotone#step:eq:best_second_deff", "sum_i (a*(i) - a'(i)) p(i) = "
+               "eps (p(K) - p(K-1))", "eps*(pK - pKm1)"),
+    LemmaClaim("lemma:beta_lemma_monotone#step:eq:delta_min_conc_mon_analysis", "Delta_min(eps) >= h'(p(K)) "
+               "(p(K) - p(K-1)) eps (dh = h'(p(K)))", "dh*(pK - pKm1)*eps"),
+)
+
+
+def proof_step_a(ident: str) -> LemmaClaim:
+    """The printed step or running-text claim with ledger id ``ident`` (:data:`PROOF_STEPS_A`)."""
+    for c in PROOF_STEPS_A:
+        if c.id == ident:
+            return c
+    raise KeyError(ident)
+
+
+def _with_labels(labels: tuple[str, ...], placed: tuple[tuple[str, str | None], ...]) -> tuple[str, ...]:
+    """``labels`` with each new label inserted after the label it follows in the paper (None: first)."""
+    out = list(labels)
+    for label, after in placed:
+        if label not in out:
+            out.insert(0 if after is None else out.index(after) + 1, label)
+    return tuple(out)
+
+
+#: The labels of the running-text claims above that the ledger did not use yet, in the paper's order.
+LEDGER_LABELS = _with_labels(LEDGER_LABELS, (("sec:introduction", None), ("eq:U", "table:table_regrets"),
+                                             ("eq:regret_decomposition", "eq:UCB_alpha2")))
