@@ -1,0 +1,113 @@
+"""Shared pieces of the proof-step checks (``steps_*.py``, ``constants_theorems.py``).
+
+* the distortions a step is swept over (the nine rows of ``table:table_regrets`` at their defaults and a
+  few more members of the parameter ranges the tables state) with q and L derived once per process
+  (:func:`holder_sweep`);
+* seeded Bernoulli instances for K = 2..6 (:func:`bernoulli_instances`), spawned from one SeedSequence;
+* :func:`entry`: the one way a step check turns its findings into a ledger entry (status from
+  :func:`proofs_checks.verdict.decide`);
+* :func:`smallest`: the smallest counterexample of a sweep by a size key;
+* :func:`printed`: a step's printed formula (text in the toolkit's expression syntax) as SymPy, through the
+  one parser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable
+
+import numpy as np
+import sympy as sp
+
+from rsb_theory.expressions import to_sympy
+
+from .. import paper_claims
+from ..claims import Claim
+from ..ledger import CheckResult
+from ..verdict import decide
+
+#: Root seed of every seeded draw of the proof-step checks (children spawned per purpose).
+SEED = 20250316
+#: Members of the parameter ranges of ``table:table_regrets`` / ``table:table_risks`` swept besides the defaults.
+EXTRA_PARAMETERS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("dual_power", (("s", "3"),)),
+    ("quadratic", (("s", "1"),)),
+    ("cvar", (("alpha", "3/4"),)),
+    ("pht", (("s", "1/4"),)),
+)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One distortion of the sweep with its derived Hölder exponent q and constant L (``assumption:Holder``)."""
+
+    name: str
+    d: object
+    q: float
+    L: float
+
+
+@lru_cache(maxsize=1)
+def holder_sweep() -> tuple[Member, ...]:
+    """The nine registered distortions (defaults) and :data:`EXTRA_PARAMETERS`, with q, L from rsb_theory.holder."""
+    from rsb_theory.distortions import get, names
+    from rsb_theory.holder import holder
+
+    out = []
+    for name, params in [(n, ()) for n in names()] + list(EXTRA_PARAMETERS):
+        d = get(name, **dict(params))
+        hr = holder(d)
+        L = hr.L_exact if hr.L_exact is not None else hr.L_H
+        out.append(Member(d.describe(), d, float(hr.q), float(L)))
+    return tuple(out)
+
+
+def member(name: str) -> Member:
+    """The member of :func:`holder_sweep` named ``name`` (``Distortion.describe()``)."""
+    return next(m for m in holder_sweep() if m.name == name)
+
+
+@lru_cache(maxsize=None)
+def bernoulli_instances(K: int, count: int, purpose: int) -> tuple[tuple[float, ...], ...]:
+    """``count`` seeded Bernoulli mean vectors of K arms (two decimals, sorted), stream ``purpose``."""
+    seq = np.random.SeedSequence(SEED, spawn_key=(purpose, K))
+    rng = np.random.default_rng(seq)
+    return tuple(tuple(float(x) for x in np.round(np.sort(rng.uniform(0.02, 0.98, K)), 2)) for _ in range(count))
+
+
+def printed(text: str, names: Iterable[str], flag: str = "printed formula") -> tuple[sp.Expr, dict[str, sp.Symbol]]:
+    """``text`` as SymPy with positive symbols for ``names`` (the one parser)."""
+    syms = {n: sp.Symbol(n, positive=True) for n in names}
+    return to_sympy(text, flag, syms), syms
+
+
+def smallest(cases: Iterable, key: Callable):
+    """The case with the smallest ``key`` (the "smallest counterexample" of a sweep), or None."""
+    return min(cases, key=key, default=None)
+
+
+def step(ident: str) -> paper_claims.ProofStep:
+    """The printed step with ledger id ``ident``."""
+    return paper_claims.proof_step(ident)
+
+
+def entry(claim: Claim, *, holds: bool, method: str, derived: str, evidence: str, repair: str | None = None,
+          sharper: bool = False, vacuous: bool = False, claim_text: str | None = None,
+          paper: str | None = None) -> CheckResult:
+    """The ledger entry of a step check (status by :func:`proofs_checks.verdict.decide`).
+
+    ``claim_text``/``paper`` default to the printed step's words and formula; a mutant's note is appended to
+    the words so that an altered claim reads differently.
+    """
+    st: paper_claims.ProofStep = claim.printed if isinstance(claim.printed, paper_claims.ProofStep) else step(claim.id)
+    words = claim_text if claim_text is not None else st.claim
+    if claim.note:
+        words = f"{words} [altered: {claim.note}]"
+    return CheckResult(claim.id, words, paper if paper is not None else st.shown(),
+                       derived, decide(holds=holds, repair=repair, vacuous=vacuous, sharper=sharper), method, evidence)
+
+
+def fmt(x: float, digits: int = 4) -> str:
+    """A float as evidence text (fixed significant digits, so that the ledger is byte-stable)."""
+    return f"{x:.{digits}g}"
