@@ -649,6 +649,74 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
               "S)^q, 'from W > 1 for sub-Gaussian distributions' and q in (0, 1]",
               "R^C(T) <= Delta(eps) + 5 L K W (32 eps^-1/2 rho^-1/2 T^-1/2 S)^q; W > 1",
               (("coefficient", "5*L*K*W"), ("W_from", "1"))),
+    # -- lemma:undersampling and lemma:oversampling ------------------------------------------------------------
+    ProofStep("lemma:undersampling#step:eq:UK_oneside", "tau_t(i)/t - a*(i) <= 1/t for t >= T(eps) "
+              "(lemma:oversampling), 'which also implies' tau_t(i)/t - a*(i) < K/t",
+              "tau_t(i)/t - a*(i) <= 1/t  =>  tau_t(i)/t - a*(i) < K/t", (("from", "1"), ("bound", "K"))),
+    ProofStep("lemma:oversampling#step:eq:oversampling1", "Case (a), tau_t(j)/t <= a*(j): tau_(t+1)(j)/(t+1) <= "
+              "(tau_t(j) + 1)/(t+1) <= a*(j) t/(t+1) + 1/(t+1)", "tau_(t+1)(j)/(t+1) <= a*(j) t/(t+1) + 1/(t+1)",
+              (("bound", "(a*t + 1)/(t + 1)"),)),
+    ProofStep("lemma:oversampling#step:eq:UK_1", "a*(j) t/(t+1) + 1/(t+1) <= a*(j) + 1/(t+1)",
+              "a t/(t+1) + 1/(t+1) <= a + 1/(t+1)", (("lhs", "a*t/(t + 1) + 1/(t + 1)"), ("rhs", "a + 1/(t + 1)"))),
+    ProofStep("lemma:oversampling#step:eq:oversampling2", "Case (b), a*(j) <= tau_t(j)/t <= a*(j) + 1/t: arm j 'is "
+              "not sampled ... since it is not the most under-sampled arm', so tau_(t+1)(j)/(t+1) = tau_t(j)/(t+1) <= "
+              "(a*(j) + 1/t) t/(t+1)", "tau_(t+1)(j)/(t+1) = tau_t(j)/(t+1) <= (a*(j) + 1/t) t/(t+1)",
+              (("case_low", "a"), ("bound", "(a + 1/t)*t/(t + 1)"))),
+    ProofStep("lemma:oversampling#step:eq:UK_2", "(a*(j) + 1/t) t/(t+1) <= a*(j) + 1/(t+1); with eq:UK_1: 'none of "
+              "the arms which are not already contained in O_t ever enters this set'",
+              "tau_(t+1)(j)/(t+1) <= a*(j) + 1/(t+1): j not in O_(t+1)", (("threshold", "1"),)),
+    ProofStep("lemma:oversampling#step:eq:m_finite", "An arm of O_t is never sampled while it is over-sampled, so "
+              "eq:oversampling3 reads tau_(T_0)(i)/(T_0 + m) <= a*(i) + 1/(T_0 + m)",
+              "tau_(T_0 + m)(i) = tau_(T_0)(i) while i is in O", (("threshold", "1"),)),
+    ProofStep("lemma:oversampling#step:eq:m", "With tau_(T_0)(i) <= T_0 and a*(i) >= eps/2, m = (2/eps - 1) T_0 - "
+              "2/eps satisfies eq:m_finite", "m = (2/eps - 1) T_0(eps) - 2/eps", (("m", OVERSAMPLING_M),)),
+    # -- theorem:RS-ETC-M and corollary:RS-UCB-M: rates (eps-independent) -----------------------------------------
+    ProofStep(_COR + "eq:T_epsilon_actual", "'It can be readily verified that this choice of eps [Theta((K^(2/q) log "
+              "T/T)^kappa))] satisfies the condition in eq:T_epsilon_actual' (T > T(eps))",
+              "eps = Theta((K^(2/q) log T/T)^kappa) gives T > T(eps)", (("theta", "1"),)),
+    ProofStep(_COR + "eq:Discrete_order_UCB_RS", "R_bar^U(T) = O((K^(2/q) log T/T)^((1-kappa) q/2)) (from "
+              "eq:Discretized_regret at the corollary's eps)", "R_bar^U(T) = O((K^(2/q) log T/T)^((1-kappa) q/2))",
+              (("rate", "(K**(2/q)*ell/T)**((1 - kappa)*q/2)"),)),
+    ProofStep(_COR + "eq:delta_order_UCB_RS", "Delta(eps) = O(K^(r(1 + 2 kappa/q)) (log T/T)^(r kappa))",
+              "Delta(eps) = O(K^(r(1 + 2kappa/q)) (log T/T)^(r kappa))",
+              (("rate", "K**(r*(1 + 2*kappa/q))*(ell/T)**(r*kappa)"),)),
+    ProofStep(_COR + "eq:UCB upper bound appendix", "R^U(T) = O(max{K^(r(1+2kappa/q)), K^(1-kappa)} max{(log T/T)^(r "
+              "kappa), (log T/T)^((1-kappa) q/2)}), and 'when r <= beta + q/2' O(max{K^(r(1+2kappa/q)), "
+              "K^(1-kappa)} (log T/T)^(r kappa))", "R^U(T) = O(max{K^(r(1+2kappa/q)), K^(1-kappa)} (log T/T)^(r kappa)) "
+              "when r <= beta + q/2", (("condition", "beta + q/2"),)),
+    ProofStep(_COR + "eq:T_epsilon", "CE-UCB-M: 'it can be readily verified that this choice of eps satisfies the "
+              "condition in eq:T_epsilon'", "eps = Theta((K^(2/q) log T/T)^kappa) gives T >= T_0(eps)",
+              (("theta", "1"),)),
+    ProofStep(_COR + "eq:Discrete_order_CE", "R_bar^C(T) = O((K^(2/q) log T/T)^((1-kappa) q/2)) (from "
+              "eq:discrete_error_CE)", "R_bar^C(T) = O((K^(2/q) log T/T)^((1-kappa) q/2))",
+              (("rate", "(K**(2/q)*ell/T)**((1 - kappa)*q/2)"),)),
+    ProofStep(_COR + "eq:delta_order_ce", "CE-UCB-M: Delta(eps) = O(K^(r(1 + 2 kappa/q)) (log T/T)^(r kappa))",
+              "Delta(eps) = O(K^(r(1 + 2kappa/q)) (log T/T)^(r kappa))",
+              (("rate", "K**(r*(1 + 2*kappa/q))*(ell/T)**(r*kappa)"),)),
+    ProofStep(_COR + "eq:UCB upper bound appendix CE", "CE-UCB-M: the same maximum and, when r <= beta + q/2, "
+              "O(max{K^(r(1+2kappa/q)), K^(1-kappa)} (log T/T)^(r kappa))", "R^C(T) = O(max{...} (log T/T)^(r kappa)) "
+              "when r <= beta + q/2", (("condition", "beta + q/2"),)),
+    # -- the theorems' statements, for the constants chained through their proofs (issue 16, item 3) ----------------
+    ProofStep("theorem: ETC upper bound#chain", "The constant of theorem: ETC upper bound, (L K + W^-q)(3 W M(eps) "
+              "log T/T)^q + Delta(eps) for T > N(eps), against the bounds of its proof's steps",
+              "R^E(T) <= (L K + W^-q)(3 W M(eps) log T/T)^q + Delta(eps)",
+              (("bound", "(L*K + W**(-q))*(3*W*N/T)**q"),)),
+    ProofStep("theorem:RS-ETC-M#chain", "theorem:RS-ETC-M: R^E(T) <= O([K^c_E log T/T^gamma]^(q r/(2 beta))), "
+              "c_E = 2(1 + (beta + 1)/q), gamma = 2 beta/(2 beta + r), against eq:ETC upper bound gamma appendix "
+              "at that gamma", "R^E(T) = O([K^(2(1 + (beta+1)/q)) log T / T^gamma]^(qr/(2beta)))",
+              (("K_exponent", "2*(1 + (beta + 1)/q)*q*r/(2*beta)"),)),
+    ProofStep("theorem:UCB upper bound#chain.rs-ucb-m", "The constant of theorem:UCB upper bound (eq:UCB regret) for "
+              "RS-UCB-M, [B + L(W^q + 1)] [64/sqrt(eps rho T) (sqrt(2 e log T) + 32)]^q + Delta(eps), against B_1 + "
+              "B_21 + B_22 of its proof", "R^U(T) <= [B + L(W^q+1)][64/sqrt(eps rho T) (sqrt(2e log T) + 32)]^q + Delta",
+              (("coefficient", "B + L*(W**q + 1)"), ("base", "64"))),
+    ProofStep("theorem:UCB upper bound#chain.ce-ucb-m", "The constant of theorem:UCB upper bound (eq:UCB regret) for "
+              "CE-UCB-M against C_1 + C_2 of its proof (eq:discrete_error_CE)",
+              "R^C(T) <= [B + L(W^q+1)][64/sqrt(eps rho T) (sqrt(2e log T) + 32)]^q + Delta",
+              (("coefficient", "B + L*(W**q + 1)"), ("base", "64"))),
+    ProofStep("corollary:RS-UCB-M#chain", "corollary:RS-UCB-M: R^pi(T) <= O(K^c_U (log T/T)^(r kappa)), c_U = max{r(1 + "
+              "2 kappa/q), 1 - kappa}, when r <= beta + q/2, against the two terms of its proof",
+              "R^pi(T) <= O(K^c_U [log T/T]^(r kappa)), c_U = max{r(1+2kappa/q), 1-kappa}",
+              (("K_exponent", "Max(r*(1 + 2*kappa/q), 1 - kappa)"), ("T_exponent", "r*kappa"))),
 )
 
 
