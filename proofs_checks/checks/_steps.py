@@ -48,24 +48,52 @@ class Member:
     L: float
 
 
-@lru_cache(maxsize=1)
-def holder_sweep() -> tuple[Member, ...]:
-    """The nine registered distortions (defaults) and :data:`EXTRA_PARAMETERS`, with q, L from rsb_theory.holder."""
-    from rsb_theory.distortions import get, names
+@lru_cache(maxsize=None)
+def _member(name: str, params: tuple[tuple[str, str], ...]) -> Member:
+    from rsb_theory.distortions import get
     from rsb_theory.holder import holder
 
-    out = []
-    for name, params in [(n, ()) for n in names()] + list(EXTRA_PARAMETERS):
-        d = get(name, **dict(params))
-        hr = holder(d)
-        L = hr.L_exact if hr.L_exact is not None else hr.L_H
-        out.append(Member(d.describe(), d, float(hr.q), float(L)))
-    return tuple(out)
+    d = get(name, **dict(params))
+    hr = holder(d)
+    L = hr.L_exact if hr.L_exact is not None else hr.L_H
+    return Member(d.describe(), d, float(hr.q), float(L))
+
+
+def defaults() -> tuple[Member, ...]:
+    """The nine registered distortions at their default parameters, with q, L from rsb_theory.holder."""
+    from rsb_theory.distortions import names
+
+    return tuple(_member(n, ()) for n in names())
+
+
+def holder_sweep() -> tuple[Member, ...]:
+    """:func:`defaults` and :data:`EXTRA_PARAMETERS` (cached per member)."""
+    return defaults() + tuple(_member(n, p) for n, p in EXTRA_PARAMETERS)
 
 
 def member(name: str) -> Member:
-    """The member of :func:`holder_sweep` named ``name`` (``Distortion.describe()``)."""
-    return next(m for m in holder_sweep() if m.name == name)
+    """The member named ``name`` (``Distortion.describe()``: ``gini``, ``cvar(alpha=3/4)``)."""
+    key, _, rest = name.partition("(")
+    params = tuple(tuple(kv.split("=", 1)) for kv in rest.rstrip(")").split(",") if kv) if rest else ()
+    m = _member(key, params)
+    if m.name != name:  # a default written out (``dual_power(s=2)``) is the default member
+        m = _member(key, ())
+    if m.name != name:
+        raise KeyError(name)
+    return m
+
+
+@lru_cache(maxsize=None)
+def top(name: str) -> float:
+    """A maximiser of h on [0, 1] (rsb_theory.holder.optimal_means)."""
+    from rsb_theory.holder import optimal_means
+
+    return float(optimal_means(member(name).d, 0, 1)[0])
+
+
+def sup_h(name: str) -> float:
+    """max of h on [0, 1]: the supremum B of U_h over laws on [0, 1]."""
+    return float(np.asarray(member(name).d.numeric(np.array([top(name)])))[0])
 
 
 @lru_cache(maxsize=None)

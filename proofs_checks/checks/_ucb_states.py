@@ -93,14 +93,6 @@ class States:
                 f"{_steps.fmt(self.Delta)}")
 
 
-@lru_cache(maxsize=None)
-def u_star(name: str) -> float:
-    """A maximiser of h on [0, 1] (rsb_theory.holder.optimal_means)."""
-    from rsb_theory.holder import optimal_means
-
-    return float(optimal_means(_steps.member(name).d, 0, 1)[0])
-
-
 def _block(m: _steps.Member, p: tuple, eps: float, regime: str, slack: float, seed_key: tuple) -> States | None:
     K = len(p)
     pts = Grid(K, eps, "ucb").points()
@@ -127,7 +119,7 @@ def _block(m: _steps.Member, p: tuple, eps: float, regime: str, slack: float, se
     phat = np.clip(pv[None, :] + direction * r, 0.0, 1.0)
     lo, hi = np.clip(phat - r, 0.0, 1.0), np.clip(phat + r, 0.0, 1.0)
     x_lo, x_hi = lo @ pts.T, hi @ pts.T
-    target = np.clip(u_star(m.name), x_lo, x_hi)
+    target = np.clip(_steps.top(m.name), x_lo, x_hi)
     ucb = h(target)
     opt_t = ucb >= ucb.max(axis=1, keepdims=True) - TIE_TOL
     outside = opt_t & ~opt[None, :]

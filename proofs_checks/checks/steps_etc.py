@@ -141,13 +141,10 @@ def two_point_laws() -> tuple[tuple[_steps.Member, EtcLaw], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
 def sup_value(m_name: str, lo: float, hi: float) -> float:
-    """B: the supremum of U_h over laws on [lo, hi], (hi - lo) max h + lo h(1) (max h from rsb_theory.holder)."""
-    from rsb_theory.holder import optimal_means
-
+    """B: the supremum of U_h over laws on [lo, hi], (hi - lo) max h + lo h(1)."""
+    top = _steps.top(m_name)
     m = _steps.member(m_name)
-    top = float(optimal_means(m.d, 0, 1)[0])
     return float(mixture_value(m.d.numeric, TwoPointArms((top,), lo, hi), np.array([top]))[0])
 
 
