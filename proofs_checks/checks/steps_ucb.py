@@ -774,7 +774,9 @@ def check_lastline(claim: Claim) -> CheckResult:
     if bad:
         v, pr, ch = min(bad, key=lambda c: (c[0]["K"], -c[0]["B"]))
         ev += (f"The printed line is below it at {len(bad)} points; e.g. {({k: round(x, 4) for k, x in v.items()})}: "
-               f"{fmt(pr)} < {fmt(ch)}.  B_3/T alone is L K (64 X)^q: the last line dropped the K of B_3 (each of the "
+               f"{fmt(pr)} < {fmt(ch)}; with the constants fixed the ratio tends to L K/(B + L (W^q + 1)) as T -> oo, so "
+               "it fails at every T beyond max(e^K, T(eps)) as well.  B_3/T alone is L K (64 X)^q: the last line "
+               "dropped the K of B_3 (each of the "
                "three terms is bounded by one of B, L W^q and L K times (64 X)^q; the printed L (W^q + 1) has L where "
                "L K is needed).  Derived: (B + L (W^q + K)) (64 X)^q.")
     return entry(claim, holds=not bad, method="numeric", derived="(B + L (W^q + K)) (64 eps^-1/2 rho^-1/2 T^-1/2 S)^q"
@@ -926,8 +928,9 @@ def check_lastline_CE(claim: Claim) -> CheckResult:
     if bad:
         v, pr, ch = min(bad, key=lambda c: (c[0]["K"], c[0]["W"]))
         ev += (f"The printed line is below the bracket at {len(bad)} points, e.g. "
-               f"{({k: round(x, 4) for k, x in v.items()})}: {fmt(pr)} < {fmt(ch)} (the bracket is about (2 L K (1 + "
-               "W^q) + B) (32 X)^q, which 5 L K W covers only for W large enough).")
+               f"{({k: round(x, 4) for k, x in v.items()})}: {fmt(pr)} < {fmt(ch)}; the bracket tends to 2 L K (32 X)^q as "
+               "T -> oo (the C_4 and C_1 terms are of lower order), so 5 L K W falls short at every large T when W < 2/5, "
+               "and at moderate T the other terms ask for more.")
     return entry(claim, holds=not bad, repair=W_AT_LEAST_1 if bad and not conditioned else None, method="numeric",
                  derived="(2 L K (1 + W^q) + B) (32 eps^-1/2 rho^-1/2 T^-1/2 S)^q" if bad else "holds", evidence=ev)
 
