@@ -136,6 +136,16 @@ def entry(claim: Claim, *, holds: bool, method: str, derived: str, evidence: str
                        derived, decide(holds=holds, repair=repair, vacuous=vacuous, sharper=sharper), method, evidence)
 
 
+def condition_mutants(condition: str, key: str, text: str, note: str):
+    """The mutants of a claim whose repair is ``condition``: the condition stated (for a conditional verdict), else
+    the printed piece ``key`` replaced by the stronger ``text``."""
+    def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
+        if result.status == "conditional":
+            return [claim.assuming("condition", condition, f"{condition} stated")]
+        return [claim.reprinted(claim.printed.with_value(key, text), note)]
+    return mutants
+
+
 def fmt(x: float, digits: int = 4) -> str:
     """A float as evidence text (fixed significant digits, so that the ledger is byte-stable)."""
     return f"{x:.{digits}g}"

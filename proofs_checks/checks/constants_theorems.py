@@ -340,13 +340,7 @@ def check_rsetc_chain(claim: Claim) -> CheckResult:
     else:
         ev += "covered everywhere."
     return entry(claim, holds=not bad, repair=CE_CONDITION if bad and not conditioned else None, method="symbolic",
-                 derived=f"K^max(r (beta + q + 1)/beta, 1)", evidence=ev)
-
-
-def mutants_rsetc_chain(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", CE_CONDITION, f"{CE_CONDITION} stated")]
-    return [claim.reprinted(claim.printed.with_value("K_exponent", "1/2"), "K^(1/2)")]
+                 derived="K^max(r (beta + q + 1)/beta, 1)", evidence=ev)
 
 
 def ucb_points(algo: str) -> list[dict]:
@@ -474,7 +468,7 @@ CLAIMS = claim_map(
     _c(RSE + "eq:Discrete_order", _rate_step("etc", "discrete", _ETC_DISCRETE), _rate_mutants),
     _c(RSE + "eq:delta_order", _rate_step("etc", "delta", _DELTA + "the same eps"), _rate_mutants),
     _c(RSE + "eq:ETC upper bound gamma appendix", check_gamma_appendix, mutants_gamma),
-    _c("theorem:RS-ETC-M#chain", check_rsetc_chain, mutants_rsetc_chain),
+    _c("theorem:RS-ETC-M#chain", check_rsetc_chain, _steps.condition_mutants(CE_CONDITION, "K_exponent", "1/2", "K^(1/2)")),
     _c("theorem:UCB upper bound#chain.rs-ucb-m", check_ucb_chain_rs, mutants_ucb_chain),
     _c("theorem:UCB upper bound#chain.ce-ucb-m", check_ucb_chain_ce, mutants_ucb_chain),
     _c(COR + "eq:T_epsilon_actual", check_feasibility, mutants_feasibility),

@@ -186,12 +186,6 @@ def check_A2first(claim: Claim) -> CheckResult:
                  derived="A_2 <= (sup U_h - inf U_h) P(a_N not in OPT)" if bad else "holds", evidence=ev)
 
 
-def mutants_A2first(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", NONNEGATIVE, f"{NONNEGATIVE} stated")]
-    return [claim.reprinted(claim.printed.with_value("factor", "B/2"), "A_2 <= (B/2) P(a_N not in OPT)")]
-
-
 # ------------------------------------------------------------------------- eq:ETC_A21 .. eq:ETC_2
 def _events(law: EtcLaw, half: float, strict: bool = False):
     """E_1, E_2 (|U_hat - U| <= half*Delta_min, or < with ``strict``), per outcome."""
@@ -592,12 +586,6 @@ def check_A2_final(claim: Claim) -> CheckResult:
                  evidence=ev)
 
 
-def mutants_A2_final(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", A2_CONDITION, f"{A2_CONDITION} stated")]
-    return [claim.reprinted(claim.printed.with_value("bound", "B*delta/4"), "A_2 <= B delta/4")]
-
-
 # ---------------------------------------------------------------- the commit rule: lemma_8_2, commit 1..4
 def _commit_cases():
     """Cases with a commit phase: (K, eps, n0, N, T, a, tau, S' as a set of 0-based arms)."""
@@ -870,15 +858,9 @@ def check_A3_final(claim: Claim) -> CheckResult:
         ev += f"Fails in {len(bad)} blocks; smallest: {m.name}, K = {K}, p = {p}, N = {N}, T = {T}: {fmt(l)} > {fmt(r)}."
         if all(c[3] * (c[1] + 1) < (c[1] - 1) ** 2 for c in bad):
             repair = CONDITION_6
-            ev += f"  Every violation has N < (K-1)^2/(K+1) (inherited from eq: ETC commit 6)."
+            ev += "  Every violation has N < (K-1)^2/(K+1) (inherited from eq: ETC commit 6)."
     return entry(claim, holds=not bad, repair=repair, method="numeric", derived="holds" if not bad else
                  f"holds iff {CONDITION_6}" if repair else "fails", evidence=ev)
-
-
-def mutants_A3_final(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", CONDITION_6, f"{CONDITION_6} stated")]
-    return [claim.reprinted(claim.printed.with_value("bound", "L*K*W**q*(2*N/T)**q/8"), "L K W^q (2N/T)^q / 8")]
 
 
 # ------------------------------------------------------------------- eq:UP_ETC_eqn1, disc_up, ETC_M_eps
@@ -1001,12 +983,6 @@ def check_disc_up(claim: Claim) -> CheckResult:
                  derived="Delta(eps) + (L K + W^-q)(2 W N/T)^q" if bad else "holds", evidence=ev)
 
 
-def mutants_disc_up(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", W_CONDITION, f"{W_CONDITION} stated")]
-    return [claim.reprinted(claim.printed.with_value("discrete", "(L*K + W**(-q))*(2*N/T)**q/4"), "/4")]
-
-
 def check_M_eps(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("L", "K", "W", "N", "T", "q", "M", "ell")
@@ -1035,7 +1011,8 @@ def mutants_M_eps(claim: Claim, result: CheckResult) -> list[Claim]:
 CLAIMS = claim_map(
     Claim(P + "eq: Regret_DISCRET_ETC", _steps.step(P + "eq: Regret_DISCRET_ETC"), check_decomposition,
           mutants_decomposition),
-    Claim(P + "eq: A2first", _steps.step(P + "eq: A2first"), check_A2first, mutants_A2first),
+    Claim(P + "eq: A2first", _steps.step(P + "eq: A2first"), check_A2first,
+          _steps.condition_mutants(NONNEGATIVE, "factor", "B/2", "A_2 <= (B/2) P(a_N not in OPT)")),
     Claim(P + "eq:ETC_A21", _steps.step(P + "eq:ETC_A21"), check_A21, mutants_A21),
     Claim(P + "eq:ETC_A22", _steps.step(P + "eq:ETC_A22"), check_A22, mutants_A22),
     Claim(P + "eq:ETC_1", _steps.step(P + "eq:ETC_1"), check_ETC_1, mutants_ETC_1),
@@ -1045,14 +1022,17 @@ CLAIMS = claim_map(
     Claim(P + "eq:E3C", _steps.step(P + "eq:E3C"), check_E3C, mutants_E3C),
     Claim(P + "eq:number of samples", _steps.step(P + "eq:number of samples"), check_number_of_samples,
           mutants_number_of_samples),
-    Claim(P + "eq: ETC A2T final", _steps.step(P + "eq: ETC A2T final"), check_A2_final, mutants_A2_final),
+    Claim(P + "eq: ETC A2T final", _steps.step(P + "eq: ETC A2T final"), check_A2_final,
+          _steps.condition_mutants(A2_CONDITION, "bound", "B*delta/4", "A_2 <= B delta/4")),
     Claim(P + "eq:lemma_8_2", _steps.step(P + "eq:lemma_8_2"), check_lemma_8_2, mutants_lemma_8_2),
     Claim(P + "eq: ETC commit 3", _steps.step(P + "eq: ETC commit 3"), check_commit3, mutants_commit3),
     Claim(P + "eq: ETC commit 1", _steps.step(P + "eq: ETC commit 1"), check_commit1, mutants_commit1),
     Claim(P + "eq: ETC commit 2", _steps.step(P + "eq: ETC commit 2"), check_commit2, mutants_commit2),
     Claim(P + "eq: ETC commit 4", _steps.step(P + "eq: ETC commit 4"), check_commit4, mutants_commit4),
-    Claim(P + "eq: ETC A3T final", _steps.step(P + "eq: ETC A3T final"), check_A3_final, mutants_A3_final),
+    Claim(P + "eq: ETC A3T final", _steps.step(P + "eq: ETC A3T final"), check_A3_final,
+          _steps.condition_mutants(CONDITION_6, "bound", "L*K*W**q*(2*N/T)**q/8", "L K W^q (2N/T)^q / 8")),
     Claim(P + "eq:UP_ETC_eqn1", _steps.step(P + "eq:UP_ETC_eqn1"), check_UP, mutants_UP),
-    Claim(P + "eq:disc_up_ETC", _steps.step(P + "eq:disc_up_ETC"), check_disc_up, mutants_disc_up),
+    Claim(P + "eq:disc_up_ETC", _steps.step(P + "eq:disc_up_ETC"), check_disc_up,
+          _steps.condition_mutants(W_CONDITION, "discrete", "(L*K + W**(-q))*(2*N/T)**q/4", "/4")),
     Claim(P + "eq:ETC_M_eps", _steps.step(P + "eq:ETC_M_eps"), check_M_eps, mutants_M_eps),
 )

@@ -211,7 +211,7 @@ def check_UUB_1(claim: Claim) -> CheckResult:
     st = claim.printed
     factor = float(_steps.printed(st.value("factor"), ())[0])
     rng = np.random.default_rng(np.random.SeedSequence(_steps.SEED, spawn_key=(11,)))
-    bad_tri, bad, sharper, n = [], [], False, 0
+    bad, sharper, n = [], False, 0
     for K in range(2, 7):
         from rsb_theory.grids import Grid
 
@@ -500,12 +500,6 @@ def check_UB10_1(claim: Claim) -> CheckResult:
                         "is a single point")
 
 
-def mutants_UB10_1(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", SINGLE_OPT, f"{SINGLE_OPT} stated")]
-    return [claim.reprinted(claim.printed.with_value("value", "-1"), "probability below 0")]
-
-
 # ---------------------------------------------------------------------------- eq:UCB_f1, f2, UB11/12
 def check_f1(claim: Claim) -> CheckResult:
     nonneg = claim.printed.value("A_sign") == "nonnegative"
@@ -569,12 +563,6 @@ def check_f2(claim: Claim) -> CheckResult:
                  derived="1/(2 - (2/T^2 + 1)^K)" if bad else "holds", evidence=ev)
 
 
-def mutants_f2(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", MISS_1, f"{MISS_1} stated")]
-    return [claim.reprinted(claim.printed.with_value("bound", "1/(2 - (1/T**2 + 1)**K)/2"), "/2")]
-
-
 #: The theorem's own side condition, under which the 'readily verified' inequality holds.
 T_E_K = "T > e^K (the side condition of theorem:UCB upper bound)"
 
@@ -593,7 +581,7 @@ def check_after_f2(claim: Claim) -> CheckResult:
             n += 1
             if not fl(T, K) > rhs:  # decreasing in K and increasing in T: the first T per K is the worst
                 bad.append((T, K, float(fl(T, K))))
-    ev = (f"{st.value('lhs')} > {st.value('rhs')} checked " + (f"at T = floor(e^K) + 1 for K = 2..40 (it increases in T)"
+    ev = (f"{st.value('lhs')} > {st.value('rhs')} checked " + ("at T = floor(e^K) + 1 for K = 2..40 (it increases in T)"
                                                               if conditioned else
                                                               f"for K = 2..40, T = {T_from}..199") + f" ({n} cases).  ")
     repair = None
@@ -604,12 +592,6 @@ def check_after_f2(claim: Claim) -> CheckResult:
         repair = T_E_K
     return entry(claim, holds=not bad, repair=repair, method="numeric",
                  derived=f"holds iff T is large enough for K, e.g. {T_E_K}" if bad else "holds", evidence=ev)
-
-
-def mutants_after_f2(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", T_E_K, f"{T_E_K} stated")]
-    return [claim.reprinted(claim.printed.with_value("rhs", "99/100"), "> 99/100")]
 
 
 def _e3(T: float, K: int, miss: int = 2) -> float:
@@ -890,12 +872,6 @@ def check_discrete_error_CE(claim: Claim) -> CheckResult:
                  evidence=ev)
 
 
-def mutants_discrete_error_CE(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", MISS_1, f"{MISS_1} stated")]
-    return [claim.reprinted(claim.printed.with_value("C5", "T**(1 - q/2)*L*K*(32*S/sqrt(rho*eps))**q"), "C_5 halved")]
-
-
 #: The condition under which eq:theorem_lastline_CE's 5 L K W covers the aggregated bound.
 W_AT_LEAST_1 = "W >= 1 and B <= L K"
 
@@ -935,12 +911,6 @@ def check_lastline_CE(claim: Claim) -> CheckResult:
                  derived="(2 L K (1 + W^q) + B) (32 eps^-1/2 rho^-1/2 T^-1/2 S)^q" if bad else "holds", evidence=ev)
 
 
-def mutants_lastline_CE(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
-        return [claim.assuming("condition", W_AT_LEAST_1, f"{W_AT_LEAST_1} stated")]
-    return [claim.reprinted(claim.printed.with_value("coefficient", "L*K*W/4"), "L K W / 4")]
-
-
 def _c(label: str, check, mutants) -> Claim:
     return Claim(P + label, _steps.step(P + label), check, mutants)
 
@@ -961,10 +931,10 @@ CLAIMS = claim_map(
     _c("eq:UCB_UB8", check_UB8, mutants_T0),
     _c("eq:UCB_UB9", check_UB9, mutants_T0),
     _c("eq:UCB_UB10", check_UB10, mutants_T0),
-    _c("eq:UCB_UB10-1", check_UB10_1, mutants_UB10_1),
+    _c("eq:UCB_UB10-1", check_UB10_1, _steps.condition_mutants(SINGLE_OPT, "value", "-1", "probability below 0")),
     _c("eq:UCB_f1", check_f1, mutants_f1),
-    _c("eq:UCB_f2", check_f2, mutants_f2),
-    _c("after:eq:UCB_f2", check_after_f2, mutants_after_f2),
+    _c("eq:UCB_f2", check_f2, _steps.condition_mutants(MISS_1, "bound", "1/(2 - (1/T**2 + 1)**K)/2", "/2")),
+    _c("after:eq:UCB_f2", check_after_f2, _steps.condition_mutants(T_E_K, "rhs", "99/100", "> 99/100")),
     _c("eq:UCB_UB11", check_UB11, mutants_UB11),
     _c("eq:UCB_UB12", check_UB12, mutants_UB12),
     _c("eq:Discretized_regret", check_discretized, mutants_discretized),
@@ -973,7 +943,9 @@ CLAIMS = claim_map(
     _c("eq:CEUCB1", check_CEUCB1, mutants_CEUCB1),
     _c("eq:CEUCB2", check_CEUCB2, mutants_CEUCB2),
     _c("eq:CEUCB3", check_CEUCB3, mutants_CEUCB3),
-    _c("eq:discrete_error_CE", check_discrete_error_CE, mutants_discrete_error_CE),
+    _c("eq:discrete_error_CE", check_discrete_error_CE, _steps.condition_mutants(
+        MISS_1, "C5", "T**(1 - q/2)*L*K*(32*S/sqrt(rho*eps))**q", "C_5 halved")),
     _c("after:eq:discrete_error_CE", check_dom_C, mutants_dominating),
-    _c("eq:theorem_lastline_CE", check_lastline_CE, mutants_lastline_CE),
+    _c("eq:theorem_lastline_CE", check_lastline_CE, _steps.condition_mutants(
+        W_AT_LEAST_1, "coefficient", "L*K*W/4", "L K W / 4")),
 )
