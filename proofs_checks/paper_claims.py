@@ -837,6 +837,10 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
     ProofStep("lemma:oversampling#step:eq:UK_2", "(a*(j) + 1/t) t/(t+1) <= a*(j) + 1/(t+1); with eq:UK_1: 'none of "
               "the arms which are not already contained in O_t ever enters this set'",
               "tau_(t+1)(j)/(t+1) <= a*(j) + 1/(t+1): j not in O_(t+1)", (("threshold", "1"),)),
+    ProofStep("lemma:oversampling#step:eq:oversampling3", "'Let m be such that' tau_(T_0 + m)(i)/(T_0 + m) <= a*(i) "
+              "+ 1/(T_0 + m), 'which implies that the arm i has left the set O' (O_t = {i: tau_t(i)/t > a*(i) + 1/t}): "
+              "for an arm i of O_(T_0), such an m exists and arm i is then out of O",
+              "tau_(T_0 + m)(i)/(T_0 + m) <= a*(i) + 1/(T_0 + m)  =>  i not in O_(T_0 + m)", (("threshold", "1"),)),
     ProofStep("lemma:oversampling#step:eq:m_finite", "An arm of O_t is never sampled while it is over-sampled, so "
               "eq:oversampling3 reads tau_(T_0)(i)/(T_0 + m) <= a*(i) + 1/(T_0 + m)",
               "tau_(T_0 + m)(i) = tau_(T_0)(i) while i is in O", (("threshold", "1"),)),

@@ -346,8 +346,8 @@ LABELS: tuple[PaperLabel, ...] = (
     _claim("eq:UK_1", "<=", "<= a*(j) + 1/(t + 1)", proof=_OV),
     _claim("eq:oversampling2", "<=", "case (b): (a*(j) + 1/t) t/(t + 1)", proof=_OV),
     _claim("eq:UK_2", "<=", "<= a*(j) + 1/(t + 1)", proof=_OV),
-    _definition("eq:oversampling3", "<=", "'Let m be such that': the inequality defines m (the time arm i leaves "
-                "O_t)", proof=_OV),
+    _claim("eq:oversampling3", "<=", "'Let m be such that' the inequality holds, 'which implies that the arm i has left "
+           "the set O': an m exists and the inequality takes arm i out of O_t (it also picks m)", proof=_OV),
     _claim("eq:m_finite", "<=", "eq:oversampling3 'can be equivalently written' with tau at T_0(eps) (arm i is not "
            "sampled)", proof=_OV),
     _claim("eq:m", "=", "the choice m = (2/eps - 1) T_0(eps) - 2/eps satisfies eq:m_finite (tau <= t, "

@@ -336,6 +336,44 @@ def check_m_finite(claim: Claim) -> CheckResult:
     return entry(claim, holds=not pulled, method="numeric", derived="holds" if not pulled else "fails", evidence=ev)
 
 
+#: The threshold of the over-sampled set O_t = {i: tau_t(i)/t > a*(i) + 1/t} as the proof defines it (the display
+#: before eq:oversampling3); eq:oversampling3 must take an arm below it.
+O_DEFINITION = 1
+
+
+def check_oversampling3(claim: Claim) -> CheckResult:
+    thr = _O_threshold(claim)
+    missing, still_in, n = [], [], 0
+    for K, eps, t, D, acts, den, Teps, traj in deficits():
+        inO = D < -O_DEFINITION * den
+        display = D >= -thr * den  # tau_t(i)/t <= a(i) + thr/t, exactly (deficits scaled by den)
+        for i in np.flatnonzero(inO[0]):
+            n += 1
+            hits = np.flatnonzero(display[:, i])
+            if not hits.size:
+                missing.append((K, eps, traj, int(t[-1]), int(i)))
+            elif inO[hits[0], i]:
+                still_in.append((K, eps, traj, int(t[hits[0]]), int(i)))
+    ev = (f"{_traj_words()}: for each of the {n} arms in O_(T_0) (O_t = {{i: tau_t(i)/t > a*(i) + {O_DEFINITION}/t}}), "
+          f"the first m with tau_(T_0 + m)(i)/(T_0 + m) <= a*(i) + {claim.printed.value('threshold')}/(T_0 + m): ")
+    if missing:
+        c = _steps.smallest(missing, key=lambda c: (c[0], c[3]))
+        ev += f"no such m within the run in {len(missing)} cases; smallest: {_show(c)}.  "
+    if still_in:
+        c = _steps.smallest(still_in, key=lambda c: (c[0], c[3]))
+        ev += f"at that m the arm is still in O in {len(still_in)} cases; smallest: {_show(c)}."
+    if not missing and not still_in:
+        ev += ("it exists in every trajectory (before the run's end, 40 steps past T(eps)), and the arm is then out of "
+               "O (the display with threshold 1 is the negation of membership; the proof writes O_(T(eps)+m) for "
+               "O_(T_0(eps)+m)).")
+    bad = bool(missing or still_in)
+    return entry(claim, holds=not bad, method="numeric", derived="fails" if bad else "holds", evidence=ev)
+
+
+def mutants_oversampling3(claim: Claim, result: CheckResult) -> list[Claim]:
+    return [claim.reprinted(claim.printed.with_value("threshold", "2"), "threshold 2/(T_0 + m)")]
+
+
 def check_m(claim: Claim) -> CheckResult:
     from rsb_theory.rates import T_eps_matches_appendix
 
@@ -371,6 +409,7 @@ CLAIMS = claim_map(
     _c(_O + "eq:UK_1", check_UK_1, mutants_UK_1),
     _c(_O + "eq:oversampling2", check_oversampling2, mutants_oversampling2),
     _c(_O + "eq:UK_2", check_UK_2, mutants_O),
+    _c(_O + "eq:oversampling3", check_oversampling3, mutants_oversampling3),
     _c(_O + "eq:m_finite", check_m_finite, mutants_O),
     _c(_O + "eq:m", check_m, mutants_m),
 )

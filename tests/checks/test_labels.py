@@ -32,8 +32,10 @@ def test_every_label_is_classified():
         assert x.kind in paper_labels.KINDS
         if x.element in ("lemma", "theorem"):
             assert x.kind == "claim", x.label
-        if x.element == "display" and (x.proof or x.statement) and x.relation in paper_labels.INEQUALITIES:
-            # every displayed inequality of a proof is a claim (a definition by inequality says why it is one)
+        if x.element == "display" and x.proof and x.relation in paper_labels.INEQUALITIES:
+            assert x.kind == "claim", x.label  # every displayed inequality of a proof is a claim (issue 16)
+        if x.element == "display" and x.statement and x.relation in paper_labels.INEQUALITIES:
+            # an inequality of a statement is a claim, or an assumption's defining inequality that says why
             assert x.kind == "claim" or (x.kind == "definition" and x.note), x.label
         if x.relation == "def":  # introduced with ≜
             assert x.kind in ("definition", "algorithm"), x.label
@@ -63,7 +65,7 @@ def test_ledger_ids_are_derived_from_the_registry():
     assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius")
     assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein",)
     # a step after a display is not that display's check
-    assert ledger_ids_of("eq:lemma_5_p_mean_3") == ()
+    assert ledger_ids_of("eq:lemma_5_p_mean_3") == ("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_3",)
     assert step_position("lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3") == \
         paper_labels.POSITION["eq:lemma_5_p_mean_3"] + 0.5
 
@@ -87,10 +89,22 @@ def _claim_labels_without_entries(ledger) -> list[str]:
     return [x.label for x in paper_labels.LABELS if x.kind == "claim" and x.label not in checked]
 
 
-@pytest.mark.xfail(strict=False, reason="needs the proof-step modules (issue 16 items 2-3)")
 def test_every_claim_has_an_entry_that_is_checked(ledger):
+    """Issue 16's "done when": every claim label (every lemma, theorem and corollary, every displayed inequality of
+    the proofs) has a ledger entry whose status is not unchecked."""
     missing = _claim_labels_without_entries(ledger)
     assert not missing, f"{len(missing)} claim labels without a checked entry: {missing}"
+    results = [x for x in paper_labels.LABELS if x.element in ("lemma", "theorem")]
+    assert len(results) == N_RESULTS and all(x.kind == "claim" for x in results)
+    assert "corollary:RS-UCB-M" in {x.label for x in results}
+    inequalities = [x for x in paper_labels.LABELS if x.element == "display" and x.proof
+                    and x.relation in paper_labels.INEQUALITIES]
+    assert inequalities and all(x.kind == "claim" for x in inequalities)
+    # and the rsb labels output agrees: each claim lists an id, and each listed id is an entry of the ledger
+    by_status = {r.id: r.status for r in ledger}
+    for label, ids in ids_by_label([r.id for r in ledger]).items():
+        if paper_labels.BY_LABEL[label].kind == "claim":
+            assert any(by_status[i] != "unchecked" for i in ids), label
 
 
 # --- the per-proof view ------------------------------------------------------------------------------------------------
@@ -145,7 +159,9 @@ def test_verify_proof(capsys):
     assert steps == list(paper_labels.proof_labels("lemma:RTD"))
     code, out, _ = run(capsys, "verify", "--proof", "theorem: ETC upper bound", "--format", "json")
     d = json.loads(out)
-    assert d["proof"] == "theorem: ETC upper bound" and d["first_broken"]["step"] == "eq:E2C"
+    # the first broken step in the paper's order: 'A_2 <= B P(...)' needs U_h >= 0 (eq: A2first), before eq:E2C
+    assert d["proof"] == "theorem: ETC upper bound" and d["first_broken"]["step"] == "eq: A2first"
+    assert {s["step"] for s in d["steps"] if s["status"] in ("refuted", "conditional")} >= {"eq: A2first", "eq:E2C"}
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -166,8 +182,9 @@ def test_filters_and_the_summary_line(capsys):
     code, out, err = run(capsys, "verify", "--id", "lemma:RTD", "--status", "refuted,loose")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("Summary: 7 entries: ") and "; 3 shown (--status refuted,loose, --id 'lemma:RTD')" \
-        in lines[0]
+    n_rtd = sum(i.startswith("lemma:RTD") for i in claims())  # the statement's entries and the proof's steps
+    assert lines[0].startswith(f"Summary: {n_rtd} entries: ") and \
+        "; 3 shown (--status refuted,loose, --id 'lemma:RTD')" in lines[0]
     assert sorted(ln.split()[0] for ln in lines[2:]) == ["lemma:RTD#r.case1", "lemma:RTD#r.case2", "lemma:RTD#summary"]
     code, out, err = run(capsys, "verify", "--id", "lemma:RTD#summary", "--format", "json")
     assert code == 0 and err.splitlines()[-1].startswith("Summary: 1 entries: 1 refuted; 1 shown")
