@@ -412,7 +412,7 @@ ETC_COMMIT_5 = ("N/(K*T)", "<")
 # The printed steps of the proofs and the claims of the running text before ``Appendix:RS-ETC-M`` (the main text,
 # ``proof:lemma_example``, ``Appendix:W_finitess``, ``proof:Aux_Lemma``), one :class:`LemmaClaim` per ledger id
 # ``RESULT#step:LABEL`` (a labelled display of RESULT's proof; ``step:after:LABEL`` for an unlabelled sentence that
-# follows LABEL), ``LABEL#part`` (a claim of the running text) or ``RESULT#constant`` (the constant of RESULT's
+# follows LABEL), ``LABEL#part`` (a claim of the running text) or ``RESULT#chain`` (the constant of RESULT's
 # statement, to be re-derived by chaining its proof's steps).  ``printed`` is the printed value in the toolkit's
 # expression syntax: a right-hand side (``"p*(1 - p)"``: ``p`` the mean of a Bernoulli mixture, ``a``/``b`` the means
 # p_F/p_G of two mixtures), a constant factor of a displayed relation (``"1"`` where the display has none), a bound
@@ -464,7 +464,7 @@ PROOF_STEPS_A: tuple[LemmaClaim, ...] = (
                "1-sub-Gaussian"),
     LemmaClaim("theorem:W#step:eq:W_8", "||sum_i (alpha(i) - beta(i)) F_i||_W <= sqrt(2 pi) ||alpha - beta||_1",
                "sqrt(2*pi)", "1-sub-Gaussian"),
-    LemmaClaim("theorem:W#constant", "W <= sqrt(2 pi): the constant re-derived by chaining eq:W_1 .. eq:W_8",
+    LemmaClaim("theorem:W#chain", "W <= sqrt(2 pi): the constant re-derived by chaining eq:W_1 .. eq:W_8",
                "sqrt(2*pi)"),
     # --- lemma:risk-concave
     LemmaClaim("lemma:risk-concave#step:eq:concave 1", "int_0^oo h(sum_i alpha(i)(1 - F_i(x))) dx >= int_0^oo "
@@ -537,7 +537,7 @@ PROOF_STEPS_A: tuple[LemmaClaim, ...] = (
     LemmaClaim("lemma:Delta_error#step:eq:Delta_error_2", "||alpha* - abar||_1 <= K eps/2", "K*eps/2"),
     LemmaClaim("lemma:Delta_error#step:eq:Delta_error_2.reason", "'abar may lie at most eps/2 away from the "
                "optimal coefficient alpha* along each coordinate'", "eps/2"),
-    LemmaClaim("lemma:Delta_error#constant", "Delta(eps) <= L (K W)^r (eps/2)^r: the constant re-derived by "
+    LemmaClaim("lemma:Delta_error#chain", "Delta(eps) <= L (K W)^r (eps/2)^r: the constant re-derived by "
                "chaining eq:delta_error_43, eq:delta_error_5, eq:Delta_error_2", DELTA_ERROR_BOUND),
     # --- lemma:beta_lemma_monotone (K-arm Bernoulli, h concave and strictly increasing, p(1) < ... < p(K))
     LemmaClaim("lemma:beta_lemma_monotone#step:eq:solitary_best", "for all a in the grid Delta^{K-1}_eps, "

@@ -48,7 +48,7 @@ KS = (2, 3, 4, 5, 6)
 RC, DE, BL = "lemma:risk-concave", "lemma:Delta_error", "lemma:beta_lemma_monotone"
 IDS = (f"{RC}#step:eq:concave 1", f"{RC}#step:eq: concave 2",
        f"{DE}#step:eq:delta_error_43", f"{DE}#step:eq:delta_error_5", f"{DE}#step:eq:Delta_error_2",
-       f"{DE}#step:eq:Delta_error_2.reason", f"{DE}#constant",
+       f"{DE}#step:eq:Delta_error_2.reason", f"{DE}#chain",
        f"{BL}#step:eq:solitary_best", f"{BL}#step:eq:astar_lemma14", f"{BL}#step:eq:aprime_lemma14",
        f"{BL}#step:eq:concavity_h", f"{BL}#step:eq:best_second_deff", f"{BL}#step:eq:delta_min_conc_mon_analysis")
 TOL = 1e-12

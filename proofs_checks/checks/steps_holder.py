@@ -432,7 +432,7 @@ CHAINS: dict[str, dict[str, tuple]] = {
 }
 KEYS = {GINI: "gini", PHT: "pht", RTD: "right_tail", MM: "mean_median", IES: "inter_es", DP: "dual_power",
         QUAD: "quadratic"}
-CONSTANT_IDS = tuple(f"{label}#constant" for label in CHAINS)
+CONSTANT_IDS = tuple(f"{label}#chain" for label in CHAINS)
 _s, _w, _t = sp.Symbol("s", positive=True), sp.Symbol("w", nonnegative=True), sp.Symbol("t", positive=True)
 
 

@@ -44,7 +44,7 @@ SEED = 20250317
 LABEL = "theorem:W"
 CHAIN = ("eq:W_1", "eq:W_2", "eq:W_3", "eq:W_4", "eq:W_5", "eq:W_7")
 IDS = tuple(f"{LABEL}#step:{s}" for s in CHAIN) + (f"{LABEL}#step:after:eq:W_7", f"{LABEL}#step:eq:W_8",
-                                                   f"{LABEL}#constant")
+                                                   f"{LABEL}#chain")
 #: Numbers of arms, random instances per K, (alpha, beta) pairs per instance, atoms per instance (0 added).
 KS, INSTANCES, PAIRS, ATOMS = (2, 3, 4, 5, 6), 2, 3, 5
 #: Relative tolerance of a computed (in)equality.
@@ -255,7 +255,7 @@ def _constant(claim: Claim) -> CheckResult:
                        f"proof does not do, gives {sup_tail:.6f}: theorem:W under its tail reading.)")
 
 
-CHECKS = {f"{LABEL}#step:after:eq:W_7": _abs_mean, f"{LABEL}#step:eq:W_8": _w8, f"{LABEL}#constant": _constant}
+CHECKS = {f"{LABEL}#step:after:eq:W_7": _abs_mean, f"{LABEL}#step:eq:W_8": _w8, f"{LABEL}#chain": _constant}
 
 
 def check(claim: Claim) -> CheckResult:
@@ -271,7 +271,7 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
                                                                                        f"{TAIL}"))
         tail = claim.assuming("reading", "tail", "")
         return out + [hl.reprint(tail, f"({claim.printed.printed})/2", f"halved, under {TAIL}")]
-    return st.mutants_by_status(claim, result, "smaller", str(chained_constant()[0]) if step == "constant" else None)
+    return st.mutants_by_status(claim, result, "smaller", str(chained_constant()[0]) if step == "chain" else None)
 
 
 CLAIMS = claim_map(*st.step_claims(IDS, check, mutants))

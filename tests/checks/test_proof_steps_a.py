@@ -37,12 +37,12 @@ WANT = {
     "example utility#step:after:eq:p_max_def": "verified",
     "theorem:W#step:after:eq:W_7": "conditional",
     "theorem:W#step:eq:W_8": "conditional",
-    "theorem:W#constant": "verified",
+    "theorem:W#chain": "verified",
     "lemma:mean_median_Holder#step:eq:last_lemm_1_mean": "conditional",
     "lemma:inter_ES_Holder#step:eq:last_lemm_1_ES": "conditional",
     "lemma:Delta_error#step:eq:Delta_error_2": "conditional",
     "lemma:Delta_error#step:eq:Delta_error_2.reason": "refuted",
-    "lemma:Delta_error#constant": "verified",
+    "lemma:Delta_error#chain": "verified",
     "lemma:beta_lemma_monotone#step:eq:solitary_best": "conditional",
     "lemma:beta_lemma_monotone#step:eq:astar_lemma14": "conditional",
     "lemma:beta_lemma_monotone#step:eq:aprime_lemma14": "conditional",
@@ -61,7 +61,7 @@ def test_every_printed_step_is_registered_once():
     assert set(ids) == {c.id for c in paper_claims.PROOF_STEPS_A} | constants
     for m in MODULES:
         for ident, c in m.CLAIMS.items():
-            want = paper_claims.lemma_claim(ident.replace("#constant", "#L")) if ident in constants \
+            want = paper_claims.lemma_claim(ident.replace("#chain", "#L")) if ident in constants \
                 else paper_claims.proof_step_a(ident)
             assert c.printed == want  # the check reads its printed value from the claim
     registered = claims()
@@ -69,7 +69,7 @@ def test_every_printed_step_is_registered_once():
     for ident in ids:
         label, _, part = ident.partition("#")
         assert label in paper_claims.LEDGER_LABELS
-        assert part == "" or part.startswith(("step:", "constant")) or label in (
+        assert part == "" or part.startswith(("step:", "chain")) or label in (
             "sec:introduction", "eq:number of samples main paper", "theorem: ETC upper bound", "theorem:UCB upper bound",
             "sec: experiments")
 
