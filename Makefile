@@ -1,5 +1,6 @@
-# Two commands: `make demo` (install into .venv, run the ledger, a derivation and a small
-# reproduction of the regret-vs-T figure into demo-figures/)
+# Two commands: `make demo` (install into .venv, run the ledger -- its summary line and the entries
+# that are not verified --, a derivation and a small reproduction of the regret-vs-T figure into
+# demo-figures/)
 # and `make test` (install with test extras, run the test suite).
 PYTHON ?= python3
 VENV   := .venv
@@ -18,7 +19,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 demo: install
-	$(BIN)/rsb verify --format md
+	$(BIN)/rsb verify --status refuted,conditional,loose,vacuous,unchecked
 	$(BIN)/rsb derive --h "u**0.3*(1-u)" --p 0.2,0.9
 	$(BIN)/rsb reproduce regret-vs-T --out demo-figures --trials 20
 

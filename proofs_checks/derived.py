@@ -111,3 +111,11 @@ def printed(text: str, params: dict[str, sp.Expr]) -> sp.Expr:
     syms = {k: sp.Symbol(k, positive=True) for k in params}
     expr = distortions.parse_expression(text, syms)
     return sp.simplify(expr.subs({syms[k]: v for k, v in params.items()}))
+
+
+@lru_cache(maxsize=1)
+def ucb_exponents():
+    """:func:`rsb_theory.rates.derive_ucb_exponents` (instance-independent; derived once per process)."""
+    from rsb_theory import rates
+
+    return rates.derive_ucb_exponents()

@@ -3,9 +3,12 @@
 Each public module of ``proofs_checks/checks/`` (a name not starting with an
 underscore) exports ``CLAIMS``, a mapping from ledger id to
 :class:`proofs_checks.claims.Claim`; this module imports them all, so adding a
-check is adding a file.  The ledger lists the claims in the order the paper
-defines their labels (:data:`proofs_checks.paper_claims.LEDGER_LABELS`), then
-by module name, then in the order of the module's ``CLAIMS``.
+check is adding a file.  An id's label (the part before ``#``) may be any of the
+paper's labels (:data:`proofs_checks.paper_labels.ORDER`).  The ledger lists
+the claims in the order the paper defines their labels, a step of a proof
+(``RESULT#step:LABEL``) after its result's other entries in the order of the
+step labels, then by module name, then in the order of the module's ``CLAIMS``.
+Which entries check a label (:func:`ledger_ids_of`) is derived from the ids.
 
 ``rsb verify`` calls :func:`run_all`; with ``jobs > 1`` the claims run on
 forked worker processes, which look each claim up by its id (no state is
@@ -23,7 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from . import checks as _checks_package
-from . import paper_claims
+from . import paper_labels
 from .claims import Claim
 from .ledger import CheckResult, MutantOutcome
 
@@ -33,8 +36,43 @@ def check_modules() -> tuple[str, ...]:
     return tuple(sorted(m.name for m in pkgutil.iter_modules(_checks_package.__path__) if not m.name.startswith("_")))
 
 
-def _label(ident: str) -> str:
+def label_of(ident: str) -> str:
+    """The paper label of a ledger id (the part before ``#``)."""
     return ident.partition("#")[0]
+
+
+def step_of(ident: str) -> str | None:
+    """The step part of ``RESULT#step:...`` (``"eq:E1C"``, ``"after:eq:LALL"``, ``"jensen"``), None for other ids."""
+    part = ident.partition("#")[2]
+    return part[len("step:"):] if part.startswith("step:") else None
+
+
+def step_position(ident: str) -> float | None:
+    """Where in the paper a step sits: the position of its label (``after:LABEL``: just after it); None for an id
+    that is not a step or whose step names no label."""
+    step = step_of(ident)
+    if step is None:
+        return None
+    after = step.startswith("after:")
+    name = step[len("after:"):] if after else step
+    if name not in paper_labels.POSITION:
+        return None
+    return paper_labels.POSITION[name] + (0.5 if after else 0.0)
+
+
+def labels_checked(ident: str) -> tuple[str, ...]:
+    """The paper labels an entry checks: its label; for ``RESULT#step:LABEL`` the step's label; for another entry
+    of a result (``lemma: concentration#bound``) the displays of that result's statement (``eq:meta_concentration``)."""
+    step = step_of(ident)
+    own = label_of(ident)
+    if step is None:
+        return (own, *paper_labels.statement_labels(own))
+    return (own, step) if step in paper_labels.POSITION and step != own else (own,)
+
+
+def _order_key(ident: str, module_index: int, position: int) -> tuple:
+    pos = step_position(ident)
+    return (paper_labels.POSITION[label_of(ident)], pos is not None, pos or 0.0, module_index, position)
 
 
 @lru_cache(maxsize=1)
@@ -44,8 +82,8 @@ def claims() -> dict[str, Claim]:
     Raises
     ------
     RuntimeError
-        A module without ``CLAIMS``, an id used twice, or a label missing from
-        :data:`proofs_checks.paper_claims.LEDGER_LABELS`.
+        A module without ``CLAIMS``, an id used twice, or a label the paper does not have
+        (:data:`proofs_checks.paper_labels.ORDER`).
     """
     keyed = []
     owner: dict[str, str] = {}
@@ -59,11 +97,29 @@ def claims() -> dict[str, Claim]:
                 raise RuntimeError(f"{name}.CLAIMS maps {ident!r} to a claim with id {claim.id!r}")
             if ident in owner:
                 raise RuntimeError(f"ledger id {ident!r} is claimed by {owner[ident]!r} and {name!r}")
-            if _label(ident) not in paper_claims.LEDGER_LABELS:
-                raise RuntimeError(f"{name}: label {_label(ident)!r} of {ident!r} is not in paper_claims.LEDGER_LABELS")
+            if label_of(ident) not in paper_labels.POSITION:
+                raise RuntimeError(f"{name}: label {label_of(ident)!r} of {ident!r} is not a label of the paper "
+                                   "(proofs_checks.paper_labels)")
             owner[ident] = name
-            keyed.append(((paper_claims.LEDGER_LABELS.index(_label(ident)), m_index, position), claim))
+            keyed.append((_order_key(ident, m_index, position), claim))
     return {c.id: c for _key, c in sorted(keyed, key=lambda kc: kc[0])}
+
+
+def ledger_ids_of(label: str, ids=None) -> tuple[str, ...]:
+    """The ledger ids that check ``label`` (its own ids and the steps ``RESULT#step:label``), in ledger order.
+
+    ``ids``: the ids to look in (default: every claim's).
+    """
+    return tuple(i for i in (claims() if ids is None else ids) if label in labels_checked(i))
+
+
+def ids_by_label(ids=None) -> dict[str, tuple[str, ...]]:
+    """label -> the ledger ids that check it, for every label of the paper (in the paper's order)."""
+    out: dict[str, list[str]] = {label: [] for label in paper_labels.ORDER}
+    for i in (claims() if ids is None else ids):
+        for label in labels_checked(i):
+            out[label].append(i)
+    return {label: tuple(v) for label, v in out.items()}
 
 
 #: Ledger labels whose entries are grouped by table row (``label#row.column``) into one unit of work.
@@ -110,7 +166,7 @@ def run_all(progress: bool = False, jobs: int = 1, mutants: bool = False) -> lis
     Parameters
     ----------
     progress : bool
-        tqdm bar on stderr.
+        Progress on stderr: a tqdm bar on a terminal, otherwise a line every :data:`PROGRESS_EVERY` seconds.
     jobs : int
         Worker processes (>= 1).  Every check is deterministic (explicit
         seeds, work budgets), so the ledger does not depend on ``jobs``; each
@@ -150,11 +206,33 @@ def _run_unit(item: tuple[tuple[str, ...], bool]) -> list[CheckResult]:
     return [evaluate(claims()[ident], with_mutants) for ident in unit]
 
 
+#: When stderr is not a terminal, a progress line at most this often (seconds); it changes no result.
+PROGRESS_EVERY = 5.0
+
+
 def _progress(items, enabled: bool, total: int | None = None):
+    """``items``, reporting progress on stderr: a tqdm bar on a terminal, else a line every few seconds."""
+    import sys
+
     if not enabled:
         return items
+    if not sys.stderr.isatty():
+        return _progress_lines(items, total)
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is a dependency
         return items
     return tqdm(items, total=total, desc="checks", unit="group", leave=False)
+
+
+def _progress_lines(items, total: int | None):
+    import sys
+    import time
+
+    start = last = time.monotonic()
+    for k, item in enumerate(items, start=1):
+        yield item
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY:
+            print(f"checks: {k}/{total} groups done ({now - start:.0f} s)", file=sys.stderr, flush=True)
+            last = now

@@ -1,27 +1,54 @@
 """The one rule that turns what a check found into a ledger status.
 
 Every check reduces its claim to a few facts and asks this module for the
-status; no check types a status in.  The rule (``docs/theory.md``, "The
-decision rule"):
+status; no check types a status in, and no check picks a status with its own
+``if``.  The rule (``docs/theory.md``, "The decision rule"), in the order it
+is applied by :func:`decide`:
 
-1. a claim that fails in some case its own hypotheses allow is ``refuted``,
-   unless the check names an unstated condition under which it holds: then it
-   is ``conditional`` (the evidence names the condition);
-2. a claim that holds is ``vacuous`` when it is a bound that is at least the
-   trivial bound at every horizon the paper uses;
-3. otherwise it is ``loose`` when a strictly better value is proven (the better
-   value is the entry's ``derived``), and ``verified`` when not.
+1. **vacuous** — the claim is a bound that is informative at none of the
+   cases it is about (at least the trivial bound there, or outside its own
+   side conditions): whatever else is true, nothing it says there can be
+   contradicted or used;
+2. **conditional** — the claim fails in some case its hypotheses allow, but
+   the check names a *repair*: a satisfiable condition in the claim's own
+   terms (a range of its parameters, a class of instances, the existence of an
+   unknown, a hypothesis stated elsewhere in the paper, a value of a constant
+   the claim leaves to its setting), not stated for this claim, with which the
+   claim held in every case tried (its mutant adds it and must come out
+   verified or loose);
+3. **refuted** — it fails in such a case and no repair is known; also a
+   printed value that is wrong (its correct value is the entry's ``derived``,
+   not a condition).  A failure observed only where the claim cannot be tested
+   (a rate measured at horizons where the theorem's bound is not informative)
+   is no refutation: such a claim is ``vacuous``;
+4. **loose** — it holds, and a strictly stronger value (a function of the
+   same parameters, at least as strong everywhere and stronger somewhere) is
+   *proven* (exactly, or symbolically): a dense-grid supremum or a Monte
+   Carlo estimate proves no better value;
+5. **verified** — it holds and no better value is proven.
 
-The common shapes of claims have helpers: a printed value against a derived
-one (:func:`compare`: an exponent, where larger is stronger; a constant, where
-smaller is stronger; a defined quantity, which must be equal), the same over a
-range of an unknown parameter (:func:`compare_on`), and a sweep over cases
-(:func:`worst`).
+Claims that depend on an unknown (beta) are judged as functions of it over
+the range they state (every beta > 0 when they state none): :func:`on_range`
+— all of the range: rules 4-5; part of it: conditional with "beta in S";
+none: refuted; a claim that needs the unknown to exist without saying so is
+conditional on "beta exists".  Numerical estimates of the unknown never decide.
+
+Comparisons of two bounds (:func:`compare_bounds`) honour each theorem's side
+conditions: each side's rate is used only where its hypotheses hold, and
+elsewhere the rate its proof gives without them; the claimed winner must be
+strictly better (a faster power of T, then a smaller power of log T) at every
+value of the unknown, and the evidence says for which values each side wins.
+
+The helpers: a printed value against a derived one (:func:`compare`), the same
+over a range of an unknown (:func:`compare_on`), a printed rate against a
+derived rate over a range (:func:`compare_rates_on`), two bounds
+(:func:`compare_bounds`), and a sweep over cases (:func:`worst`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -31,32 +58,42 @@ SEVERITY = {"verified": 0, "loose": 1, "vacuous": 2, "conditional": 3, "refuted"
 SENSES = ("larger", "smaller", "equal")
 #: Relative tolerance when a printed or derived value is a float (grid suprema, quadrature).
 REL_TOL = 1e-9
+#: Statuses of a step that does not hold as printed in its stated generality (the per-proof view's "broken").
+BROKEN = ("refuted", "conditional")
 
 
-def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sharper: bool = False) -> str:
-    """The status of a claim from what its check found.
+def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sharper: bool = False,
+           untestable: bool = False) -> str:
+    """The status of a claim from what its check found (the rule of this module's docstring).
 
     Parameters
     ----------
     holds : bool
         The claim holds in every case its hypotheses (as printed, plus any the
-        claim states) allow.
+        claim states) allow, among the cases tried.
     repair : str or None
-        When it does not hold: an unstated condition under which it does.
+        When it does not hold: an unstated condition under which it held in
+        every case tried (and which some tried case satisfies).
     vacuous : bool
-        A bound that is at least the trivial bound at every horizon the paper uses.
+        A bound informative at none of the cases the claim is about.
     sharper : bool
         A strictly better value is proven.
+    untestable : bool
+        The failure was only observed where the claim cannot be contradicted
+        (e.g. a measured rate at horizons where the theorem's bound is not
+        informative).
 
     Returns
     -------
     str
         One of ``verified, loose, vacuous, conditional, refuted``.
     """
-    if not holds:
-        return "conditional" if repair else "refuted"
     if vacuous:
         return "vacuous"
+    if not holds:
+        if repair:
+            return "conditional"
+        return "vacuous" if untestable else "refuted"
     return "loose" if sharper else "verified"
 
 
@@ -81,13 +118,15 @@ def _difference(printed, derived) -> float | sp.Expr:
     return 0.0 if abs(diff) <= REL_TOL * max(1.0, abs(pf), abs(df)) else diff
 
 
-def compare(printed, derived, sense: str) -> str:
+def compare(printed, derived, sense: str, comparable: bool = True) -> str:
     """A printed value against the derived one.
 
     ``sense``: ``"larger"`` (exponents: a printed value below the derived one
     still holds, loosely; above it, it is false), ``"smaller"`` (constants and
     upper bounds: the mirror image), ``"equal"`` (a defined quantity: any
-    difference is false).
+    difference is false).  ``comparable=False``: the printed value is not of
+    the derived value's form (another argument of varpi, an identity that does
+    not expand to 0, no derived value at all), so it is false as printed.
 
     Returns
     -------
@@ -96,6 +135,8 @@ def compare(printed, derived, sense: str) -> str:
     """
     if sense not in SENSES:
         raise ValueError(f"argument 'sense': {sense!r} is not one of {SENSES}")
+    if not comparable:
+        return decide(holds=False)
     diff = _difference(printed, derived)
     if diff == 0:
         return decide(holds=True)
@@ -107,15 +148,15 @@ def compare(printed, derived, sense: str) -> str:
 
 @dataclass(frozen=True)
 class RangeVerdict:
-    """:func:`compare_on`'s answer.
+    """The verdict on a claim that depends on an unknown ``x`` (:func:`on_range`).
 
     Attributes
     ----------
     status : str
     holds_on : sympy.Set
-        Where in the range the printed value holds.
+        Where in the range the printed claim holds.
     repair : str or None
-        The condition "x in holds_on" when it holds on part of the range only.
+        The condition "x in holds_on" when it holds on part of the range only (or "x exists").
     """
 
     status: str
@@ -123,27 +164,18 @@ class RangeVerdict:
     repair: str | None
 
 
-def compare_on(printed: sp.Expr, derived: sp.Expr, x: sp.Symbol, domain: sp.Set, sense: str = "larger",
-               unstated: bool = False) -> RangeVerdict:
-    """A printed value against the derived one, both functions of an unknown ``x`` ranging over ``domain``.
+def on_range(holds_on: sp.Set, domain: sp.Set, x: sp.Symbol, *, unstated: bool = False,
+             sharper: bool = False) -> RangeVerdict:
+    """The rule for a claim that depends on an unknown ``x`` ranging over ``domain``.
 
-    The printed value holds at x when it is no stronger than the derived one
-    there (:func:`compare`'s ``sense``).  On all of ``domain``: ``verified``
-    when the two are identical, ``loose`` when the derived one is strictly
-    better somewhere.  On part of it: ``conditional``, the repair being
-    "x in <that part>".  Nowhere: ``refuted``.  ``unstated``: the existence of
-    x itself is a condition the paper does not state, so even a claim holding
-    on all of ``domain`` is ``conditional``.
-
-    Returns
-    -------
-    RangeVerdict
+    ``holds_on``: where in ``domain`` the claim holds.  All of ``domain``:
+    ``verified`` (``loose`` when ``sharper``: a strictly better value is proven
+    somewhere in the range); part of it: ``conditional``, the repair being
+    "x in <that part>"; nowhere: ``refuted``.  ``unstated``: the claim needs x
+    to exist (a limit such as beta) and does not say so, so even a claim
+    holding on all of ``domain`` is ``conditional`` on "x exists".
     """
-    if sense not in ("larger", "smaller"):
-        raise ValueError(f"argument 'sense': {sense!r} is not 'larger' or 'smaller'")
-    gap = (derived - printed) if sense == "larger" else (printed - derived)
-    gap = sp.piecewise_fold(sp.simplify(gap).rewrite(sp.Piecewise))
-    holds_on = sp.solveset(gap >= 0, x, domain)
+    holds_on = sp.Intersection(holds_on, domain)
     if holds_on == sp.EmptySet:
         return RangeVerdict(decide(holds=False), holds_on, None)
     if holds_on != domain:
@@ -151,8 +183,155 @@ def compare_on(printed: sp.Expr, derived: sp.Expr, x: sp.Symbol, domain: sp.Set,
         return RangeVerdict(decide(holds=False, repair=repair), holds_on, repair)
     if unstated:
         return RangeVerdict(decide(holds=False, repair=f"{x} exists"), holds_on, f"{x} exists")
-    sharper = sp.solveset(gap > 0, x, domain) != sp.EmptySet
     return RangeVerdict(decide(holds=True, sharper=sharper), holds_on, None)
+
+
+def compare_on(printed: sp.Expr, derived: sp.Expr, x: sp.Symbol, domain: sp.Set, sense: str = "larger",
+               unstated: bool = False, comparable: bool = True) -> RangeVerdict:
+    """A printed value against the derived one, both functions of an unknown ``x`` ranging over ``domain``.
+
+    The printed value holds at x when it is no stronger than the derived one
+    there (:func:`compare`'s ``sense``); :func:`on_range` turns the set where
+    it holds into the status (``sharper``: the derived one is strictly better
+    somewhere).  ``comparable=False``: the printed value is not of the derived
+    one's form, so it holds nowhere.
+
+    Returns
+    -------
+    RangeVerdict
+    """
+    if sense not in ("larger", "smaller"):
+        raise ValueError(f"argument 'sense': {sense!r} is not 'larger' or 'smaller'")
+    if not comparable:
+        return on_range(sp.EmptySet, domain, x)
+    gap = (derived - printed) if sense == "larger" else (printed - derived)
+    gap = sp.piecewise_fold(sp.simplify(gap).rewrite(sp.Piecewise))
+    holds_on = sp.solveset(gap >= 0, x, domain)
+    sharper = sp.solveset(gap > 0, x, domain) != sp.EmptySet
+    return on_range(holds_on, domain, x, unstated=unstated, sharper=sharper)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A rate T^-decay (log T)^log_power as T -> oo, on the part ``where`` of an unknown's range.
+
+    Attributes
+    ----------
+    decay, log_power : sympy.Expr
+        Functions of the unknown.
+    where : sympy.Set
+        Where this rate is the bound (a theorem's side condition holds there); all of the range by default.
+    source : str
+        Which statement gives it (for the evidence).
+    """
+
+    decay: sp.Expr
+    log_power: sp.Expr
+    where: sp.Set = sp.S.Reals
+    source: str = ""
+
+
+@lru_cache(maxsize=None)
+def _split(a: Rate, b: Rate, x: sp.Symbol, region: sp.Set) -> tuple[sp.Set, sp.Set, sp.Set]:
+    """(a strictly better, b strictly better, tie) on ``region``: a faster power of T first, then a smaller power
+    of log T."""
+    d = sp.simplify(a.decay - b.decay)
+    a_T, b_T = sp.solveset(d > 0, x, region), sp.solveset(d < 0, x, region)
+    same_T = sp.Complement(region, sp.Union(a_T, b_T))
+    lg = sp.simplify(b.log_power - a.log_power)
+    a_log, b_log = sp.solveset(lg > 0, x, same_T), sp.solveset(lg < 0, x, same_T)
+    tie = sp.Complement(same_T, sp.Union(a_log, b_log))
+    return sp.Union(a_T, a_log), sp.Union(b_T, b_log), tie
+
+
+def _pieces(rates: tuple[Rate, ...], domain: sp.Set) -> list[tuple[Rate, sp.Set]]:
+    out = [(r, sp.Intersection(r.where, domain)) for r in rates]
+    covered = sp.Union(*[s for _r, s in out]) if out else sp.EmptySet
+    if sp.Complement(domain, covered) != sp.EmptySet:
+        raise ValueError(f"argument 'rates': the pieces do not cover {fmt_set(domain)}")
+    return [(r, s) for r, s in out if s != sp.EmptySet]
+
+
+def compare_rates_on(printed: Rate, derived: tuple[Rate, ...] | Rate, x: sp.Symbol, domain: sp.Set,
+                     unstated: bool = False, comparable: bool = True) -> RangeVerdict:
+    """A printed rate (an upper bound's order in T) against the derived one, over an unknown ``x``.
+
+    The printed rate holds at x when it is not faster than the derived bound
+    there: a smaller power of T, or the same power and at least the same power
+    of log T.  ``derived``: one rate, or pieces (:class:`Rate` ``where``)
+    covering ``domain`` — a theorem's rate where its side condition holds and
+    what its proof gives elsewhere.  Judged by :func:`on_range` (``sharper``:
+    the derived rate is strictly faster somewhere).  ``comparable=False``: the printed rate is not of the derived
+    one's form (another argument), so it holds nowhere.
+    """
+    if not comparable:
+        return on_range(sp.EmptySet, domain, x)
+    pieces = _pieces(derived if isinstance(derived, tuple) else (derived,), domain)
+    holds, faster = [], []
+    for rate, region in pieces:
+        d_wins, p_wins, tie = _split(rate, printed, x, region)
+        holds.append(sp.Union(d_wins, tie))
+        faster.append(d_wins)
+    return on_range(sp.Union(*holds), domain, x, unstated=unstated,
+                    sharper=sp.Union(*faster) != sp.EmptySet)
+
+
+@dataclass(frozen=True)
+class BoundComparison:
+    """:func:`compare_bounds`' answer: the status of "``claimed`` is the better bound" and where each side wins.
+
+    Attributes
+    ----------
+    status : str
+    claimed_wins, other_wins, ties : sympy.Set
+        Subsets of the range of the unknown.
+    repair : str or None
+    evidence : str
+        For which values of the unknown each side wins, and by which rates.
+    """
+
+    status: str
+    claimed_wins: sp.Set
+    other_wins: sp.Set
+    ties: sp.Set
+    repair: str | None
+    evidence: str
+
+
+def compare_bounds(claimed: tuple[str, tuple[Rate, ...]], other: tuple[str, tuple[Rate, ...]], x: sp.Symbol,
+                   domain: sp.Set) -> BoundComparison:
+    """"``claimed`` has the better bound than ``other``", both rates functions of an unknown ``x`` over ``domain``.
+
+    Each side is ``(name, pieces)``: its theorem's rate where the theorem's
+    side conditions hold, and elsewhere the rate its proof gives without them
+    (a side with no bound somewhere cannot win there).  At each x the faster
+    power of T wins, then the smaller power of log T; a tie is not "better".
+    The claim holds where ``claimed`` wins (:func:`on_range`): everywhere ->
+    verified, nowhere -> refuted, on part -> conditional on "x in <part>".  A
+    hypothesis both sides share (beta exists) is not a condition of the
+    comparison.
+    """
+    (a_name, a_rates), (b_name, b_rates) = claimed, other
+    a_pieces, b_pieces = _pieces(a_rates, domain), _pieces(b_rates, domain)
+    wins, loses, ties, lines = [], [], [], []
+    for ra, sa in a_pieces:
+        for rb, sb in b_pieces:
+            region = sp.Intersection(sa, sb)
+            if region == sp.EmptySet:
+                continue
+            w, l_, t = _split(ra, rb, x, region)
+            wins.append(w)
+            loses.append(l_)
+            ties.append(t)
+            lines.append(f"{x} in {fmt_set(region)}: {a_name} T^-({ra.decay}) (log T)^({ra.log_power})"
+                         f"{' [' + ra.source + ']' if ra.source else ''} vs {b_name} T^-({rb.decay}) "
+                         f"(log T)^({rb.log_power}){' [' + rb.source + ']' if rb.source else ''}")
+    a_set, b_set, t_set = sp.Union(*wins), sp.Union(*loses), sp.Union(*ties)
+    rv = on_range(a_set, domain, x)
+    ev = ("; ".join(lines) + f". {a_name} is better for {x} in {fmt_set(a_set) if a_set != sp.EmptySet else 'no value'}"
+          f", {b_name} for {x} in {fmt_set(b_set) if b_set != sp.EmptySet else 'no value'}"
+          + (f", tie at {x} in {fmt_set(t_set)}" if t_set != sp.EmptySet else ""))
+    return BoundComparison(rv.status, a_set, b_set, t_set, rv.repair, ev)
 
 
 def fmt_set(s: sp.Set) -> str:
@@ -162,5 +341,5 @@ def fmt_set(s: sp.Set) -> str:
     if isinstance(s, sp.Union):
         return " U ".join(fmt_set(a) for a in s.args)
     if isinstance(s, sp.FiniteSet):
-        return "{" + ", ".join(str(a) for a in sorted(s, key=float)) + "}"
+        return "{" + ", ".join(str(a) for a in sorted(s, key=lambda v: float(v) if v.is_number else 0)) + "}"
     return str(s)

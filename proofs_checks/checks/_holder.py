@@ -235,29 +235,28 @@ def compare_constant(printed: sp.Expr, derived_value: sp.Expr) -> str:
 
 
 def check_q(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict]) -> CheckResult:
-    status, got, ev = "verified", [], []
+    statuses, got, ev = [], [], []
     for params in sweep:
         h = holder_on(key, frozen(params))
-        status = worst(status, compare_exponent(printed_value(claim.printed, params), h.q))
+        statuses.append(compare_exponent(printed_value(claim.printed, params), h.q))
         got.append(f"{fmt(params)}{h.q}")
         ev.append(f"{fmt(params)}{h.evidence()}")
-    return CheckResult(claim.id, claim.claim + f" is {claim.printed}", claim.printed, "; ".join(got), status,
+    return CheckResult(claim.id, claim.claim + f" is {claim.printed}", claim.printed, "; ".join(got), worst(*statuses),
                        "symbolic", "Bernoulli family, U_h = h(p), W = |p_F - p_G|: " + " | ".join(ev))
 
 
 def r_status(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict]) -> tuple[str, str, list[str]]:
     """(status, derived text, evidence parts) of a printed r for its class of instances."""
-    status, got, ev = "verified", [], []
+    statuses, got, ev = [], [], []
     for params in sweep:
         ce = class_exponent(key, frozen(params), claim.instances)
         pr = printed_value(claim.printed, params)
-        st = compare_exponent(pr, ce.r_instance)
-        status = worst(status, st)
+        statuses.append(compare_exponent(pr, ce.r_instance))
         txt = f"{ce.r_instance}" if ce.r_uniform == ce.r_instance else \
             f"{ce.r_instance} per instance ({ce.r_uniform} with one constant)"
         got.append(f"{fmt(params)}{txt}")
         ev.append(f"{fmt(params)}{ce.evidence}")
-    return status, "; ".join(got), ev
+    return worst(*statuses), "; ".join(got), ev
 
 
 def check_r(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict], extra: str = "") -> CheckResult:
@@ -295,18 +294,18 @@ def derived_L(key: str, params: dict, r_by_class: dict[str, sp.Expr]) -> LValue:
 def check_L(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict], r_claims: dict[str, str],
             extra: str = "") -> CheckResult:
     """``r_claims``: printed r per instance class ("mixture"/"solitary")."""
-    status, got, ev, method = "verified", [], [], "symbolic"
+    statuses, got, ev, method = [], [], [], "symbolic"
     for params in sweep:
         r_by = {cls: printed_value(txt, params) for cls, txt in r_claims.items()}
         L = derived_L(key, params, r_by)
         val = L.exact if L.exact is not None else sp.Float(L.value, 8)
         if L.exact is None:
             method = "numeric"
-        status = worst(status, compare_constant(printed_value(claim.printed, params), val))
+        statuses.append(compare_constant(printed_value(claim.printed, params), val))
         got.append(f"{fmt(params)}{val}")
         ev.append(f"{fmt(params)}{L.evidence}")
     return CheckResult(claim.id, claim.claim + f" is {claim.printed} (with the printed exponents)", claim.printed,
-                       "; ".join(got), status, method, " | ".join(ev) + (f" | {extra}" if extra else ""))
+                       "; ".join(got), worst(*statuses), method, " | ".join(ev) + (f" | {extra}" if extra else ""))
 
 
 def instance_classes(key: str, params: tuple) -> tuple[str, ...]:
@@ -328,39 +327,41 @@ def check_summary(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict],
     """
     listed = parse_summary(claim.printed)
     overrides, notes = overrides or {}, notes or {}
-    status, got, ev = "verified", [], []
+    statuses, got, ev = [], [], []
     for name, value in listed.items():
         if name in overrides:
             st, short, text = overrides[name]
         else:
-            st, bits = "verified", []
+            sts, bits = [], []
             for params in sweep:
                 fp = frozen(params)
                 pv = printed_value(value, params)
                 if name == "q":
                     h = holder_on(key, fp)
-                    st = worst(st, compare_exponent(pv, h.q))
+                    sts.append(compare_exponent(pv, h.q))
                     bits.append(f"{fmt(params)}q = {h.q}")
                 elif name == "r":
                     for cls in instance_classes(key, fp):
                         ce = class_exponent(key, fp, cls)
-                        st = worst(st, compare_exponent(pv, ce.r_instance))
+                        sts.append(compare_exponent(pv, ce.r_instance))
                         bits.append(f"{fmt(params)}{cls} instances: r = {ce.r_instance}")
                 elif name == "L":
                     r_by = ({cls: printed_value(listed["r"], params) for cls in instance_classes(key, fp)}
                             if "r" in listed else {c: printed_value(t, params) for c, t in (r_claims or {}).items()})
                     L = derived_L(key, params, r_by)
                     val = L.exact if L.exact is not None else sp.Float(L.value, 8)
-                    st = worst(st, compare_constant(pv, val))
+                    sts.append(compare_constant(pv, val))
                     bits.append(f"{fmt(params)}L = {val} with r = {r_by}")
                 else:  # pragma: no cover - transcription error
                     raise ValueError(f"argument 'claim': unknown summary entry {name!r}")
             text = f"{name} = {value}: derived " + "; ".join(bits) + (f"; {notes[name]}" if name in notes else "")
             short = "; ".join(bits)
-        status = worst(status, st)
+            st = worst(*sts)
+        statuses.append(st)
         got.append(f"{name}: {short}")
         ev.append(text)
-    return CheckResult(claim.id, claim.claim, claim.printed, "; ".join(got), status, "symbolic", " | ".join(ev))
+    return CheckResult(claim.id, claim.claim, claim.printed, "; ".join(got), worst(*statuses), "symbolic",
+                       " | ".join(ev))
 
 
 def numeric_order(d: Distortion, p_star: float, side: int) -> float:
@@ -414,7 +415,7 @@ def region_step(key: str, claim: paper_claims.LemmaClaim, middle: sp.Expr, regio
     # a grid proves no smaller constant: the step is verified when it holds, refuted when it fails
     st = decide(holds=ok_eq and ok_le)
     return CheckResult(claim.id, claim.claim, claim.printed, f"holds; grid max of (U_h(F) - U_h(G)) / |p_F - p_G| "
-                       f"= {best:.6g} <= {const}" if st == "verified" else
+                       f"= {best:.6g} <= {const}" if ok_eq and ok_le else
                        f"fails: max of U_h(F) - U_h(G) - {const}|p_F - p_G| = {slack:.3g}", st,
                        "numeric", f"{int(mask.sum())} grid points of the region ({claim.condition}): "
                        f"max |U_h(F) - U_h(G) - ({middle})| = {eq_err:.2e}; max of U_h(F) - U_h(G) - "

@@ -112,7 +112,7 @@ def check(claim: Claim) -> CheckResult:
     text = ("For concave, strictly increasing h on K-arm Bernoulli instances"
             + (f" with {PREMISE}" if with_premise else "") + f", beta = {claim.printed}")
     return CheckResult(ID, text, f"beta = {claim.printed}",
-                       f"beta = 1 if {PREMISE}" if status == "conditional" else
+                       f"beta = 1 if {PREMISE}" if repair is not None else
                        ("beta = " + ", ".join(sorted({f'{i.beta:.2f}' for i in tried})) if off else "beta = 1"),
                        status, "numeric", ev)
 

@@ -190,18 +190,22 @@ def _check_5(claim: Claim) -> CheckResult:
     arm_K = ("" if last is None else
              f"  Arm K itself can be in S' (a(K) < N/(KT)) but takes the remaining budget, which the proof's "
              f"'will not be sampled further' does not cover, e.g. K, N, T, a, tau = {last}; arm K is left out here.")
+    status = decide(holds=ce5 is None)
+    ev = _evidence_5(ce5, n, relation, text) + arm_K
+    return CheckResult(ID5, text_claim, paper, "ceil(N/K)/T", status, "numeric", ev)
+
+
+def _evidence_5(ce5, n: int, relation: str, text: str) -> str:
+    """The counterexample of ``eq: ETC commit 5`` in words (or how many cases held)."""
     if ce5 is None:
-        return CheckResult(ID5, text_claim, paper, "ceil(N/K)/T", decide(holds=True), "numeric",
-                           f"{n} (case, arm i < K in S') pairs of the enumeration with a commit phase, no "
-                           f"counterexample." + arm_K)
+        return f"{n} (case, arm i < K in S') pairs of the enumeration with a commit phase, no counterexample."
     K, eps, n0, N, T, a, tau, i, dev, b = ce5
-    ev = (f"Counterexample: K={K}, eps={eps}, N={N} (n0 = ceil(N/K) = {n0}), T={T}, a = {a}: arm {i + 1} has "
-          f"a = {a[i]} < N/(KT) so it is in S' and keeps its n0 = {tau[i]} exploration pulls; "
-          f"|tau/T - a| = {dev:.4g}, not {relation} {text} = {b:.4g}. "
-          f"The proof writes tau_T(i) = N/K; the algorithm explores ceil(N/K) (and a(i) = 0 is on the etc grid). "
-          f"Correct: |tau_T(i)/T - a(i)| <= ceil(N/K)/T < (N/K + 1)/T, still <= 2N/T, so eq: ETC commit 6 "
-          f"survives." + arm_K)
-    return CheckResult(ID5, text_claim, paper, "ceil(N/K)/T", decide(holds=False), "numeric", ev)
+    return (f"Counterexample: K={K}, eps={eps}, N={N} (n0 = ceil(N/K) = {n0}), T={T}, a = {a}: arm {i + 1} has "
+            f"a = {a[i]} < N/(KT) so it is in S' and keeps its n0 = {tau[i]} exploration pulls; "
+            f"|tau/T - a| = {dev:.4g}, not {relation} {text} = {b:.4g}. "
+            f"The proof writes tau_T(i) = N/K; the algorithm explores ceil(N/K) (and a(i) = 0 is on the etc grid). "
+            f"Correct: |tau_T(i)/T - a(i)| <= ceil(N/K)/T < (N/K + 1)/T, still <= 2N/T, so eq: ETC commit 6 "
+            f"survives.")
 
 
 def mutants_6(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -11,8 +11,13 @@ What is checked (each from the printed data: the bound and the constant of the s
    2/T, not 2/T^2.  The conclusion survives through the (i, n) union above.
 2. The step eq:UCB_UB10 (t >= T_0(eps) and E0 imply OPT~ = OPT): F and the optimistic F~ are both within the
    radius r of the empirical law, so ||F~ - F||_W <= 2r (triangle inequality), attained for Bernoulli laws; the
-   proof (eq:E3_1) uses r.  With the radius' prefactor c (16, read off ``rates.ucb_radius``) the step needs the
-   constant of Q to be at most 1/(2c); the printed constant is compared with that.
+   proof (eq:E3_1) uses r.  With the radius' prefactor c (16, read off ``rates.ucb_radius``) the proof's own route
+   (a*(i)^q <= 1, then a union over the K arms at threshold Delta_min/(2 K L)) would need the constant k of Q to be
+   at most 1/(2c).  The conclusion needs less: keeping the factors the proof drops, sum_i a*(i)^q (2 r_i)^q <=
+   K^(1-q) (2 c k)^q Delta_min/(2 K L) = (2 c k/K)^q Delta_min/(2L), which stays within Delta_min/(2L) iff
+   k <= K/(2c) — for every K >= 2 iff k <= 1/c (equality in the chain only at K = 2 with every bound attained, a
+   boundary case; ``theorem:UCB upper bound#step:eq:E3_1`` finds no state where the event occurs).  The printed
+   constant is compared with 1/c; the evidence gives both values.
 3. At the paper's constants the radius is >= 1 for tau <= T < 4e5 and W1 between laws on [0, 1] is <= 1, so
    E0 holds surely, P(E0^c) = 0 exactly, and T_0(eps) is far beyond any horizon: E3 is empty and the bound
    holds trivially there.  A Monte Carlo of P(E3) at a smaller radius would test a different algorithm (lemma:
@@ -87,8 +92,9 @@ def check(claim: Claim) -> CheckResult:
     ok, arith = arithmetic_ok(bound_text)
     q_const = to_sympy(q_text, "Q constant")
     factor = sp.nsimplify(triangle_example() / 0.1)  # ||F~ - F||_W / r at r = 0.1 (Bernoulli, attained)
-    needed = 1 / (radius_prefactor() * factor)
-    step_ok = bool(q_const <= needed)
+    route, needed = needed_constants()
+    slack_ok, slack = simplex_power_sums()
+    step_ok = bool(q_const <= needed) and slack_ok
     status = decide(holds=ok and step_ok, repair=f"T_0(eps) defined with {needed} in Q" if ok and not step_ok else None)
     rad = float(ucb_radius(sp.Integer(300_000)).subs(T_sym, 300_000))
     d = triangle_example()
@@ -100,13 +106,18 @@ def check(claim: Claim) -> CheckResult:
           f"an equality and treats tau_T(i) as fixed (per-arm 2/T^2); at a random sample size the per-arm bound is "
           f"2/T.  (2) eq:E3_1 bounds ||F~_i - F_i||_W by the radius r, but both laws are only within r of the "
           f"empirical law: Bernoulli example W1 = {d:.2f} = {factor} r at r = 0.1; with the radius prefactor "
-          f"{radius_prefactor()} the step needs at most {needed} in Q, printed {q_text}: {step_ok}.  (3) At the "
+          f"{radius_prefactor()} the proof's route (a*(i)^q <= 1, a union over arms at Delta_min/(2KL)) would need at "
+          f"most {route} in Q, but the factors it drops leave the slack: max of sum_i a(i)^q over the simplex = "
+          f"K^(1-q) ({slack}), so sum_i a*(i)^q (2 r_i)^q <= (2 c k/K)^q Delta_min/(2L) and the "
+          f"conclusion needs k <= K/(2c) for every K >= 2, i.e. at most {needed} in Q (equality only at K = 2 with "
+          f"every bound attained), printed {q_text}: {step_ok}.  (3) At the "
           f"paper's constants radius(tau) >= {rad:.2f} > 1 even at tau = T = 3e5, so E0 holds surely, and T_0(eps) = "
           f"{T0:.3g} for a generous instance (eps = 0.05, Delta_min = 0.01, K = 2, L = q = 1, rho = 0.1): E3 is empty "
           f"at every horizon of the experiments, P(E3) = 0 <= bound trivially.  Not checkable by simulation at the "
           f"printed constants (T_0 is astronomically large).")
     derived = ("holds via a union over (arm, sample size) (2K/T <= printed)"
-               + ("" if step_ok else f" if T_0(eps) uses 2 x radius ({needed} in Q)")
+               + (f"; T_0(eps) with {q_text} in Q suffices only through the factors eq:E3_1 drops (its own route "
+                  f"needs {route})" if step_ok else f" if T_0(eps) has at most {needed} in Q")
                + "; eq:probi as printed is not valid")
     return CheckResult(ID, f"P(E3) <= {bound_text}" + ("" if q_text == paper_claims.Q_CONSTANT else
                                                         f" with {q_text} in the set Q defining T_0(eps)"),
@@ -114,9 +125,41 @@ def check(claim: Claim) -> CheckResult:
                        derived, status, "symbolic", ev)
 
 
+#: The numbers of arms the slack of eq:E3_1 is computed for (the constant needed is K/(2c), smallest at K = 2).
+ARMS = (2, 3, 4, 5, 6)
+
+
+@lru_cache(maxsize=None)
+def simplex_power_sums(draws: int = 2000, seed: int = 20250316) -> tuple[bool, str]:
+    """max of sum_i a(i)^q over the simplex is K^(1-q) (concavity of x^q: attained at the uniform point), for K in
+    :data:`ARMS`, q = 1/4, 1/2, 1: the uniform point exactly, and ``draws`` seeded Dirichlet points never above it;
+    (whether both hold, the text for the evidence)."""
+    import numpy as np
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(3,)))
+    ok, worst_ratio = True, 0.0
+    for K in ARMS:
+        pts = rng.dirichlet(np.full(K, 0.5), size=draws)
+        for q in (sp.Rational(1, 4), sp.Rational(1, 2), sp.Integer(1)):
+            ok = ok and sp.simplify(K * sp.Rational(1, K) ** q - K ** (1 - q)) == 0
+            ratio = float(np.max(np.sum(pts ** float(q), axis=1))) / float(K ** (1 - q))
+            worst_ratio = max(worst_ratio, ratio)
+    ok = ok and worst_ratio <= 1 + 1e-12
+    return ok, (f"K = {ARMS[0]}..{ARMS[-1]}, q = 1/4, 1/2, 1: the uniform point gives K^(1-q) exactly, {draws} seeded "
+            f"Dirichlet points per K (seed {seed}) reach at most {worst_ratio:.4f} of it: {ok}")
+
+
+def needed_constants() -> tuple[sp.Expr, sp.Expr]:
+    """(the constant of Q the proof's own route needs, 1/(2c); the one its conclusion needs, min_K K/(2c) = 1/c),
+    with c the radius prefactor and 2 the triangle factor (:func:`triangle_example`)."""
+    factor = sp.nsimplify(triangle_example() / 0.1)
+    c = radius_prefactor()
+    return 1 / (c * factor), min(sp.Integer(K) / (c * factor) for K in ARMS)
+
+
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     bound_text, q_text = claim.printed
-    needed = 1 / (radius_prefactor() * sp.nsimplify(triangle_example() / 0.1))
+    _route, needed = needed_constants()
     if result.status == "conditional":
         return [claim.reprinted((bound_text, str(needed)), f"T_0(eps) defined with {needed} in Q")]
     return [claim.reprinted((bound_text, str(2 * needed)), f"T_0(eps) defined with {2 * needed} in Q")]

@@ -36,7 +36,7 @@ from rsb_theory.profile import mixture_witness
 from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from ..verdict import compare, compare_on, decide, fmt_set, worst
+from ..verdict import Rate, compare, compare_on, compare_rates_on, decide, fmt_set, worst
 
 TABLE = "table:table_regrets"
 COLUMNS = ("h", "ucb", "etc")
@@ -111,20 +111,20 @@ class RateFacts:
 def _solitary(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
     key, column = cell.regret.key, cell.column
     stated = claim.assumes("means_below", cell.means_below)
-    status, got, ev, exps, bounds = "verified", [], [], set(), set()
+    statuses, got, ev, exps, bounds = [], [], [], set(), set()
     for params in derived.parameter_sweep(key, TABLE):
         prof = derived.profile(key, params)
         tag = derived.fmt_params(params)
         q, r, beta = prof.q, prof.r, prof.beta.value
-        if beta is None:
-            status = worst(status, decide(holds=False))
+        if beta is None:  # no derived value: the printed cell cannot be compared with one
+            statuses.append(compare(None, None, "larger", comparable=False))
             ev.append(f"{tag}beta not derived: {prof.beta.evidence}")
             continue
         r_use = sp.Min(r, beta + q / 2)
         tr = rates.table_rates(q, r_use, beta, True)
         got_e = tr.ucb_exponent if column == "ucb" else tr.etc_exponent
         got_arg = "T" if column == "ucb" else tr.etc_argument
-        st = compare(printed_e, got_e, "larger") if printed_arg == got_arg else decide(holds=False)
+        st = compare(printed_e, got_e, "larger", comparable=printed_arg == got_arg)
         exps.add((got_e, got_arg))
         got.append(f"{tag}{rates.format_varpi(got_e, got_arg)}")
         bits = [f"{tag}derived q = {q}, r = {r} (used r = {sp.simplify(r_use)}), beta = {beta}: exponent {got_e}"]
@@ -147,8 +147,9 @@ def _solitary(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts
         bits.append(f"with the paper's own table:table_risks values (q={pq}, r={pr}, beta={pbeta}) the same "
                     f"formula gives varpi^({paper_e})"
                     + ("" if sp.simplify(paper_e - printed_e) == 0 else f", not the printed {cell.text}"))
-        status = worst(status, st)
+        statuses.append(st)
         ev.append("; ".join(bits))
+    status = worst(*statuses)
     single = next(iter(exps)) if len(exps) == 1 else None
     text = got[0].split("] ", 1)[-1] if len(set(g.split("] ", 1)[-1] for g in got)) == 1 and got else "; ".join(got)
     return RateFacts(status, text, " | ".join(ev), printed_e, printed_arg,
@@ -174,7 +175,7 @@ def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
         r_use = sp.Min(r, b + q / 2)
         got_e = sp.simplify(2 * r_use * rates.kappa(q, r_use, b))
         p_e = printed_e.subs(rates.kappa_sym, rates.kappa(pq, pr, b))
-        rv = compare_on(p_e, got_e, b, domain, "larger", unstated) if printed_arg == "T" else None
+        rv = compare_on(p_e, got_e, b, domain, "larger", unstated, comparable=printed_arg == "T")
         ev = [f"corollary:RS-UCB-M gives varpi^(2 r kappa) with kappa = 1/(2 beta/q + 2) only when beta exists and "
               f"r <= beta + q/2; derived q = {q}, r = {r} (largest valid; any r' <= r also holds), so the rate is "
               f"varpi^(2 min(r, beta + q/2) kappa) = varpi^({got_e})",
@@ -185,26 +186,21 @@ def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
         got_e = tr.etc_exponent
         g_d, g_p = rates.gamma_E(q, r, b), rates.gamma_E(pq, pr, b)
         decay_d, decay_p = sp.simplify(g_d * got_e / 2), sp.simplify(g_p * printed_e / 2)
-        if printed_arg != "T^gamma":
-            rv = None
-        elif sp.simplify(decay_d - decay_p) == 0:  # same power of T: the power of log T decides
-            rv = compare_on(printed_e / 2, got_e / 2, b, domain, "smaller", unstated)
-        else:
-            rv = compare_on(decay_p, decay_d, b, domain, "larger", unstated)
+        # a power of T first, then the power of log T (varpi(x)^e = x^(-e/2) (log x)^(e/2), log T^gamma ~ log T)
+        rv = compare_rates_on(Rate(decay_p, printed_e / 2), Rate(decay_d, got_e / 2), b, domain, unstated,
+                              comparable=printed_arg == "T^gamma")
         ev = [f"theorem:RS-ETC-M gives [log T/T^gamma]^(qr/(2 beta)) = varpi(T^gamma)^(qr/beta) (up to gamma) with "
               f"gamma = 2 beta/(2 beta + r), only when beta exists; derived q = {q}, r = {r}: varpi(T^gamma)^({got_e}) "
               f"with gamma = {g_d}, decay T^-({decay_d}) (log T)^({sp.simplify(got_e / 2)})",
               f"the printed cell with the paper's r = {pr} in gamma = {g_p}: decay T^-({decay_p}) "
               f"(log T)^({sp.simplify(printed_e / 2)})"]
         derived_text = rates.format_varpi(got_e, tr.etc_argument)
-    if rv is None:
-        status, holds_on = decide(holds=False), sp.EmptySet
-        ev.append(f"the printed argument {printed_arg} is not the derived one")
-    else:
-        status, holds_on = rv.status, rv.holds_on
-        where = "every beta in the stated range" if holds_on == domain else f"beta in {fmt_set(holds_on)}"
-        ev.append(f"over beta in {fmt_set(domain)}{' (its existence not stated)' if unstated else ' (stated)'} the printed "
-                  f"cell holds for {where if holds_on != sp.EmptySet else 'no beta'}")
+    status, holds_on = rv.status, rv.holds_on
+    where = "every beta in the stated range" if holds_on == domain else f"beta in {fmt_set(holds_on)}"
+    ev.append(f"over beta in {fmt_set(domain)}{' (its existence not stated)' if unstated else ' (stated)'} the printed "
+              f"cell holds for {where if holds_on != sp.EmptySet else 'no beta'}"
+              + ("" if printed_arg == ("T" if column == "ucb" else "T^gamma") else
+                 f" (the printed argument {printed_arg} is not the derived one)"))
     ev.append(beta_note)
     return RateFacts(status, derived_text, "; ".join(ev), printed_e, printed_arg, None, None, holds_on)
 

@@ -41,16 +41,16 @@ class SweepFacts:
 
 def _sweep(key: str, text: str, value_of, sense: str) -> SweepFacts:
     """Compare printed and derived at every swept parameter value; worst verdict wins."""
-    status, parts, got, values = "verified", [], [], set()
+    statuses, parts, got, values = [], [], [], set()
     for params in derived.parameter_sweep(key, TABLE):
         d_val, why = value_of(params)
-        status = worst(status, compare(derived.printed(text, params), d_val, sense))
+        statuses.append(compare(derived.printed(text, params), d_val, sense))
         tag = derived.fmt_params(params)
         parts.append(f"{tag}{why}")
         got.append(f"{tag}{d_val}".strip())
         values.add(d_val)
     common = next(iter(values)) if len(values) == 1 else None
-    return SweepFacts(status, "; ".join(got), " | ".join(parts), common)
+    return SweepFacts(worst(*statuses), "; ".join(got), " | ".join(parts), common)
 
 
 def _q(key: str, text: str) -> SweepFacts:
@@ -151,8 +151,8 @@ def _beta_mixture(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
     if row.beta.strip() == "-":
         # '-': no analytic value; a proven value makes the '-' loose
         status = decide(holds=True, sharper=found is not None)
-    else:
-        status = compare(derived.printed(row.beta, {}), sp.Integer(1), "equal") if found else decide(holds=False)
+    else:  # a printed value: equal to the proven one, or false (nothing proven to compare it with)
+        status = compare(derived.printed(row.beta, {}), sp.Integer(1), "equal", comparable=found is not None)
     return BetaFacts(status, found or ("no limit found" if not est.converged else f"~{est.beta_fit:.3f}"),
                      f"lemma:beta_lemma_monotone at p={derived.MIXTURE_INSTANCE}: "
                      f"{'applies: ' if lemma.applies else 'does not apply: '}{lemma.reason}. Numerically: {est.evidence()}",
@@ -161,13 +161,13 @@ def _beta_mixture(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
 
 def _beta_solitary(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
     stated = claim.assumes("means_below", row.beta_bound)
-    status, evid, bounds, values = "verified", [], set(), set()
+    statuses, evid, bounds, values = [], [], set(), set()
     for params in derived.parameter_sweep(row.key, TABLE):
         prof = derived.profile(row.key, params)
         fb = prof.beta
         tag = derived.fmt_params(params)
-        if fb.value is None:
-            status = worst(status, decide(holds=False))
+        if fb.value is None:  # nothing derived to compare the printed value with
+            statuses.append(compare(None, None, "equal", comparable=False))
             evid.append(f"{tag}{fb.evidence}")
             continue
         values.add(fb.value)
@@ -185,15 +185,16 @@ def _beta_solitary(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
                 st = worst(st, decide(holds=False, repair=fb.condition))
                 est = estimate_beta(prof.distortion, fb.counterexample, grid="ucb")
                 evid.append(f"{tag}{fb.condition} is not stated; counterexample p={fb.counterexample}: {est.evidence()}")
-        status = worst(status, st)
+        statuses.append(st)
+    status = worst(*statuses)
     conf = derived.beta_numeric(row.key, derived.SOLITARY_INSTANCE)
     evid.append(f"numeric confirmation at p={derived.SOLITARY_INSTANCE}: {conf.evidence()}")
     unstated = [e for e in evid if "is not stated" in e]
-    if status == "conditional":
+    if unstated:
         evid.insert(0, "holds only under the unstated condition(s): " + "; ".join(u.split(" is not stated")[0]
                                                                               for u in unstated))
     value = as_text(next(iter(values))) if len(values) == 1 else None
-    return BetaFacts(status, value if value and status != "refuted" else "-", " | ".join(evid), "symbolic",
+    return BetaFacts(status, value if value else "-", " | ".join(evid), "symbolic",
                      as_text(next(iter(bounds))) if len(bounds) == 1 else None, value)
 
 

@@ -309,7 +309,7 @@ def _eps_indep(claim: Claim) -> CheckResult:
           f"{'holds' if b['side'] else 'fails'} ("
           + (f"T(eps) = {b['T_eps']:.3g}" if kind == "rs-ucb-m" else f"N(eps) = {b['N']:.3g}") + ").  The experiments "
           "use eps = sqrt(K log T/T), not the theorem's choice.")
-    status = decide(holds=True, vacuous=True) if vac else decide(holds=converged, repair="beta exists")
+    status = decide(holds=converged, repair="beta exists", vacuous=vac)
     return CheckResult(claim.id, f"{claim.id.split('#')[0]} at the experiments' instance and horizon"
                        + ("" if T == c["T"] else f" T = {T}") + ("" if setting.theta == 1.0 else
                                                                 f", eps = {setting.theta:g} x the theorem's"),

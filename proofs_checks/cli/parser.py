@@ -178,7 +178,31 @@ def build_parser() -> Parser:
              help="worker processes (default: the number of CPUs, at most 4); does not change the ledger")
     v.option("--mutants", action="store_true",
              help="also run every check on altered claims (adds 'mutants' and 'mutant_caught' to each entry)")
+    v.option("--status", "--status refuted,loose", default=None,
+             help="show only entries with these statuses, comma-separated: verified, refuted, loose, conditional, "
+                  "vacuous, unchecked (the summary line still counts every entry)")
+    v.option("--id", "--id lemma:RTD", default=None, metavar="PREFIX",
+             help="only the entries whose id starts with PREFIX (only their checks run)")
+    v.option("--proof", "--proof lemma:RTD", default=None, metavar="LABEL",
+             help="one lemma's or theorem's statement entries and its steps in the paper's order, with the first "
+                  "broken step (see rsb labels for the labels)")
     v.set_defaults(module="verify")
+
+    lb = sub.add_parser("labels", help="every label of the paper: its kind and the ledger ids that check it",
+                        description="Every \\label of the paper in the paper's order, classified (claim, definition, "
+                                    "algorithm, figure, table, section), with the ledger ids that check it.")
+    lb.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
+    lb.set_defaults(module="labels")
+
+    rp = sub.add_parser("report", help="the ledger as one self-contained HTML page (DIR/index.html)",
+                        description="Writes DIR/index.html: the summary, the ledger as a table filterable by status "
+                                    "and searchable, one section per proof with its steps coloured by status, every "
+                                    "entry's evidence, and the figures found in DIR or docs/figures, embedded. No "
+                                    "network resources.")
+    rp.option("--out", "--out report", required=True, help="output directory (created if needed)")
+    rp.option("--jobs", "--jobs 2", default=None,
+              help="worker processes of the checks (default: the number of CPUs, at most 4)")
+    rp.set_defaults(module="report")
 
     d = sub.add_parser("derive", help="q, L, r, beta and rates for a distortion h",
                        description="Closed form, q, L_H and, with --p, r, L_MH, alpha*, beta and the rate "

@@ -1,11 +1,22 @@
-"""``rsb verify [--format json|md|table] [--jobs N] [--mutants]``: the claims ledger."""
+"""``rsb verify [--format json|md|table] [--jobs N] [--mutants] [--status S,...] [--id PREFIX] [--proof LABEL]``.
+
+The claims ledger.  Every format starts with the summary line (counts by status,
+and how many entries the filters kept); with ``--format json`` it goes to stderr
+so that stdout stays the JSON list of the contract.  ``--status`` and ``--id``
+select the entries shown (``--id`` also selects the checks that run);
+``--proof LABEL`` prints one lemma's or theorem's statement entries and its
+steps in the paper's order, with the first broken step.
+"""
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
 
+from .. import paper_labels
+from ..ledger import STATUSES
 from . import values
+from .errors import fail
 
 
 @dataclass(frozen=True)
@@ -13,14 +24,49 @@ class Request:
     format: str
     jobs: int | None
     mutants: bool
+    statuses: tuple[str, ...] | None = None
+    prefix: str | None = None
+    proof: str | None = None
+
+
+def _prefix(text) -> str:
+    """``--id PREFIX``: the start of a ledger id, so the start of one of the paper's labels (or a label and more)."""
+    prefix = str(text)
+    if not prefix.strip():
+        raise fail("--id", "expected the start of a ledger id (e.g. --id lemma:RTD or --id 'table:table_regrets#gini')")
+    if not any(label.startswith(prefix) or prefix.startswith(label) for label in paper_labels.ORDER):
+        raise fail("--id", f"no ledger id can start with {prefix!r}: ids start with a label of the paper "
+                           "(see rsb labels), e.g. --id lemma:RTD")
+    return prefix
+
+
+def _proof(text) -> str:
+    """``--proof LABEL``: a lemma's or theorem's label."""
+    label = str(text)
+    info = paper_labels.BY_LABEL.get(label)
+    example = "e.g. --proof lemma:RTD or --proof 'theorem: ETC upper bound' (see rsb labels)"
+    if info is None:
+        raise fail("--proof", f"unknown label {label!r}; give a lemma's or theorem's label, {example}")
+    if not info.is_result:
+        where = info.proof or info.statement
+        hint = f"; it is in the proof of {where!r}: --proof {where!r}" if where else ""
+        raise fail("--proof", f"{label!r} is a {info.kind} ({info.element}), not a lemma or theorem{hint}")
+    return label
 
 
 def validate(args) -> Request:
     jobs = None if args.jobs is None else values.count(args.jobs, "--jobs", 1)
-    return Request(args.format, jobs, bool(args.mutants))
+    statuses = None if args.status is None else values.choices(args.status, "--status", STATUSES, "status")
+    prefix = None if args.id is None else _prefix(args.id)
+    proof = None if args.proof is None else _proof(args.proof)
+    if proof is not None and (statuses or prefix or args.mutants):
+        raise fail("--proof", "shows one proof's steps; not with --status, --id or --mutants")
+    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof)
 
 
 def _table(results) -> str:
+    if not results:
+        return ""
     width = max(len(r.id) for r in results)
     lines = [f"{'id':<{width}}  {'status':<11}  {'method':<9}  paper -> derived"]
     for r in results:
@@ -28,16 +74,37 @@ def _table(results) -> str:
     return "\n".join(lines)
 
 
+def _filters(req: Request) -> str:
+    bits = ([f"--status {','.join(req.statuses)}"] if req.statuses else []) + (
+        [f"--id {req.prefix!r}"] if req.prefix else [])
+    return ", ".join(bits)
+
+
 def execute(req: Request) -> str:
     import os
 
-    from ..ledger import to_json, to_markdown
-    from ..registry import run_all
+    from .. import proof_view
+    from ..ledger import select, summary, to_json, to_markdown
+    from ..registry import claims, run_claims
 
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
-    results = run_all(progress=sys.stderr.isatty(), jobs=jobs, mutants=req.mutants)
+    ids = list(claims())
+    if req.proof is not None:
+        ids = list(proof_view.ids_of(req.proof, ids))
+        view = proof_view.build(req.proof, run_claims(ids, progress=True, jobs=jobs))
+        if req.format == "json":
+            return proof_view.to_json(view)
+        return proof_view.to_markdown(view) if req.format == "md" else proof_view.to_text(view)
+    if req.prefix is not None:
+        ids = [i for i in ids if i.startswith(req.prefix)]
+        if not ids:
+            raise fail("--id", f"no ledger id starts with {req.prefix!r}")
+    results = run_claims(ids, progress=True, jobs=jobs, mutants=req.mutants)
+    shown = select(results, req.statuses)
+    line = summary(results, len(shown), _filters(req))
     if req.format == "json":
-        return to_json(results)
+        print(line, file=sys.stderr)  # stdout stays the JSON list (ARCHITECTURE.md)
+        return to_json(shown)
     if req.format == "md":
-        return to_markdown(results).rstrip("\n")
-    return _table(results)
+        return to_markdown(shown, results, _filters(req)).rstrip("\n")
+    return "\n".join(x for x in (line, _table(shown)) if x)

@@ -163,6 +163,10 @@ _REPRO = ["reproduce", "vs-rho", "--out", "results", "--trials", "2", "--quiet"]
 # (command line, flag whose value is replaced, how it is named in the error)
 EXPRESSION_FLAGS = [
     (["verify"], "--jobs"),
+    (["verify"], "--status"),
+    (["verify"], "--id"),
+    (["verify"], "--proof"),
+    (["report", "--out", "report"], "--jobs"),
     (["derive", "--h", "gini"], "--h"),
     (["derive", "--h", "pht"], "--param"),
     (["derive", "--h", "gini"], "--p"),

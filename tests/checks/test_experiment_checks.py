@@ -40,15 +40,44 @@ def test_n_eps_exceeds_horizon():
     assert res.status == "conditional"
 
 
-def test_discussion_right_tail_is_refuted_by_plain_exponents():
-    """Independent arithmetic: ETC decays T^(qr/(2b+r)), UCB T^(qr/(2b+2q)); q = 1/2, r = 2 (derived)."""
+def _plain_rates(q: float, r: float, b: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Independent arithmetic: (T-decay, log power) of RS-ETC-M's and RS-UCB-M's eps-independent bounds at beta = b.
+
+    RS-ETC-M: T^-(qr/(2b + r)) (log T)^(qr/(2b)).  RS-UCB-M: (log T/T)^e with e = r kappa where the corollary's
+    r <= b + q/2 holds, and e = (1 - kappa) q/2 (the slower term of its proof) where it does not; kappa = 1/(2b/q + 2).
+    """
+    kappa = 1 / (2 * b / q + 2)
+    e = r * kappa if r <= b + q / 2 else (1 - kappa) * q / 2
+    return (q * r / (2 * b + r), q * r / (2 * b)), (e, e)
+
+
+def _better(q, r, b) -> str:
+    (d_e, l_e), (d_u, l_u) = _plain_rates(q, r, b)
+    if abs(d_e - d_u) > 1e-12:
+        return "RS-ETC-M" if d_e > d_u else "RS-UCB-M"
+    return "RS-ETC-M" if l_e < l_u else "RS-UCB-M"
+
+
+def test_discussion_honours_the_corollarys_side_condition():
+    """Which bound wins depends on beta once r <= beta + q/2 is honoured: both printed claims are conditional."""
     from proofs_checks.checks import discussion_etc_vs_ucb as m
 
-    q, r = 0.5, 2.0
-    for b in (0.1, 1.0, 7.0):
-        assert q * r / (2 * b + 2 * q) > q * r / (2 * b + r)  # UCB decays faster
-    assert _run(m, "eq:UCB_alpha2#discussion.right_tail").status == "refuted"
-    assert _run(m, "eq:UCB_alpha2#discussion.gini").status == "verified"
+    # right-tail deviation, q = 1/2 and the derived r = 2: RS-ETC-M below (3 + sqrt 57)/8 ~ 1.32, RS-UCB-M above
+    cut = (3 + math.sqrt(57)) / 8
+    assert [_better(0.5, 2.0, b) for b in (0.1, 1.0, cut - 1e-6, cut + 1e-6, 7.0)] == \
+        ["RS-ETC-M"] * 3 + ["RS-UCB-M"] * 2
+    rtd = _run(m, "eq:UCB_alpha2#discussion.right_tail")
+    assert rtd.status == "conditional" and "RS-ETC-M for beta in (0, 3/8 + sqrt(57)/8)" in rtd.derived
+    # Gini, q = 1, r = 2: RS-ETC-M below beta = 3/2, RS-UCB-M from 3/2 on (the same power of T, less log T)
+    assert [_better(1.0, 2.0, b) for b in (0.5, 1.0, 1.49, 1.5, 2.0, 9.0)] == ["RS-ETC-M"] * 3 + ["RS-UCB-M"] * 3
+    gini = _run(m, "eq:UCB_alpha2#discussion.gini")
+    assert gini.status == "conditional" and gini.derived.startswith("RS-UCB-M for beta in [3/2, oo)")
+    # stating the range makes it hold
+    claim = m.CLAIMS["eq:UCB_alpha2#discussion.gini"]
+    import sympy as sp
+
+    assert claim.assuming("beta_in", sp.Interval(sp.Rational(3, 2), sp.oo), "").run().status == "verified"
+    assert claim.assuming("beta_in", sp.Interval(1, 2), "").run().status == "conditional"
 
 
 def test_exploration_lengths_are_read_from_the_claim():

@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -112,7 +113,7 @@ def test_E3_printed_bound_dominates_union_over_sample_sizes(T, K):
 
 @pytest.mark.parametrize("fn,status", [
     (lambda: undersampling.check("bound"), "loose"), (lambda: undersampling.check("rhoT2"), "refuted"),
-    (lambda: ov.CLAIMS[ov.ID].run(), "verified"), (lambda: probability_E3.CLAIMS[probability_E3.ID].run(), "conditional"),
+    (lambda: ov.CLAIMS[ov.ID].run(), "verified"), (lambda: probability_E3.CLAIMS[probability_E3.ID].run(), "verified"),
     (lambda: etc_commit.check("6"), "conditional"), (lambda: etc_commit.check("5"), "refuted")])
 def test_checks_statuses(fn, status):
     r = fn()
@@ -120,11 +121,12 @@ def test_checks_statuses(fn, status):
 
 
 def test_printed_values_are_the_claims_data():
-    """The bounds are read from the claim: a smaller m, a constant 1/32 in Q, the derived (K-1)/t change verdicts."""
+    """The bounds are read from the claim: a smaller m, a constant 1/8 in Q, the derived (K-1)/t change verdicts."""
     over = ov.CLAIMS[ov.ID]
     assert over.reprinted(f"({over.printed})/2", "").run().status == "refuted"
     e3 = probability_E3.CLAIMS[probability_E3.ID]
     assert e3.reprinted((e3.printed[0], "1/32"), "").run().status == "verified"
+    assert e3.reprinted((e3.printed[0], "1/8"), "").run().status == "conditional"
     under = undersampling.CLAIMS[undersampling.ID]
     assert under.reprinted(("K - 1", "<="), "").run().status == "verified"
     assert under.reprinted(("1", "<="), "").run().status == "refuted"
@@ -137,6 +139,9 @@ def test_e3_needs_twice_the_radius():
     r = 0.1
     assert probability_E3.triangle_example(r) == pytest.approx(2 * r)
     assert probability_E3.radius_prefactor() == 16  # eq:UCB_confidence_sets: 16 (sqrt(2 e log T) + 32)/sqrt(tau)
+    # the proof's own route needs 1/(2 x 16); the factors eq:E3_1 drops leave K/(2 x 16), smallest at K = 2
+    assert probability_E3.needed_constants() == (sp.Rational(1, 32), sp.Rational(1, 16))
+    assert probability_E3.simplex_power_sums()[0]
 
 
 def test_undersampled_time_exceeds_rho_T_over_2_at_every_setting():

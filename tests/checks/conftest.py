@@ -1,0 +1,11 @@
+"""Fixtures shared by the ledger's tests: the whole ledger, run once per test session."""
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def ledger():
+    """Every entry of ``rsb verify`` (in this process; the caches then serve the other tests too)."""
+    from proofs_checks.registry import run_all
+
+    return run_all()

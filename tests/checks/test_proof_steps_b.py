@@ -1,0 +1,207 @@
+"""The proof-step entries of Appendix:RS-ETC-M, proof:UCB upper bound and sec:SE-UCB-M proofs (issue 16, items 2-3)."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proofs_checks.checks import _etc_exact, _steps, _ucb_states, etc_commit
+from proofs_checks.checks import constants_theorems, steps_etc, steps_tracking, steps_ucb
+from proofs_checks.registry import claims, evaluate
+
+E = "theorem: ETC upper bound#step:"
+R = "theorem:RS-ETC-M#step:"
+U = "theorem:UCB upper bound#step:"
+C = "corollary:RS-UCB-M#step:"
+
+#: Every label of the paper from \label{Appendix:RS-ETC-M} on that asserts something, with the ids checking it.
+#: (Existing entries that check exactly the label are listed as they are.)
+CLAIM_LABELS = {
+    "eq: Regret_DISCRET_ETC": [E + "eq: Regret_DISCRET_ETC"],
+    "eq: A2first": [E + "eq: A2first"],
+    "eq:ETC_A21": [E + "eq:ETC_A21"],
+    "eq:ETC_A22": [E + "eq:ETC_A22"],
+    "eq:ETC_1": [E + "eq:ETC_1"],
+    "eq:ETC_2": [E + "eq:ETC_2"],
+    "eq:alpha_to_1": [E + "eq:alpha_to_1"],
+    "eq:E1C": [E + "eq:E1C"],
+    "eq:E2C": ["eq:E2C"],
+    "eq:E3C": [E + "eq:E3C"],
+    "eq:number of samples": [E + "eq:number of samples"],
+    "eq: ETC A2T final": [E + "eq: ETC A2T final"],
+    "eq:lemma_8_2": [E + "eq:lemma_8_2"],
+    "eq: ETC commit 3": [E + "eq: ETC commit 3"],
+    "eq: ETC commit 1": [E + "eq: ETC commit 1"],
+    "eq: ETC commit 2": [E + "eq: ETC commit 2"],
+    "eq: ETC commit 4": [E + "eq: ETC commit 4"],
+    "eq: ETC commit 5": ["eq: ETC commit 5"],
+    "eq: ETC commit 6": ["eq: ETC commit 6"],
+    "eq: ETC A3T final": [E + "eq: ETC A3T final"],
+    "eq:UP_ETC_eqn1": [E + "eq:UP_ETC_eqn1"],
+    "eq:disc_up_ETC": [E + "eq:disc_up_ETC"],
+    "eq:ETC_M_eps": [E + "eq:ETC_M_eps"],
+    "eq:Discrete_order": [R + "eq:Discrete_order"],
+    "eq:delta_order": [R + "eq:delta_order"],
+    "eq:ETC upper bound gamma appendix": [R + "eq:ETC upper bound gamma appendix"],
+    "eq:probi": [U + "eq:probi"],
+    "eq:A_1 bound refer": [U + "eq:A_1 bound refer"],
+    "eq:UUB_1": [U + "eq:UUB_1"],
+    "eq:UUB_2": [U + "eq:UUB_2"],
+    "eq:A21": [U + "eq:A21"],
+    "eq:UCB_UB2": [U + "eq:UCB_UB2"],
+    "eq:UCB_UBh1": [U + "eq:UCB_UBh1"],
+    "eq:UCB_UB3": [U + "eq:UCB_UB3"],
+    "eq:UCB_UB4": [U + "eq:UCB_UB4"],
+    "eq:UCB_UB5": [U + "eq:UCB_UB5"],
+    "eq:E3_1": [U + "eq:E3_1"],
+    "eq:E3_2": [U + "eq:E3_2"],
+    "eq:UCB_UB8": [U + "eq:UCB_UB8"],
+    "eq:UCB_UB9": [U + "eq:UCB_UB9"],
+    "eq:UCB_UB10": [U + "eq:UCB_UB10"],
+    "eq:UCB_UB10-1": [U + "eq:UCB_UB10-1"],
+    "lemma:probability of E3": ["lemma:probability of E3"],
+    "eq:samlingequiv": [U + "eq:samlingequiv"],
+    "eq:oversampledproof": ["eq:oversampledproof"],
+    "eq:replace": [U + "eq:replace"],
+    "eq:midpointsmatter": [U + "eq:midpointsmatter"],
+    "lemma:undersampling": ["lemma:undersampling"],
+    "eq:UK_oneside": ["lemma:undersampling#step:eq:UK_oneside"],
+    "lemma:oversampling": ["lemma:oversampling"],
+    "eq:oversampling1": ["lemma:oversampling#step:eq:oversampling1"],
+    "eq:UK_1": ["lemma:oversampling#step:eq:UK_1"],
+    "eq:oversampling2": ["lemma:oversampling#step:eq:oversampling2"],
+    "eq:UK_2": ["lemma:oversampling#step:eq:UK_2"],
+    "eq:oversampling3": ["lemma:oversampling#step:eq:oversampling3"],
+    "eq:m_finite": ["lemma:oversampling#step:eq:m_finite"],
+    "eq:m": ["lemma:oversampling#step:eq:m"],
+    "eq:UCB_f1": [U + "eq:UCB_f1"],
+    "eq:UCB_f2": [U + "eq:UCB_f2", U + "after:eq:UCB_f2"],
+    "eq:UCB_UB11": [U + "eq:UCB_UB11"],
+    "eq:UCB_UB12": [U + "eq:UCB_UB12"],
+    "eq:Discretized_regret": [U + "eq:Discretized_regret", U + "after:eq:Discretized_regret"],
+    "eq:theorem_lastline": [U + "eq:theorem_lastline", "theorem:UCB upper bound#chain.rs-ucb-m"],
+    "eq:Discrete_order_UCB_RS": [C + "eq:Discrete_order_UCB_RS"],
+    "eq:delta_order_UCB_RS": [C + "eq:delta_order_UCB_RS"],
+    "eq:UCB upper bound appendix": [C + "eq:UCB upper bound appendix", "corollary:RS-UCB-M#chain"],
+    "eq:CEUCB1": [U + "eq:CEUCB1"],
+    "eq:CEUCB2": [U + "eq:CEUCB2"],
+    "eq:CEUCB3": [U + "eq:CEUCB3"],
+    "eq:discrete_error_CE": [U + "eq:discrete_error_CE", U + "after:eq:discrete_error_CE"],
+    "eq:theorem_lastline_CE": [U + "eq:theorem_lastline_CE", "theorem:UCB upper bound#chain.ce-ucb-m"],
+    "eq:Discrete_order_CE": [C + "eq:Discrete_order_CE"],
+    "eq:delta_order_ce": [C + "eq:delta_order_ce"],
+    "eq:UCB upper bound appendix CE": [C + "eq:UCB upper bound appendix CE"],
+    # definitions that carry a claim in the sentence after them
+    "eq:T_epsilon_actual": [C + "eq:T_epsilon_actual"],
+    "eq:T_epsilon": [C + "eq:T_epsilon"],
+}
+#: The theorems' constants re-derived from their proofs (item 3).
+CHAINS = ["theorem: ETC upper bound#chain", "theorem:RS-ETC-M#chain", "theorem:UCB upper bound#chain.rs-ucb-m",
+          "theorem:UCB upper bound#chain.ce-ucb-m", "corollary:RS-UCB-M#chain"]
+MODULES = (steps_etc, steps_ucb, steps_tracking, constants_theorems)
+
+
+def test_every_claim_label_of_the_range_has_an_entry():
+    known = claims()
+    for label, ids in CLAIM_LABELS.items():
+        for ident in ids:
+            assert ident in known, (label, ident)
+    mine = [i for m in MODULES for i in m.CLAIMS]
+    listed = {i for ids in CLAIM_LABELS.values() for i in ids} | set(CHAINS)
+    assert set(mine) <= listed, set(mine) - listed
+    assert len(mine) == len(set(mine)) == 77
+    for ident in CHAINS:
+        assert ident in known
+
+
+def test_ids_name_the_result_and_the_label():
+    for m in MODULES:
+        for ident in m.CLAIMS:
+            result, _, part = ident.partition("#")
+            assert result in ("theorem: ETC upper bound", "theorem:RS-ETC-M", "theorem:UCB upper bound",
+                              "corollary:RS-UCB-M", "lemma:undersampling", "lemma:oversampling")
+            assert part.startswith(("step:eq:", "step:after:eq:", "chain"))
+
+
+@pytest.mark.parametrize("ident, status, phrase", [
+    (E + "eq:number of samples", "refuted", "the bound is 1/delta"),
+    (E + "eq:ETC_M_eps", "refuted", "3/25 vs 9/200"),
+    (E + "eq:E3C", "verified", "simplifies to 0"),
+    (E + "eq: ETC commit 2", "refuted", "a = (1/2, 1/2), tau_T = (1, 2)"),
+    (E + "eq: ETC commit 4", "conditional", "N(eps) >= (K-1)^2/(K+1)"),
+    (U + "eq:A21", "verified", "= 1"),
+    (U + "after:eq:UCB_f2", "conditional", "smallest: T = 3, K = 3"),
+    (U + "eq:UCB_f2", "conditional", "1/T^2"),
+    (U + "eq:samlingequiv", "refuted", "T = 100, rho = 0.1, K = 2"),
+    (U + "eq:replace", "refuted", "n0 = 1, t = 6"),
+    (U + "eq:Discretized_regret", "refuted", "sqrt(eps)"),
+    ("lemma:oversampling#step:eq:m", "verified", "difference 0"),
+    ("lemma:oversampling#step:eq:UK_1", "verified", "a/(t + 1)"),
+    (R + "eq:ETC upper bound gamma appendix", "conditional", "q in {1}"),
+    (C + "eq:T_epsilon_actual", "conditional", "Theta-constant must exceed"),
+])
+def test_findings_and_their_mutants(ident, status, phrase):
+    res = evaluate(claims()[ident], mutants=True)
+    assert res.status == status, res.evidence
+    assert phrase in res.evidence, res.evidence
+    assert res.mutant_caught
+
+
+def test_exact_law_of_the_etc_decision_is_a_distribution():
+    m = _steps.member("gini")
+    law = _etc_exact.etc_law(m.d, _etc_exact.TwoPointArms((0.4, 0.9)), Fraction(1, 3), 4, 15)
+    assert math.isclose(law.prob.sum(), 1.0, rel_tol=1e-12)
+    assert law.Vhat.shape == (law.prob.size, len(law.grid))
+    assert law.opt[law.star] and law.Delta_min > 0
+
+
+def test_exact_law_matches_rsb_sim_trial_by_trial():
+    """Route 1: the exact law's decision for each exploration outcome; route 2: rsb_sim's RS-ETC-M on the same
+    reward table (explore = n0).  The final counts must be identical in every trial."""
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run
+    from rsb_sim.instances import BernoulliInstance
+    from rsb_sim.rewards import RewardTable
+
+    p, n0, T, eps = (0.4, 0.9), 3, 20, Fraction(1, 4)
+    m = _steps.member("gini")
+    law = _etc_exact.etc_law(m.d, _etc_exact.TwoPointArms(p), eps, n0, T)
+    cfg = SimConfig(T=T, trials=300, seed=7, eps=float(eps), explore=n0)
+    res = run(cfg, BernoulliInstance(p), m.d, "rs-etc-m")
+    table = RewardTable.from_seed(cfg.seed, cfg.trials, BernoulliInstance(p))
+    ks = np.array([[int(table.outcomes(k, i, n0).sum()) for i in range(2)] for k in range(cfg.trials)])
+    rows = ks[:, 0] * (n0 + 1) + ks[:, 1]  # the order of _etc_exact._outcomes for K = 2
+    expect = np.array([etc_commit.commit_counts(law.grid[law.choice[r]], T, n0) for r in rows])
+    np.testing.assert_array_equal(expect, res.counts)
+
+
+def test_ucb_states_optimistic_value_is_the_maximum_over_the_box():
+    rng = np.random.default_rng(3)
+    for b in _ucb_states.blocks("any")[:40]:
+        s = 0
+        lo = np.clip(b.phat[s] - b.r[s], 0, 1)
+        hi = np.clip(b.phat[s] + b.r[s], 0, 1)
+        m = lo + rng.uniform(size=(200, lo.size)) * (hi - lo)
+        vals = b.h(m @ b.points.T)
+        assert np.all(vals <= b.ucb[s][None, :] + 1e-12)
+        assert np.isclose(b.value_tilde(b.at)[s], b.ucb[s, b.at[s]], atol=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 6), st.integers(1, 6), st.integers(0, 40), st.data())
+def test_derived_bound_on_arm_K(K, n0, extra, data):
+    """The bound the commit-step entries derive, (|S'| ceil(N/K) + K - 1 - |S'|)/T, on the etc grid for K up to 6."""
+    m = data.draw(st.integers(1, 6))
+    grid = etc_commit.etc_grid(K, Fraction(1, m))
+    a = grid[data.draw(st.integers(0, len(grid) - 1))]
+    N = K * (n0 - 1) + data.draw(st.integers(1, K))
+    T = K * n0 + 1 + extra
+    tau = etc_commit.commit_counts(a, T, n0)
+    S = [i for i in range(K) if a[i] < Fraction(N, K * T)]
+    if K - 1 in S:
+        return
+    dev = abs(Fraction(tau[K - 1], T) - a[K - 1])
+    assert dev <= Fraction(len(S) * n0 + K - 1 - len(S), T)
