@@ -12,7 +12,7 @@ from ..riskmetric import _as_probs
 from .dcp import as_float
 from .instance import check_instance, steps
 
-__all__ = ["KINK_SNAP", "optimality_gap"]
+__all__ = ["KINK_SNAP", "optimality_gap", "min_max_bound", "kinks"]
 
 #: A survival value this close to a breakpoint of h is anchored at the breakpoint (:func:`optimality_gap`).
 KINK_SNAP = 1e-6
@@ -68,6 +68,18 @@ def optimality_gap(d: Distortion, support, arm_probs, alpha) -> float | None:
     h = d.numeric
     base = float(np.sum(widths * (h(anchor) - h(s_alpha))))
     D = widths * (S - anchor)  # (K, n): bound_i(g) = base + sum_j g_j D_ij
+    return min_max_bound(base, D, g_lo, g_hi)
+
+
+def min_max_bound(base: float, D: np.ndarray, g_lo: np.ndarray, g_hi: np.ndarray) -> float:
+    """min over g in the box [g_lo, g_hi] of max_i (base + sum_j g_j D_ij), and at least 0.
+
+    Coordinates with g_lo = g_hi are fixed (a term with D_ij = 0 vanishes even
+    where g_j is infinite); the free ones (anchors snapped to a kink of h) are
+    chosen by a small linear program (scipy ``linprog``/HiGHS), and the bound is
+    re-evaluated at the LP's g clipped into the box, so that it does not rest on
+    the LP's tolerance.  NaN or +inf in a fixed term gives ``inf``.
+    """
     free = g_lo < g_hi
     with np.errstate(all="ignore"):
         fixed = np.where(D[:, ~free] == 0.0, 0.0, g_lo[~free] * D[:, ~free]).sum(axis=1)
@@ -91,6 +103,11 @@ def optimality_gap(d: Distortion, support, arm_probs, alpha) -> float | None:
     # re-evaluate at the LP's g (clipped into the box) so the bound does not rest on the LP tolerance
     g = np.clip(res.x[:nf], g_lo[free], g_hi[free])
     return float(max(base + np.max(fixed + D[:, free] @ g), 0.0))
+
+
+def kinks(d: Distortion) -> tuple[tuple[float, float, float], ...]:
+    """(c, h'(c-), h'(c+)) at each interior breakpoint c of h."""
+    return _kinks(d.expr)
 
 
 @lru_cache(maxsize=256)
