@@ -746,7 +746,7 @@ def resolve(name_or_expr: str, **params) -> Distortion:
     if isinstance(name_or_expr, str):
         inner = _dual_argument(name_or_expr)
         if inner is not None:
-            return dual(resolve(inner, **params))
+            return dual(resolve(inner.strip(), **params))
     if name_or_expr in FAMILIES:
         return get(name_or_expr, **params)
     text = name_or_expr.strip() if isinstance(name_or_expr, str) else name_or_expr

@@ -13,6 +13,8 @@ reads the column (:mod:`rsb_theory.laws.empirical`).  Every error is one line
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .empirical import read_column
@@ -36,7 +38,8 @@ def _fail(flag: str, where: str, message: str) -> LawError:
 
 def _valid(dist, args) -> bool:
     """SciPy accepts ``args`` (its ``support`` is NaN exactly where its argument check fails or scale <= 0)."""
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # erlang warns about a non-integer shape, then accepts it
         lo, hi = dist.support(*args)
     return not (np.isnan(lo) or np.isnan(hi))
 

@@ -218,10 +218,21 @@ class ContinuousLaw(Law):
         return float(self.frozen.mean())
 
     def cdf(self, x) -> np.ndarray:
-        return np.clip(np.asarray(self.frozen.cdf(x), dtype=float), 0.0, 1.0)
+        """F(x): SciPy's cdf, exactly 0 up to the lower end of the support and 1 from the upper end on."""
+        return self._ends(x, np.asarray(self.frozen.cdf(x), dtype=float), 0.0, 1.0)
 
     def sf(self, x) -> np.ndarray:
-        return np.clip(np.asarray(self.frozen.sf(x), dtype=float), 0.0, 1.0)
+        """S(x): SciPy's sf (not 1 - cdf), exactly 1 up to the lower end of the support and 0 from the upper end on.
+
+        SciPy leaves rounding residues at the ends (1e-17 at the upper end of a truncnorm); a
+        distortion with an infinite slope at 0 would weigh them, so the ends are set exactly.
+        """
+        return self._ends(x, np.asarray(self.frozen.sf(x), dtype=float), 1.0, 0.0)
+
+    def _ends(self, x, y: np.ndarray, below: float, above: float) -> np.ndarray:
+        lo, hi = self.support
+        x = np.asarray(x, dtype=float)
+        return np.where(x <= lo, below, np.where(x >= hi, above, np.clip(y, 0.0, 1.0)))
 
     def ppf(self, u) -> np.ndarray:
         return np.asarray(self.frozen.ppf(_as_uniforms(u)), dtype=float)

@@ -87,6 +87,9 @@ class Integral:
         How many panels were used.
     evaluations : int
         How many points f was evaluated at.
+    pieces : numpy.ndarray
+        The integral over each interval between consecutive knots, shape (c, n - 1)
+        (``(n - 1,)`` for a scalar f).
     """
 
     value: object
@@ -96,6 +99,7 @@ class Integral:
     weights: np.ndarray
     panels: int
     evaluations: int
+    pieces: np.ndarray = None
 
 
 def _panel_estimates(f, a: np.ndarray, b: np.ndarray):
@@ -141,7 +145,7 @@ def integrate(f: Callable[[np.ndarray], np.ndarray], knots, tol: float = 1e-12, 
     """
     knots = np.unique(np.asarray(knots, dtype=float))
     if knots.size < 2:
-        return Integral(0.0, 0.0, True, np.empty(0), np.empty(0), 0, 0)
+        return Integral(0.0, 0.0, True, np.empty(0), np.empty(0), 0, 0, np.empty(0))
     a, b = knots[:-1].copy(), knots[1:].copy()
     k, err, x, vector = _panel_estimates(f, a, b)
     evaluations = x.size
@@ -172,5 +176,7 @@ def integrate(f: Callable[[np.ndarray], np.ndarray], knots, tol: float = 1e-12, 
     total = float(np.sum(err))
     value = np.sum(k, axis=1)
     weights = (0.5 * (b - a))[:, None] * WGK[None, :]
+    pieces = np.zeros((k.shape[0], knots.size - 1))
+    np.add.at(pieces, (slice(None), np.searchsorted(knots, a, side="right") - 1), k)
     return Integral(value if vector else float(value[0]), total, bool(total <= tol), x.ravel(), weights.ravel(),
-                    int(a.size), int(evaluations))
+                    int(a.size), int(evaluations), pieces if vector else pieces[0])

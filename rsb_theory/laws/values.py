@@ -28,13 +28,14 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from ..distortions import Distortion, breakpoints
+from ..distortions import Distortion, breakpoints, numeric_derivative
 from ..riskmetric import finite_support, mixture_value as _finite_mixture_value, wasserstein1_finite
 from .law import FiniteLaw
 from .quadrature import Integral, integrate
 
 __all__ = ["TOL", "knots", "survival", "survival_left", "crossings", "union_support", "all_discrete",
-           "value", "arm_values", "mixture_value", "mixture_integral", "wasserstein1", "h_breakpoints"]
+           "value", "arm_values", "mixture_value", "mixture_integral", "mixture_gradient", "wasserstein1",
+           "h_breakpoints"]
 
 #: Target of the quadrature's summed error estimate, per unit length of the range of integration.
 TOL = 1e-12
@@ -170,6 +171,32 @@ def mixture_integral(d: Distortion, laws, alpha, tol: float = TOL) -> Integral:
     pts = np.union1d(grid, crossings(h_breakpoints(d), sub, w, grid))
     span = float(pts[-1] - pts[0]) if pts.size > 1 else 0.0
     return integrate(_integrand(d, sub, w), pts, tol * max(1.0, span))
+
+
+def mixture_gradient(d: Distortion, laws, alpha, tol: float = TOL) -> tuple[float, np.ndarray]:
+    """V(alpha) and its gradient dV/dalpha_i = int h'(S_alpha(x)) S_i(x) dx, one vector quadrature.
+
+    The range is cut as in :func:`mixture_integral` (the kinks of h are crossed at knots), so the
+    integrand is smooth on every panel; at a kink the one-sided derivative that SymPy's lambdified
+    h' gives is used, which matters only where S_alpha stays at a kink on a whole piece (then V is
+    not differentiable and this is one of its one-sided directional slopes).
+    """
+    laws = _check_laws(laws)
+    a = _check_alpha(alpha, len(laws))
+    grid = knots(laws)
+    pts = np.union1d(grid, crossings(h_breakpoints(d), laws, a, grid))
+    h, dh = d.numeric, numeric_derivative(d)
+
+    def f(x):
+        S = survival(laws, x)
+        sa = np.clip(a @ S, 0.0, 1.0)
+        with np.errstate(all="ignore"):
+            # where S_i = 0 the weight of arm i does not move S_alpha: no slope, even where h' is infinite
+            return np.vstack([h(sa)[None, :], np.where(S == 0.0, 0.0, dh(sa) * S)])
+
+    span = float(pts[-1] - pts[0]) if pts.size > 1 else 0.0
+    out = np.asarray(integrate(f, pts, tol * max(1.0, span)).value, dtype=float)
+    return float(out[0]), out[1:]
 
 
 def mixture_value(d: Distortion, laws, alpha) -> np.ndarray:

@@ -18,10 +18,12 @@ Routes of :func:`optimal_mixture_laws` (``auto`` takes the first that applies):
 ``cvxpy`` on a quadrature rule (continuous arms, DCP-concave h)
     V(alpha) ~= sum_k w_k h(sum_i alpha_i S_i(x_k)) (:func:`rsb_theory.laws.rule.step_form`),
     the finite-step form solved by :func:`rsb_theory.oracle.convex.solve_steps`.
-    The solution is snapped (weights below :data:`ALPHA_SNAP` set to 0), and
-    while its certificate exceeds :data:`GAP_TARGET` the rule is rebuilt with
-    the solution as a hint (the crossings of its S_alpha with the kinks of h become
-    knots) and re-solved, at most :data:`REFINE_ROUNDS` times.
+    The solution is snapped (weights below :data:`ALPHA_SNAP` set to 0); while
+    its certificate exceeds :data:`GAP_TARGET` it is polished by SLSQP on the
+    exact V with its exact gradient int h'(S_alpha) S_i dx (V is differentiable
+    wherever S_alpha crosses the kinks of h transversally), and the rule is rebuilt
+    with the solution as a hint (the crossings of its S_alpha with the kinks of h
+    become knots) and re-solved, at most :data:`REFINE_ROUNDS` times.
 ``search`` on the rule (any h; and concave h when Clarabel fails on the rule)
     :func:`rsb_theory.oracle.search.search` with the rule as the fast V and the
     exact V for every reported value.
@@ -40,9 +42,9 @@ import numpy as np
 from ..distortions import Distortion, numeric_derivative
 from ..laws.quadrature import integrate
 from ..laws.rule import step_form
-from ..laws.values import (TOL, all_discrete, crossings, h_breakpoints, knots, mixture_integral, mixture_value,
-                           survival, union_support, value)
-from .certificate import KINK_SNAP, kinks, min_max_bound
+from ..laws.values import (TOL, all_discrete, crossings, h_breakpoints, knots, mixture_gradient, mixture_integral,
+                           mixture_value, survival, union_support, value)
+from .certificate import KINK_SNAP, kinks, min_max_choice
 from .convex import solve_steps
 from .dcp import NotDCPError
 from .mixture import check_arguments, optimal_mixture
@@ -60,6 +62,13 @@ ALPHA_SNAP = 1e-9
 GAP_TARGET = 1e-9
 #: Most rebuilds of the rule with the previous solution as a hint.
 REFINE_ROUNDS = 3
+#: Cells a flat piece at a kink starts with in :func:`optimality_gap_laws` (when an idle arm moves on it).
+CELLS = 16
+#: Most refinements of those cells, and most cells per piece.
+CELL_ROUNDS = 16
+MAX_CELLS = 4096
+#: Most SLSQP iterations of the polish on the exact V.
+POLISH_ITERATIONS = 60
 #: Arm values this close (relative, plus their error estimates) are ties for the ``vertex`` route.
 TIE_TOL = 1e-12
 
@@ -126,6 +135,12 @@ def optimality_gap_laws(d: Distortion, laws, alpha) -> float | None:
     or, when s is within :data:`~rsb_theory.oracle.certificate.KINK_SNAP` of a
     kink of h, c = the kink and g free between the one-sided slopes, chosen by
     the linear program of :func:`~rsb_theory.oracle.certificate.min_max_bound`.
+    On such a piece an arm with alpha_i = 0 may still have a density, and the
+    best g then varies along the piece (V is not differentiable at alpha): the
+    piece is cut into :data:`CELLS` cells with one free g each, and the cells
+    where the LP's g switches are halved, at most :data:`CELL_ROUNDS` times.
+    Any cut gives a valid bound (g piecewise constant is a measurable
+    supergradient selection); the smallest is returned.
     The integrals are adaptive quadrature (error about :data:`rsb_theory.laws.values.TOL`);
     the bound holds up to that error.
 
@@ -160,13 +175,7 @@ def optimality_gap_laws(d: Distortion, laws, alpha) -> float | None:
     for c, slope_left, slope_right in kinks(d):
         near = np.abs(s - c) <= KINK_SNAP
         anchor[near], g_lo[near], g_hi[near] = c, slope_right, slope_left
-    integral_S = S_left * width[flat]  # int_J S_i, exact where S_i is flat on J
-    for col, j in enumerate(np.nonzero(flat)[0]):
-        if np.any(moving_law[:, j]):  # an arm with alpha_i = 0 has a density here
-            integral_S[:, col] = integrate(lambda x: survival(laws, x), [left[j], right[j]],
-                                           TOL * max(1.0, width[j])).value
     base = float(np.sum(width[flat] * (h(anchor) - h(s))))
-    D_flat = integral_S - anchor * width[flat]
     # moving pieces: int g (S_i - S_alpha) over them, one vector integral (0 on the flat pieces)
     if np.any(moving):
         def f(x):
@@ -174,15 +183,55 @@ def optimality_gap_laws(d: Distortion, laws, alpha) -> float | None:
             S = survival(laws, x)
             sa = np.clip(a @ S, 0.0, 1.0)
             with np.errstate(all="ignore"):
-                out = dh(sa) * (S - sa)
+                # a term with S_i = S_alpha vanishes even where h' is infinite (S_alpha rounded to 0 at an end)
+                out = np.where(S == sa, 0.0, dh(sa) * (S - sa))
             return np.where(moving[piece], out, 0.0)
 
         span = float(pts[-1] - pts[0])
         moving_part = np.asarray(integrate(f, pts, TOL * max(1.0, span)).value, dtype=float)
     else:
         moving_part = np.zeros(len(laws))
-    D = np.column_stack([D_flat, moving_part])
-    return min_max_bound(base, D, np.r_[g_lo, 1.0], np.r_[g_hi, 1.0])
+    # a flat piece at a kink on which an arm with alpha_i = 0 has a density: g may vary along it (V is not
+    # differentiable there), so the piece is cut into cells with one free g each, refined where the LP's g
+    # switches; every cut gives a valid bound, and a finer one is never worse
+    pieces = []  # (piece index among the flat ones, cell edges)
+    for col, j in enumerate(np.nonzero(flat)[0]):
+        split = g_lo[col] < g_hi[col] and bool(np.any(moving_law[:, j]))
+        pieces.append((col, np.linspace(left[j], right[j], CELLS + 1 if split else 2), j))
+    best = np.inf
+    for _ in range(CELL_ROUNDS + 1):
+        cols, lo, hi, owner = [], [], [], []
+        for col, edges, j in pieces:
+            if np.any(moving_law[:, j]):
+                ints = integrate(lambda x: survival(laws, x), edges, TOL * max(1.0, width[j])).pieces
+            else:  # every S_i is constant on the piece
+                ints = S_left[:, [col]] * np.diff(edges)[None, :]
+            cols.append(ints - anchor[col] * np.diff(edges)[None, :])
+            lo += [g_lo[col]] * (edges.size - 1)
+            hi += [g_hi[col]] * (edges.size - 1)
+            owner += [col] * (edges.size - 1)
+        D = np.column_stack(cols + [moving_part[:, None]])
+        bound, g = min_max_choice(base, D, np.r_[lo, 1.0], np.r_[hi, 1.0])
+        best = min(best, bound)
+        if best <= GAP_TARGET * 1e-3:
+            break
+        refined, at = [], 0
+        for col, edges, j in pieces:
+            n = edges.size - 1
+            gc = g[at:at + n]
+            at += n
+            if n == 1 or edges.size > MAX_CELLS:
+                refined.append((col, edges, j))
+                continue
+            inside = (gc > g_lo[col] + 1e-12) & (gc < g_hi[col] - 1e-12)
+            switch = np.r_[False, gc[1:] != gc[:-1]] | np.r_[gc[1:] != gc[:-1], False]
+            cut = np.nonzero(inside | switch)[0]
+            mids = 0.5 * (edges[cut] + edges[cut + 1])
+            refined.append((col, np.union1d(edges, mids), j))
+        if all(e1.size == e2.size for (_, e1, _), (_, e2, _) in zip(pieces, refined)):
+            break
+        pieces = refined
+    return float(best)
 
 
 def _with_gap(d: Distortion, laws, o: Oracle) -> Oracle:
@@ -193,9 +242,42 @@ def _with_gap(d: Distortion, laws, o: Oracle) -> Oracle:
     return Oracle(o.alpha, o.value, o.method, o.evidence + note, gap)
 
 
+def _polish(d: Distortion, laws, start: np.ndarray) -> tuple[np.ndarray, int]:
+    """SLSQP on the exact V with its exact gradient (:func:`~rsb_theory.laws.values.mixture_gradient`) from ``start``.
+
+    Returns SLSQP's point, snapped (the start if SLSQP failed), and its iterations.
+    """
+    from scipy.optimize import minimize
+
+    K = len(laws)
+
+    def fun(a):
+        v, g = mixture_gradient(d, laws, np.clip(a, 0.0, None) / max(np.clip(a, 0.0, None).sum(), 1e-300))
+        return -v, -g
+
+    with np.errstate(all="ignore"):
+        r = minimize(fun, start, jac=True, method="SLSQP", bounds=[(0.0, 1.0)] * K,
+                     constraints=[{"type": "eq", "fun": lambda a: np.sum(a) - 1.0, "jac": lambda a: np.ones(K)}],
+                     options={"ftol": 1e-15, "maxiter": POLISH_ITERATIONS})
+    if not np.all(np.isfinite(r.x)) or np.all(np.clip(r.x, 0.0, None) == 0):
+        return start, int(r.nit)
+    return _snap(np.clip(r.x, 0.0, None)), int(r.nit)
+
+
+def _better(d: Distortion, laws, a: np.ndarray, gap, b: np.ndarray):
+    """(point, gap) of the better of a (with its gap) and b: the smaller certificate, then the larger V.
+
+    Near a smooth optimum V is flat to rounding, so the certificate (a first-order quantity)
+    tells the points apart where V cannot.
+    """
+    gap_b = optimality_gap_laws(d, laws, b)
+    key = lambda g, p: (np.inf if g is None else g, -float(mixture_value(d, laws, p)))
+    return (b, gap_b) if key(gap_b, b) < key(gap, a) else (a, gap)
+
+
 def _rule_cvxpy(d: Distortion, laws) -> Oracle:
     exact = lambda a: float(mixture_value(d, laws, a))
-    hints, rounds = [], []
+    hints, rounds, polished = [], [], 0
     for k in range(REFINE_ROUNDS + 1):
         rule = step_form(d, laws, hints)
         try:
@@ -206,6 +288,11 @@ def _rule_cvxpy(d: Distortion, laws) -> Oracle:
             break  # keep the rounds solved so far
         a = _snap(a)
         gap = optimality_gap_laws(d, laws, a)
+        if gap is not None and gap > GAP_TARGET:
+            # the rule is accurate near its hints only (kinked h): finish on the exact V and its gradient
+            b, nit = _polish(d, laws, a)
+            polished += nit
+            a, gap = _better(d, laws, a, gap, b)
         rounds.append((a, gap, rule, status, objective, tol))
         if gap is not None and gap <= GAP_TARGET:
             break
@@ -217,8 +304,9 @@ def _rule_cvxpy(d: Distortion, laws) -> Oracle:
     evidence = (f"cvxpy on a quadrature rule: V(alpha) ~= sum_k w_k h(sum_i alpha_i S_i(x_k)) with {rule.widths.size} "
                 f"Gauss-Kronrod nodes adapted to {rule.designs} mixtures (error estimate {rule.error:.2g}), "
                 f"{len(rounds)} solve(s), solver CLARABEL ({tol} tolerances) status {status}, rule objective "
-                f"{objective:.12g}; weights below {ALPHA_SNAP:g} set to 0; exact V(alpha) {v:.12g} by adaptive "
-                f"quadrature")
+                f"{objective:.12g}"
+                + (f"; {polished} SLSQP iterations on the exact V and its gradient" if polished else "")
+                + f"; weights below {ALPHA_SNAP:g} set to 0; exact V(alpha) {v:.12g} by adaptive quadrature")
     note = "" if gap is None else (f"; supergradient bound on the exact V (h concave, {d.shape.curvature_method}): "
                                    f"V(alpha*) - V(alpha) <= {gap:.3g}")
     return Oracle(tuple(float(x) for x in a), v, "cvxpy", evidence + note, gap)
@@ -230,8 +318,14 @@ def _rule_search(d: Distortion, laws, seed: int) -> Oracle:
     exact = lambda a: float(mixture_value(d, laws, _snap(a)))
     o = search(f, exact, len(laws), seed, what=(f"; candidates ranked on a quadrature rule ({rule.widths.size} nodes), "
                                                  f"reported V exact by adaptive quadrature"))
-    a = _snap(o.alpha)
-    return _with_gap(d, laws, Oracle(tuple(float(x) for x in a), exact(a), "search", o.evidence))
+    a, evidence = _snap(o.alpha), o.evidence
+    if d.shape.is_concave:
+        gap = optimality_gap_laws(d, laws, a)
+        if gap is not None and gap > GAP_TARGET:  # finish on the exact V and its gradient, as the cvxpy route does
+            b, nit = _polish(d, laws, a)
+            a, _ = _better(d, laws, a, gap, b)
+            evidence += f"; {nit} SLSQP iterations on the exact V and its gradient"
+    return _with_gap(d, laws, Oracle(tuple(float(x) for x in a), exact(a), "search", evidence))
 
 
 def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 0) -> Oracle:
