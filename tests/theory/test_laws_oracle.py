@@ -73,12 +73,22 @@ def continuous_instances(draw, kmin=2, kmax=6):
     return tuple(laws)
 
 
-@pytest.mark.parametrize("text", CONCAVE)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(laws=continuous_instances())
-def test_concave_oracle_vs_brute_force(text, laws):
-    d = dist(text)
-    o = optimal_mixture_laws(d, laws)
+def over_instances(texts):
+    """Each h of ``texts`` on 4 hypothesis instances (K = 2..6): the test gets (h, laws, the oracle's answer)."""
+    def wrap(test):
+        @pytest.mark.parametrize("text", texts)
+        @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+        @given(laws=continuous_instances())
+        def run(text, laws):
+            d = dist(text)
+            test(d, laws, optimal_mixture_laws(d, laws))
+        run.__name__ = test.__name__
+        return run
+    return wrap
+
+
+@over_instances(CONCAVE)
+def test_concave_oracle_vs_brute_force(d, laws, o):
     assert o.method in ("cvxpy", "search")
     assert o.value == pytest.approx(float(mixture_value(d, laws, o.alpha)), abs=0)
     top, vals = brute_force(d, laws)
@@ -88,12 +98,8 @@ def test_concave_oracle_vs_brute_force(text, laws):
     assert o.certified, o.evidence
 
 
-@pytest.mark.parametrize("text", CONVEX)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(laws=continuous_instances())
-def test_convex_h_takes_the_best_vertex(text, laws):
-    d = dist(text)
-    o = optimal_mixture_laws(d, laws)
+@over_instances(CONVEX)
+def test_convex_h_takes_the_best_vertex(d, laws, o):
     assert o.method == "vertex" and o.certified
     values = arm_values(d, laws)
     best = int(np.argmax(values))
