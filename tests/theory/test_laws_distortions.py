@@ -190,3 +190,13 @@ def test_the_oracle_on_finite_arms_for_every_new_h(text):
     best = finite_mixture_value(d.numeric, [0.0, 0.5, 1.0],
                                 [[0.2, 0.3, 0.5], [0.6, 0.0, 0.4], [0.0, 1.0, 0.0]], grid).max()
     assert o.value >= best - 1e-9
+
+
+@pytest.mark.parametrize("text", ["cvar_lower", *(f"dual({k})" for k in NINE)])
+def test_the_derived_profile_of_a_convex_h_is_solitary(text):
+    """What ``rsb derive`` reports: a convex h has its maximum on [0, 1] at an end, so no Bernoulli mixture wins."""
+    from rsb_theory.profile import family_profile
+
+    profile = family_profile(dist(text))
+    assert profile.solitary, profile.solitary_evidence
+    assert profile.holder.q == holder(dist(text)).q
