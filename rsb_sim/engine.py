@@ -16,6 +16,7 @@ import numpy as np
 
 from rsb_theory.distortions import Distortion
 
+from .arm_laws import run_policy
 from .config import SimConfig
 from .policies import get_policy
 from .rewards import RewardTable
@@ -104,10 +105,19 @@ class SimResult:
             "versions": self.versions,
             "mean_counts": self.counts.mean(axis=0).tolist(),
             "regrets": self.regrets.tolist(),
+            **self._quantization(),
         }
+
+    def _quantization(self) -> dict:
+        """``{"quantization": ...}`` when the UCB's estimates were quantised (rsb_sim.arm_laws), else nothing."""
+        declare = getattr(self.instance, "quantization", None)
+        out = None if declare is None else declare(self.setup.L_bonus, self.setup.q)
+        return {} if out is None else {"quantization": out}
 
 
 def _instance_dict(inst) -> dict:
+    if hasattr(inst, "to_dict"):  # arm laws of --arms (rsb_sim.arm_laws)
+        return inst.to_dict()
     if inst.kind == "bernoulli":
         return {"kind": "bernoulli", "p": list(inst.p)}
     return {"kind": "finite", "support": list(inst.support), "probs": [list(r) for r in inst.probs]}
@@ -159,8 +169,8 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     setup = prepare(config, instance, distortion, algo)
     table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial, config.stream)
     opt = instance.optimal(distortion)
-    pr = get_policy(algo)(setup, distortion, instance, table, record_actions=config.record_actions,
-                          progress=progress)
+    pr = run_policy(get_policy(algo), setup, distortion, instance, table, record_actions=config.record_actions,
+                    progress=progress)
     regrets = regrets_of(pr.counts, config.T, instance, distortion, opt.value)
     seconds = time.perf_counter() - start
     std = float(regrets.std(ddof=1)) if regrets.size > 1 else 0.0
