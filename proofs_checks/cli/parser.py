@@ -26,6 +26,11 @@ EPILOG = ("Numbers and counts may be written as arithmetic (3*10^5, 1/2); --expl
           "depend on the horizon may use T (and K). Nothing typed is ever evaluated as code. Bad input exits with "
           "status 2 and one line naming the flag.")
 
+_ARMS_HELP = ("arm laws instead of --p: 'SPEC;SPEC;...' with SPEC a scipy.stats law with bounded non-negative "
+              "support and its parameters in scipy's order (beta(2,5), uniform(0.3,0.1), truncnorm(-2,2,0.5,0.1)), "
+              "bernoulli(p), finite(x1:p1,x2:p2,...) or empirical(FILE:COLUMN) (docs/arms.md)")
+_ARMS_EXAMPLE = "--arms 'beta(2,5);uniform(0.3,0.1)'"
+
 _EXPLORE_HELP = ("forced-exploration pulls per arm, for every algorithm that explores: replaces ceil(N(eps)/K) of "
                  "RS-ETC-M and ceil(rho T eps/4) of RS-UCB-M/CE-UCB-M; a count or an expression in T and K, "
                  "rounded up (e.g. T/10)")
@@ -168,6 +173,7 @@ def build_parser() -> Parser:
                                    "exponents of theorem:RS-ETC-M and corollary:RS-UCB-M.")
     _distortion(d, "--h")
     d.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (e.g. 0.4,0.9)")
+    d.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP + "; gives r, L_MH, W, alpha* for them")
     _format(d)
     d.set_defaults(module="derive")
 
@@ -175,7 +181,8 @@ def build_parser() -> Parser:
                        description="alpha* of eq:optimal alpha, its value and W; with --eps the discrete optimum a*, "
                                    "Delta(eps) and Delta_min(eps) on the grid (exact enumeration).")
     _distortion(o)
-    o.option("--p", "--p 0.4,0.9", required=True, help="Bernoulli means, comma-separated")
+    o.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
+    o.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
     o.option("--eps", "--eps 0.1", default=None, help="discretisation level, 0 < eps <= 1 (a number or arithmetic)")
     o.option("--grid", choices=GRIDS, default=None, help="grid of the discrete optimum (default ucb; needs --eps)")
     o.option("--method", choices=METHODS, default=None,
@@ -189,6 +196,11 @@ def build_parser() -> Parser:
     s.option("--algo", "--algo rs-ucb-m", required=True, choices=ALGORITHMS, help=f"one of: {', '.join(ALGORITHMS)}")
     _distortion(s)
     s.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated")
+    s.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
+    s.option("--quantize", "--quantize 256", default=None, metavar="M",
+             help="with --arms, CE-UCB-M: round rewards to the mid-points of M equal cells in its estimates "
+                  "(needed when the exact sorted merge of the samples exceeds its work budget; the W1 error "
+                  "bound delta = (hi-lo)/(2M) and the value bound L b^(1-q) delta^q are reported)")
     s.option("--support", "--support 0,0.5,1", default=None,
              help="finite-support arms: common support points in [0, b], comma-separated (with --probs)")
     s.option("--probs", "--probs '0.2,0.3,0.5;0.6,0.2,0.2'", default=None,

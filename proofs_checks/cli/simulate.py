@@ -1,4 +1,8 @@
-"""``rsb simulate --algo NAME --dr NAME|EXPR (--p P1,... | --support X --probs ROWS) --T N [...]``.
+"""``rsb simulate --algo NAME --dr NAME|EXPR (--p P1,... | --support X --probs ROWS | --arms SPECS) --T N [...]``.
+
+``--arms`` takes laws of any kind (``docs/arms.md``); rewards come from the reward table's uniforms
+through each law's inverse CDF, and CE-UCB-M's estimates are exact (the sorted merge of the samples)
+within a work budget, else need ``--quantize M`` (declared in the result: :mod:`rsb_sim.arm_laws`).
 
 Regret per trial (``eq:regret``) of one policy.  Every constant the paper fixes
 is a flag whose default is the paper's formula; a flag that the chosen algorithm
@@ -36,10 +40,14 @@ class Request:
     format: str = "table"
     quiet: bool = False
     notes: tuple = ()
+    arms: str | None = None
 
 
 def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]]:
     """(p, support, probs, notes): Bernoulli means from --p, or finite-support arms from --support/--probs."""
+    if args.arms is not None and (args.support is not None or args.probs is not None):
+        raise fail("--arms", "give either --arms or --support/--probs, not both (write finite laws in --arms as "
+                             "finite(x1:p1, x2:p2, ...))")
     if args.support is not None or args.probs is not None:
         if args.p is not None:
             raise fail("--p", "give either --p (Bernoulli) or --support/--probs, not both")
@@ -52,13 +60,25 @@ def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]
 
 def validate(args) -> Request:
     algo = args.algo
-    p, support, probs, notes = _instance(args)
-    K = len(p) if p is not None else len(probs)
+    arms = None
+    if args.arms is not None:
+        p, arms = values.means_or_arms(args)
+        support = probs = None
+        notes = []
+        from rsb_theory.laws.spec import split_top
+
+        K = len([a for a in split_top(arms, ";") if a.strip()])
+    else:
+        if args.quantize is not None:
+            raise fail("--quantize", "applies to --arms only (Bernoulli and --support/--probs arms are exact)")
+        p, support, probs, notes = _instance(args)
+        K = len(p) if p is not None else len(probs)
     T = values.count(args.T, "--T", 1)
     if T < K:
         raise fail("--T", f"the horizon T = {T} is smaller than the number of arms K = {K}")
     at = {"T": T, "K": K}
-    given = [n for n in ("eps", "rho", "radius_scale", "explore", "threads") if getattr(args, n) is not None]
+    given = [n for n in ("eps", "rho", "radius_scale", "explore", "threads", "quantize")
+             if getattr(args, n) is not None]
     sim_options.check_applies(algo, given)  # names the option; main() maps it to the flag
     config = {"T": T, "trials": values.count(args.trials, "--trials", 1), "seed": values.count(args.seed, "--seed", 0)}
     if args.eps is not None:
@@ -71,9 +91,11 @@ def validate(args) -> Request:
         config["explore"] = values.count(args.explore, "--explore", 1, at, rounding="ceil")
     if args.threads is not None:
         config["threads"] = values.count(args.threads, "--threads", 1)
+    if args.quantize is not None:
+        config["quantize"] = values.count(args.quantize, "--quantize", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
-    return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes))
+    return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes), arms)
 
 
 def execute(req: Request) -> str:
@@ -84,7 +106,12 @@ def execute(req: Request) -> str:
 
     for note in req.notes:
         print(f"rsb simulate: note: {note}", file=sys.stderr)
-    instance = make_instance(req.p, req.support, req.probs)
+    if req.arms is not None:
+        from rsb_sim.arm_laws import law_instance
+
+        instance = law_instance(values.arm_laws(req.arms), req.algo, req.config["T"], req.config.get("quantize"))
+    else:
+        instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
     progress = None
     if not req.quiet and sys.stderr.isatty():
@@ -98,6 +125,8 @@ def execute(req: Request) -> str:
     for w in res.warnings:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
     out = res.summary()
+    if "quantization" in out:
+        print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
         return json.dumps(out, indent=2)
     width = max(len(k) for k in TABLE_KEYS)

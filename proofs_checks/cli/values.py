@@ -121,6 +121,47 @@ def means(text, flag: str = "--p") -> tuple[float, ...]:
     return vals
 
 
+def arms(text, flag: str = "--arms") -> str:
+    """``--arms "SPEC;SPEC;..."`` read by the one parser (:func:`rsb_theory.laws.spec.parse_specs`, light).
+
+    Names, counts, the numbers of every specification and what can be checked without SciPy or the
+    files are checked here; the laws are built (SciPy's checks, bounded non-negative support, the CSV
+    columns) by :func:`arm_laws` when the command runs.  Errors name the arm (1..K) and the parameter.
+    """
+    from rsb_theory.laws.spec import parse_specs
+
+    try:
+        parse_specs(text, flag)
+    except ex.ExpressionError as exc:
+        raise _usage(exc) from None
+    return str(text)
+
+
+def arm_laws(text, flag: str = "--arms") -> tuple:
+    """The laws of ``--arms`` (imports SciPy; reads the CSV files); errors: one line naming the arm."""
+    from rsb_theory.laws import parse_arms
+
+    try:
+        return parse_arms(text, flag)
+    except ex.ExpressionError as exc:
+        raise _usage(exc) from None
+
+
+def means_or_arms(args, required: bool = True) -> tuple[tuple[float, ...] | None, str | None]:
+    """``(p, None)`` from ``--p`` or ``(None, text)`` from ``--arms``; not both; one of them when ``required``."""
+    p_text, arms_text = getattr(args, "p", None), getattr(args, "arms", None)
+    if p_text is not None and arms_text is not None:
+        raise fail("--arms", "give either --p (Bernoulli means) or --arms (laws), not both")
+    if arms_text is not None:
+        return None, arms(arms_text, "--arms")
+    if p_text is None:
+        if not required:
+            return None, None
+        raise fail("--p", "required: Bernoulli means, comma-separated (e.g. --p 0.4,0.9), or --arms with laws "
+                          "(e.g. --arms \"beta(2,5);uniform(0.3,0.1)\")")
+    return means(p_text, "--p"), None
+
+
 def instances(text, flag: str = "--p") -> list[tuple[float, ...]]:
     """Several Bernoulli instances separated by ';', each as in :func:`means`."""
     chunks = split_top(str(text or ""), ";")
