@@ -75,13 +75,7 @@ def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float 
     }
     if eps is None:
         return out
-    opt = discrete_optimum_laws(d, laws, eps, grid, v_star=oracle.value)
-    out.update({"eps": eps, "grid": grid, "a_star": opt.a_star.tolist(), "Delta": opt.Delta,
-                "Delta_min": opt.Delta_min, "n_optimal": opt.n_optimal, "grid_size": opt.grid_size})
-    if opt.n_optimal > 1:
-        out["note"] = (f"{opt.n_optimal} grid points are optimal: the literal a != a* reading of eq:discrete_gap "
-                       f"gives 0; Delta_min is the gap to the best non-optimal point")
-    return out
+    return _with_discrete(out, discrete_optimum_laws(d, laws, eps, grid, v_star=oracle.value), eps, grid)
 
 
 def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid: str, method: str = "auto") -> dict:
@@ -111,7 +105,11 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     }
     if eps is None:
         return out
-    opt = discrete_optimum(d, arr, eps, grid)
+    return _with_discrete(out, discrete_optimum(d, arr, eps, grid), eps, grid)
+
+
+def _with_discrete(out: dict, opt, eps: float, grid: str) -> dict:
+    """``out`` with the discrete optimum a*, Delta(eps), Delta_min(eps) and the ties of ``opt``."""
     out.update({"eps": eps, "grid": grid, "a_star": opt.a_star.tolist(), "Delta": opt.Delta,
                 "Delta_min": opt.Delta_min, "n_optimal": opt.n_optimal, "grid_size": opt.grid_size})
     if opt.n_optimal > 1:
