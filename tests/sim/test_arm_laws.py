@@ -28,21 +28,19 @@ def _empirical(K, seed=0):
 
 
 def _compare(laws, algo, dr="gini", T=160, trials=3, seed=0, quantize=None, eps=0.1, rs=0.0005, explore=4):
+    """Run the engine and the reference loop on one table; return (result, number of mixture changes)."""
     d = get(dr)
     inst = law_instance(laws, algo, T, quantize)
     cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs if algo == "ce-ucb-m" else 1.0,
                     explore=None if algo == "uniform" else explore, record_actions=True, quantize=quantize)
-    res = run(cfg, inst, d, algo)
-    setup = prepare(cfg, inst, d, algo)
-    table = RewardTable.from_seed(seed, trials, inst)
-    changes = 0
-    for k in range(trials):
-        decisions = []
-        ref = reference_trial(setup, d, inst, table, k, decisions)
-        assert np.array_equal(ref, res.actions[k]), f"trial {k}: first difference at t={np.argmax(ref != res.actions[k]) + 1}"
-        assert np.array_equal(np.bincount(ref, minlength=len(laws)), res.counts[k])
-        changes += int(np.count_nonzero(np.diff(decisions)))
-    return res, changes
+    res, setup = run(cfg, inst, d, algo), prepare(cfg, inst, d, algo)
+    decisions = [[] for _ in range(trials)]
+    ref = np.stack([reference_trial(setup, d, inst, RewardTable.from_seed(seed, trials, inst), k, decisions[k])
+                    for k in range(trials)])
+    first = np.argmax(ref != res.actions, axis=1)
+    assert np.array_equal(ref, res.actions), f"first differences at t = {first + 1}"
+    assert np.array_equal(np.stack([np.bincount(r, minlength=len(laws)) for r in ref]), res.counts)
+    return res, sum(int(np.count_nonzero(np.diff(dk))) for dk in decisions)
 
 
 @pytest.mark.parametrize("spec", CONTINUOUS, ids=["K2", "K3", "K4"])
