@@ -62,6 +62,8 @@ def validate(args) -> Request:
     algo = args.algo
     arms = None
     if args.arms is not None:
+        if args.support is not None or args.probs is not None:
+            _instance(args)  # refuses --arms beside --support/--probs
         p, arms = values.means_or_arms(args)
         support = probs = None
         notes = []
