@@ -17,7 +17,7 @@ import argparse
 import re
 
 from .errors import UsageError
-from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, FORMATS, GRIDS, METHODS, PLOTS
+from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, EXTENSIONS, FORMATS, GRIDS, METHODS, PLOTS
 from .values import PROBS_ROUNDING
 
 DESCRIPTION = ("rsb: machine-checks the theory of 'Risk-sensitive Bandits: Arm Mixture Optimality and "
@@ -134,7 +134,9 @@ def _distortion(p: Parser, flag: str = "--dr", required: bool = True, many: bool
     lst = "name(s) or expression(s) in u, comma-separated" if many else "a name or an expression in u"
     p.option(flag, "--dr gini" if flag == "--dr" else "--h 'u**0.3*(1-u)'", required=required,
              default=None if required else "gini",
-             help=f"distortion h: {lst}; names: {', '.join(DISTORTIONS)}" + ("" if required else " (default gini)"))
+             help=f"distortion h: {lst}; names: {', '.join(DISTORTIONS + EXTENSIONS)}, and dual(NAME) = h(1) - h(1-u) "
+                  f"of any name or expression (docs/arms.md: which tail each weights)"
+                  + ("" if required else " (default gini)"))
     p.option("--param", "--param s=0.5", action="append", metavar="NAME=VALUE",
              help="a parameter of h (repeatable), e.g. s=0.5 for pht")
 

@@ -20,7 +20,7 @@ from typing import Mapping
 from rsb_theory import expressions as ex
 
 from .errors import UsageError, fail
-from .names import DISTORTIONS
+from .names import DISTORTIONS, EXTENSIONS
 
 #: A row of ``--probs`` whose masses sum to 1 within this much *per mass* is accepted and divided by
 #: its sum: masses printed to 6 decimals are off by at most half a unit of the 6th decimal each.
@@ -248,14 +248,17 @@ def distortion(text, flag: str, param_names=()) -> str:
     :func:`rsb_theory.distortions.resolve`.
     """
     if text is None or not str(text).strip():
-        raise fail(flag, f"required: one of {', '.join(DISTORTIONS)}, or an expression in u")
+        raise fail(flag, f"required: one of {', '.join(DISTORTIONS + EXTENSIONS)}, dual(NAME), or an expression in u")
     text = str(text)
-    if text in DISTORTIONS:
+    if text in DISTORTIONS or text in EXTENSIONS:
         return text
     name = text.strip()
+    if name.startswith("dual(") and name.endswith(")") and split_top(name[5:-1], ",") == [name[5:-1].strip()]:
+        distortion(name[5:-1], flag, param_names)  # h*(u) = h(1) - h(1 - u) of a name or an expression
+        return text
     if name.isidentifier() and name not in {"u", *param_names}:
-        raise fail(flag, f"{name!r} is neither a registered distortion ({', '.join(DISTORTIONS)}) "
-                         f"nor an expression in u")
+        raise fail(flag, f"{name!r} is neither a registered distortion ({', '.join(DISTORTIONS + EXTENSIONS)}, or "
+                         f"dual(NAME)) nor an expression in u")
     try:
         ex.check(text, flag, ("u", *param_names))
     except ex.ExpressionError as exc:

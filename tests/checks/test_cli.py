@@ -283,11 +283,12 @@ def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
 def test_names_of_the_command_line_are_the_libraries():
     from proofs_checks.cli import names
     from rsb_sim.config import ALGORITHMS
-    from rsb_theory.distortions import REGISTRY
+    from rsb_theory.distortions import EXTENSIONS, REGISTRY
     from rsb_theory.grids import GRID_KINDS
     from rsb_theory.oracle import METHODS
 
     assert names.ALGORITHMS == ALGORITHMS and names.DISTORTIONS == tuple(REGISTRY)
+    assert names.EXTENSIONS == tuple(EXTENSIONS)
     assert names.GRIDS == tuple(GRID_KINDS) and names.METHODS == tuple(METHODS)
 
 
