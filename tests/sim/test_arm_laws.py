@@ -183,3 +183,21 @@ def test_regret_is_measured_on_the_true_laws():
     assert res.v_star == pytest.approx(o.value, abs=1e-12)
     assert res.regrets[0] == pytest.approx(o.value - mixture_value(get("gini"), laws, np.full(3, 1 / 3)), abs=1e-9)
     assert isinstance(inst, LawInstance)
+
+
+@pytest.mark.parametrize("algo, cfg", [("ce-ucb-m", {"quantize": 16, "radius_scale": 0.0005, "explore": 4}),
+                                       ("ce-ucb-m", {"radius_scale": 0.0005, "explore": 4}),
+                                       ("rs-etc-m", {"explore": 6})])
+def test_sweep_of_arms_specs_in_chunks_equals_one_run(tmp_path, algo, cfg):
+    """A sweep spec with "arms": chunks of 2 trials give the regrets of one run of 5 trials, bit for bit."""
+    from rsb_sim import store
+    from rsb_sim.sweep import run_spec, sweep
+
+    spec = {"algo": algo, "dr": "gini", "params": {}, "arms": CONTINUOUS[1],
+            "config": {"T": 150, "trials": 5, "seed": 2, "eps": 0.1, **cfg}}
+    (key,) = sweep([spec], tmp_path, chunk=2)
+    summary, arrays = store.load(tmp_path, key)
+    whole = run_spec(spec)
+    assert np.array_equal(np.asarray(arrays["regrets"]), whole.regrets)
+    assert summary["instance"]["arms"] == [law.describe() for law in parse_arms(CONTINUOUS[1])]
+    assert ("quantization" in summary) == ("quantize" in cfg)
