@@ -236,8 +236,10 @@ def build_parser() -> Parser:
                                     "interval, beside the derived slope of the theorem's bound. Every exponent "
                                     "printed is the exponent of T in the regret (negative: decaying).")
     _distortion(sl, required=False, many=True)
-    sl.option("--p", "--p '0.4,0.9;0.1,0.3'", default="0.4,0.9",
+    sl.option("--p", "--p '0.4,0.9;0.1,0.3'", default=None,
               help="Bernoulli means; several instances separated by ';' (default 0.4,0.9)")
+    sl.option("--arms", _ARMS_EXAMPLE, default=None,
+              help=_ARMS_HELP + "; one instance; the derived slope then uses r = q (valid, possibly loose) and no beta")
     sl.option("--algo", "--algo rs-ucb-m,rs-etc-m", default="rs-ucb-m,rs-etc-m",
               help=f"comma-separated, from: {', '.join(ALGORITHMS)} (default rs-ucb-m,rs-etc-m)")
     sl.option("--Ts", "--Ts 1000,2000,4000", default=None,
@@ -252,6 +254,8 @@ def build_parser() -> Parser:
               help="factor on the confidence radius of the UCBs (default 1)")
     sl.option("--rho", "--rho 0.1", default=None, help="exploration rate of the UCBs (default 0.1); not with --explore")
     sl.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
+    sl.option("--quantize", "--quantize 64", default=None, metavar="M",
+              help="with --arms, CE-UCB-M: round rewards to M levels in its estimates (as rsb simulate --quantize)")
     sl.option("--bootstrap", "--bootstrap 1000", default="1000", help="bootstrap replicates (default 1000)")
     sl.option("--tol", "--tol 0.05", default="0.05", help="slack of 'consistent' on the slope scale (default 0.05)")
     sl.option("--out", "--out .rsb_cache/slopes", default=None, help="cache directory (default .rsb_cache/slopes)")

@@ -191,6 +191,8 @@ EXPRESSION_FLAGS = [
     (["optimize", "--dr", "gini"], "--arms"),
     (_SIM_ARMS, "--arms"),
     (_SIM_ARMS, "--quantize"),
+    (_SLOPES, "--arms"),
+    (_SLOPES + ["--algo", "ce-ucb-m", "--arms", "beta(2,5);uniform(0.3,0.1)"], "--quantize"),
 ]
 
 

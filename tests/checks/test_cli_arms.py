@@ -127,3 +127,21 @@ def test_empirical_arms_from_a_csv(tmp_path, monkeypatch, capsys):
     rep, _ = _json(capsys, ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--arms",
                             "empirical(r.csv:a); empirical(r.csv:b)", "--T", "200", "--trials", "2", "--quiet"])
     assert rep["instance"]["route"] == "union"
+
+
+def test_slopes_arms(capsys, tmp_path, monkeypatch):
+    """rsb slopes --arms: one instance of laws, the sweep's specs carry the text, the derived slope uses r = q."""
+    monkeypatch.chdir(tmp_path)
+    base = ["slopes", "--dr", "gini", "--arms", "beta(2,5); uniform(0.3,0.2)", "--algo", "ce-ucb-m", "--Ts",
+            "200,400", "--trials", "3", "--bootstrap", "10", "--radius-scale", "0.001", "--explore", "4", "--quiet"]
+    rep, _ = _json(capsys, base + ["--out", "cache"])
+    assert len(rep) == 1 and rep[0]["arms"] == "beta(2,5); uniform(0.3,0.2)" and rep[0]["p"] == []
+    assert "r = q" in rep[0]["derived_from"] and rep[0]["derived_slope"] is not None
+    quant, _ = _json(capsys, base + ["--out", "cache", "--quantize", "16"])
+    assert quant[0]["overrides"]["quantize"] == 16
+    for extra, flag in ((["--p", "0.4,0.9"], "--arms"), (["--quantize", "0"], "--quantize")):
+        code = main(base + ["--no-cache"] + extra)
+        _out, err = capsys.readouterr()
+        assert code == 2 and f"argument '{flag}'" in err, err
+    code = main(["slopes", "--p", "0.4,0.9", "--algo", "ce-ucb-m", "--quantize", "8", "--no-cache", "--quiet"])
+    assert code == 2 and "argument '--quantize'" in capsys.readouterr().err
