@@ -145,3 +145,22 @@ def test_slopes_arms(capsys, tmp_path, monkeypatch):
         assert code == 2 and f"argument '{flag}'" in err, err
     code = main(["slopes", "--p", "0.4,0.9", "--algo", "ce-ucb-m", "--quantize", "8", "--no-cache", "--quiet"])
     assert code == 2 and "argument '--quantize'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dr, params", [("cvar_lower", ["--param", "alpha=0.2"]), ("dual(gini)", []),
+                                        ("dual(cvar)", ["--param", "alpha=0.8"]), ("dual(u**2)", [])])
+def test_the_new_distortions_on_the_command_line(capsys, dr, params):
+    """--dr takes cvar_lower and dual(NAME|EXPR); dual(cvar) with alpha is cvar_lower with 1 - alpha."""
+    rep, _ = _json(capsys, ["optimize", "--dr", dr, *params, "--arms", "beta(2,5); uniform(0.3,0.2)"])
+    assert len(rep["arm_values"]) == 2 and rep["value"] >= max(rep["arm_values"]) - 1e-9
+    if dr == "dual(cvar)":
+        low, _ = _json(capsys, ["optimize", "--dr", "cvar_lower", "--param", "alpha=0.2", "--arms",
+                                "beta(2,5); uniform(0.3,0.2)"])
+        assert rep["arm_values"] == pytest.approx(low["arm_values"], abs=1e-9)
+
+
+@pytest.mark.parametrize("dr", ["dual(nope)", "dual(open('x'))", "dual(gini", "dual()"])
+def test_bad_duals_are_one_line_naming_dr(capsys, dr):
+    code = main(["optimize", "--dr", dr, "--p", "0.4,0.9"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "argument '--dr'" in err and len(err.strip().splitlines()) == 1, err
