@@ -262,9 +262,14 @@ def run_policy(policy, setup, d, instance, table, record_actions: bool = False, 
         return policy(setup, d, instance, table, record_actions=record_actions, progress=progress)
     n = trial_draws(setup)
     runs = []
+    bar = progress(total=table.trials) if progress is not None else None  # one tick per trial on this route
     for k in range(table.trials):
         one, _, inst = instance.for_trial(table, k, n)
         runs.append(policy(setup, d, inst, one, record_actions=record_actions, progress=None))
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
     counts = np.concatenate([r.counts for r in runs])
     actions = None if not record_actions else np.concatenate([r.actions for r in runs])
     stats: dict = {}

@@ -201,3 +201,19 @@ def test_sweep_of_arms_specs_in_chunks_equals_one_run(tmp_path, algo, cfg):
     assert np.array_equal(np.asarray(arrays["regrets"]), whole.regrets)
     assert summary["instance"]["arms"] == [law.describe() for law in parse_arms(CONTINUOUS[1])]
     assert ("quantization" in summary) == ("quantize" in cfg)
+
+
+def test_trial_route_shows_progress_per_trial():
+    ticks = []
+
+    class Bar:
+        def update(self, n):
+            ticks.append(n)
+
+        def close(self):
+            ticks.append("closed")
+
+    laws = parse_arms(CONTINUOUS[0])
+    run(SimConfig(T=100, trials=3, seed=0, eps=0.2, explore=3), law_instance(laws, "ce-ucb-m", T=100), get("gini"),
+        "ce-ucb-m", progress=lambda total: Bar())
+    assert ticks == [1, 1, 1, "closed"]
