@@ -84,6 +84,10 @@ class SimConfig:
         and bound; ``None``: :data:`rsb_sim.search.ENUM_BUDGET`, 0: the branch
         and bound always.  A count, never a time; changes no result (tested) and
         is not recorded.
+    quantize : int or None
+        Arms of any laws (:mod:`rsb_sim.arm_laws`): CE-UCB-M's estimates use rewards rounded to
+        the mid-points of this many equal cells (declared in the result with its W1 and value
+        bounds); ``None``: exact.  Changes results, so it is recorded when set.
     """
 
     T: int
