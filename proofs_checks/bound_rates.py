@@ -280,3 +280,28 @@ def derive_rate(dr: str, params: tuple, p: tuple, algo: str, rule: str) -> tuple
         src += f"; beta = {float(beta):.3f} estimated numerically ({conv}: {ip.beta_numeric.evidence()})"
     return (DerivedRate(x, y, format_rate(x, y), src, None if beta is None else float(beta), est), solitary, ip,
             eps_expr)
+
+
+def derive_rate_laws(dr: str, params: tuple, arms: str, algo: str, rule: str
+                     ) -> tuple[DerivedRate, bool, None, sp.Expr]:
+    """:func:`derive_rate` for arms of any laws (``--arms``): q of h, r = q, beta unknown.
+
+    r = q is a valid mixture Hölder exponent for any laws (the appendix's paragraph on Hölder
+    exponents), so the bound read with it holds, but it may be loose: a sharper r and beta are derived
+    for Bernoulli arms only.  Without beta, RS-ETC-M's bound on a mixture-optimal instance is not read
+    (``derived_rate`` says so).
+    """
+    from rsb_theory.distortions import resolve
+    from rsb_theory.holder import holder
+    from rsb_theory.laws import parse_arms
+    from rsb_theory.oracle import optimal_mixture_laws
+
+    d = resolve(dr, **dict(params))
+    laws = parse_arms(arms)
+    q = holder(d).q
+    solitary = bool(max(optimal_mixture_laws(d, laws).alpha) >= 1.0 - 1e-9)
+    K = len(laws)
+    eps_expr, _a, _b = eps_schedule(rule, algo, K, q, q, None)
+    x, y, src = derived_rate(algo, rule, eps_expr, K, q, q, None, solitary)
+    src += "; r = q (valid for any laws, possibly loose: a sharper r and beta are derived for Bernoulli arms only)"
+    return DerivedRate(x, y, format_rate(x, y), src, None, False), solitary, None, eps_expr

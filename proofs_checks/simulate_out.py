@@ -31,15 +31,18 @@ TRAJECTORY_COLUMNS: tuple[str, ...] = ("t", "mean_regret", "ci_low", "ci_high")
 SUMMARY_NAME, TRIALS_NAME = "simulate.json", "simulate.csv"
 
 
-def spec_of(algo: str, dr: str, params: dict, p, support, probs, config: dict, record=None) -> dict:
-    """The sweep spec of one ``rsb simulate`` run (Bernoulli ``p`` or finite ``support``/``probs``).
+def spec_of(algo: str, dr: str, params: dict, p, support, probs, config: dict, record=None, arms=None) -> dict:
+    """The sweep spec of one ``rsb simulate`` run (Bernoulli ``p``, finite ``support``/``probs``, or ``arms``).
 
-    ``record``: the steps of a trajectory (``--record``), or None.
+    ``record``: the steps of a trajectory (``--record``), or None.  ``arms``: the text of ``--arms``
+    (laws of any kind, :mod:`rsb_sim.arm_laws`), or None.
     """
     spec = {"algo": algo, "dr": dr, "params": dict(params), "config": dict(config)}
     if record is not None:
         spec["record"] = [int(t) for t in record]
-    if p is not None:
+    if arms is not None:
+        spec["arms"] = str(arms)
+    elif p is not None:
         spec["p"] = [float(x) for x in p]
     else:
         spec["support"] = [float(x) for x in support]

@@ -109,6 +109,8 @@ class SlopeRequest:
     explore: str | None = None
     n_boot: int = 1000
     tol: float = 0.05
+    arms: str | None = None
+    quantize: int | None = None
 
     def __post_init__(self) -> None:
         if self.algo not in sim_options.ALGORITHMS:
@@ -127,13 +129,32 @@ class SlopeRequest:
             raise ValueError(f"argument 'tol': need a finite number >= 0, got {self.tol!r}")
         object.__setattr__(self, "p", tuple(float(x) for x in self.p))
         object.__setattr__(self, "params", tuple(sorted((str(k), str(v)) for k, v in dict(self.params).items())))
-        given = [n for n in ("eps", "rho", "radius_scale", "explore") if getattr(self, n) is not None]
+        given = [n for n in ("eps", "rho", "radius_scale", "explore", "quantize") if getattr(self, n) is not None]
+        if self.quantize is not None and self.arms is None:
+            raise ValueError("argument 'quantize': applies to --arms only (Bernoulli arms are exact)")
         sim_options.check_applies(self.algo, given)
-        K = len(self.p)
+        K = self.K
         if self.eps is not None:
             check_eps_rule(self.eps, K, Ts)
         for T in Ts:  # every horizon's count is valid before anything runs
             self.explore_at(T)
+
+    @property
+    def K(self) -> int:
+        """The number of arms (of ``p``, or of ``arms`` when given: then ``p`` is unused)."""
+        if self.arms is not None:
+            from rsb_theory.laws.spec import parse_specs
+
+            return len(parse_specs(self.arms))
+        return len(self.p)
+
+    def rate(self):
+        """(DerivedRate, solitary, profile, eps expression) of the bound along the eps rule."""
+        from .bound_rates import derive_rate, derive_rate_laws
+
+        if self.arms is not None:
+            return derive_rate_laws(self.dr, self.params, self.arms, self.algo, self.eps_rule)
+        return derive_rate(self.dr, self.params, self.p, self.algo, self.eps_rule)
 
     @property
     def eps_rule(self) -> str:
@@ -144,7 +165,7 @@ class SlopeRequest:
         """The forced-exploration pulls per arm at horizon T (None: the paper's formula)."""
         if self.explore is None:
             return None
-        return expressions.parse_count(self.explore, "explore", {"T": T, "K": len(self.p)}, rounding="ceil")
+        return expressions.parse_count(self.explore, "explore", {"T": T, "K": self.K}, rounding="ceil")
 
 
 @dataclass(frozen=True)
@@ -185,6 +206,7 @@ class SlopeResult:
     cache: str = field(default="")
     derived_slope: float | None = None
     overrides: dict = field(default_factory=dict)
+    arms: str | None = None
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -198,15 +220,14 @@ class SlopeResult:
 # ---------------------------------------------------------------------------
 def derive(req: SlopeRequest):
     """(DerivedRate, solitary, profile) of ``req`` (:func:`proofs_checks.bound_rates.derive_rate`)."""
-    from .bound_rates import derive_rate
-
-    rate, solitary, ip, _eps = derive_rate(req.dr, req.params, req.p, req.algo, req.eps_rule)
+    rate, solitary, ip, _eps = req.rate()
     return rate, solitary, ip
 
 
 def overrides(req: SlopeRequest) -> dict:
     """The options of ``req`` that differ from the paper's formulas (all used by its algorithm)."""
-    return {n: getattr(req, n) for n in ("eps", "rho", "radius_scale", "explore") if getattr(req, n) is not None}
+    return {n: getattr(req, n) for n in ("eps", "rho", "radius_scale", "explore", "quantize")
+            if getattr(req, n) is not None}
 
 
 def specs_for(req: SlopeRequest, eps_expr) -> list[dict]:
@@ -218,12 +239,13 @@ def specs_for(req: SlopeRequest, eps_expr) -> list[dict]:
         cfg = {"T": T, "trials": req.trials, "seed": req.seed, "stream": [j]}
         if req.algo != "uniform":
             cfg["eps"] = eps_value(eps_expr, T)
-        for name in ("rho", "radius_scale"):
+        for name in ("rho", "radius_scale", "quantize"):
             if getattr(req, name) is not None:
                 cfg[name] = getattr(req, name)
         if req.explore is not None:
             cfg["explore"] = req.explore_at(T)
-        out.append({"algo": req.algo, "dr": req.dr, "params": dict(req.params), "p": list(req.p), "config": cfg})
+        arms = {"p": list(req.p)} if req.arms is None else {"arms": req.arms}
+        out.append({"algo": req.algo, "dr": req.dr, "params": dict(req.params), **arms, "config": cfg})
     return out
 
 
@@ -268,10 +290,9 @@ def measure(req: SlopeRequest, out: str | Path | None = DEFAULT_CACHE, progress=
     from rsb_sim.interrupt import kept
     from rsb_sim.sweep import simulate_specs, sweep
 
-    from .bound_rates import derive_rate
 
     start = time.perf_counter()
-    rate, _solitary, _ip, eps_expr = derive_rate(req.dr, req.params, req.p, req.algo, req.eps_rule)
+    rate, _solitary, _ip, eps_expr = req.rate()
     specs = specs_for(req, eps_expr)
     if out is None:  # in a worker process: SIGINT/SIGTERM stop it at once
         runs = [(summary, regs) for summary, regs, _counts in simulate_specs(specs, progress)]
@@ -311,7 +332,7 @@ def _result(req: SlopeRequest, rate, runs: list, start: float, out) -> SlopeResu
         derived_from=rate.source, consistent=consistent, degenerate=degenerate, warnings=tuple(wl),
         excluded_T=fit.excluded_T, bootstrap_dropped=fit.bootstrap_dropped,
         notes=tuple(_notes(req, rate, fit, degenerate)), seconds=time.perf_counter() - start,
-        cache="" if out is None else str(out), derived_slope=rate.slope, overrides=overrides(req))
+        cache="" if out is None else str(out), derived_slope=rate.slope, overrides=overrides(req), arms=req.arms)
 
 
 # ---------------------------------------------------------------------------
@@ -331,14 +352,14 @@ def format_table(results: list[SlopeResult]) -> str:
              "every number is an exponent of T (negative: decaying)", head]
     for r in results:
         lines.append(
-            f"{r.dr:<10} {r.algo:<9} {','.join(f'{x:g}' for x in r.p):<14} {_fmt(r.slope):>7} "
+            f"{r.dr:<10} {r.algo:<9} {_instance_text(r)[:14]:<14} {_fmt(r.slope):>7} "
             f"{'[' + _fmt(r.ci_low) + ', ' + _fmt(r.ci_high) + ']':>17} {_fmt(r.slope_log_corrected):>8} "
             f"{'[' + _fmt(r.ci_low_log_corrected) + ', ' + _fmt(r.ci_high_log_corrected) + ']':>17} "
             f"{_fmt(r.derived_slope):>8} {_fmt(r.consistent):>10} {_fmt(r.degenerate):>10}")
     for r in results:
         over = "; " + ", ".join(f"{k.replace('_', '-')} {v:g}" if isinstance(v, float) else f"{k.replace('_', '-')} {v}"
                                 for k, v in r.overrides.items()) if r.overrides else ""
-        lines.append(f"\n{r.dr} {r.algo} p={list(r.p)}: eps rule {r.eps_rule}{over}; mean regret "
+        lines.append(f"\n{r.dr} {r.algo} {'p=' + str(list(r.p)) if r.arms is None else 'arms ' + r.arms}: eps rule {r.eps_rule}{over}; mean regret "
                      + ", ".join(f"T={T}: {m:.3g}" for T, m in zip(r.Ts, r.mean_regret)))
         lines.append(f"  derived: {r.derived_rate} -- {r.derived_from}")
         for n in r.notes:
@@ -350,3 +371,8 @@ def format_table(results: list[SlopeResult]) -> str:
 
 __all__ = ["DEFAULT_CACHE", "DEFAULT_TS", "EPS_RULES", "SlopeRequest", "SlopeResult", "derive", "format_table",
            "measure", "overrides", "specs_for"]
+
+
+def _instance_text(r: SlopeResult) -> str:
+    """The instance as a table cell: the means, or the arm laws of ``--arms``."""
+    return ",".join(f"{x:g}" for x in r.p) if r.arms is None else r.arms.replace(" ", "")

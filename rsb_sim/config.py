@@ -84,6 +84,10 @@ class SimConfig:
         and bound; ``None``: :data:`rsb_sim.search.ENUM_BUDGET`, 0: the branch
         and bound always.  A count, never a time; changes no result (tested) and
         is not recorded.
+    quantize : int or None
+        Arms of any laws (:mod:`rsb_sim.arm_laws`): CE-UCB-M's estimates use rewards rounded to
+        the mid-points of this many equal cells (declared in the result with its W1 and value
+        bounds); ``None``: exact.  Changes results, so it is recorded when set.
     """
 
     T: int
@@ -100,6 +104,7 @@ class SimConfig:
     stream: tuple[int, ...] = ()
     compiled: bool = True
     enum_budget: int | None = None
+    quantize: int | None = None
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
@@ -135,6 +140,8 @@ class SimConfig:
             raise ValueError(f"argument 'compiled': need True or False, got {self.compiled!r}")
         if self.enum_budget is not None and (not _is_int(self.enum_budget) or self.enum_budget < 0):
             raise ValueError(f"argument 'enum_budget': need an integer >= 0 or None, got {self.enum_budget!r}")
+        if self.quantize is not None and (not _is_int(self.quantize) or self.quantize < 1):
+            raise ValueError(f"argument 'quantize': need an integer >= 1 or None, got {self.quantize!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
@@ -164,6 +171,8 @@ class SimConfig:
             del out["stream"]
         else:
             out["stream"] = list(self.stream)
+        if self.quantize is None:  # exact runs: the record (and the sweep's cache keys) as before
+            del out["quantize"]
         return out
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from rsb_theory.distortions import Distortion
 
+from .arm_laws import run_policy
 from .config import SimConfig
 from .policies import get_policy
 from .rewards import RewardTable
@@ -123,14 +124,23 @@ class SimResult:
             "versions": self.versions,
             "mean_counts": self.counts.mean(axis=0).tolist(),
             "regrets": self.regrets.tolist(),
+            **self._quantization(),
         }
         if self.trajectory:
             out["trajectory"] = [dict(p) for p in self.trajectory]
             out["trajectory_regrets"] = self.trajectory_regrets.tolist()
         return out
 
+    def _quantization(self) -> dict:
+        """``{"quantization": ...}`` when the UCB's estimates were quantised (rsb_sim.arm_laws), else nothing."""
+        declare = getattr(self.instance, "quantization", None)
+        out = None if declare is None else declare(self.setup.L_bonus, self.setup.q)
+        return {} if out is None else {"quantization": out}
+
 
 def _instance_dict(inst) -> dict:
+    if hasattr(inst, "to_dict"):  # arm laws of --arms (rsb_sim.arm_laws)
+        return inst.to_dict()
     if inst.kind == "bernoulli":
         return {"kind": "bernoulli", "p": list(inst.p)}
     return {"kind": "finite", "support": list(inst.support), "probs": [list(r) for r in inst.probs]}
@@ -187,7 +197,12 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     setup = prepare(config, instance, distortion, algo)
     table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial, config.stream)
     opt = instance.optimal(distortion)
-    policy = get_policy(algo)
+    base = get_policy(algo)
+
+    def policy(setup, d, inst, tab, record_actions=False, progress=None):
+        # arms of any laws run one trial at a time on their exact route (rsb_sim.arm_laws); others as they are
+        return run_policy(base, setup, d, inst, tab, record_actions=record_actions, progress=progress)
+
     trajectory, at = (), None
     if steps is not None and not config.record_actions:
         pr, at = run_recorded(policy, setup, distortion, instance, table, steps, progress)

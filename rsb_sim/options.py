@@ -10,7 +10,9 @@
 * ``explore`` -- forced-exploration pulls *per arm* for every algorithm that explores:
   it replaces ceil(N(eps)/K) of ``eq:number of samples main paper`` for RS-ETC-M and
   ceil(rho T eps / 4) for RS-UCB-M and CE-UCB-M;
-* ``threads`` -- the threads of CE-UCB-M's compiled time loop.
+* ``threads`` -- the threads of CE-UCB-M's compiled time loop;
+* ``quantize`` -- rewards of ``--arms`` rounded to M levels in CE-UCB-M's estimates
+  (:mod:`rsb_sim.arm_laws`; declared in the result, never chosen silently).
 
 The uniform policy reads none of them.  The solitary baselines (``BASELINES``, not in the
 paper; :mod:`rsb_sim.policies.ucb1`, :mod:`rsb_sim.policies.dr_ucb`) read
@@ -46,7 +48,7 @@ EXPERIMENTS_EPS = "sqrt(K*log(T)/T)"
 READS: dict[str, frozenset[str]] = {
     "rs-etc-m": frozenset({"eps", "explore"}),
     "rs-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore"}),
-    "ce-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore", "threads"}),
+    "ce-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore", "threads", "quantize"}),
     "uniform": frozenset(),
     "ucb1": frozenset({"explore"}),
     "dr-ucb": frozenset({"radius_scale", "explore"}),
@@ -59,6 +61,7 @@ ROLE: dict[str, str] = {
     "radius_scale": "the factor on the confidence radius of the UCBs (and of DR-UCB's bonus)",
     "explore": "the forced-exploration pulls per arm",
     "threads": "the threads of CE-UCB-M's compiled loop",
+    "quantize": "the quantisation of rewards to M levels in the estimates of the UCB-type algorithms (--arms)",
 }
 
 

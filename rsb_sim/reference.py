@@ -92,6 +92,10 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decis
     if decisions is None:
         decisions = []
     K, T = setup.K, setup.T
+    if hasattr(instance, "for_trial") and setup.algo != "uniform":  # continuous arms: this trial's own levels
+        from .arm_laws import trial_draws
+
+        table, k, instance = instance.for_trial(table, k, trial_draws(setup))
     rew = ScalarRewards(table, k)
     m = instance.n_outcomes
     hist = np.zeros((K, m), dtype=np.int64)

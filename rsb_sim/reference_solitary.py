@@ -37,6 +37,10 @@ def arm_index(setup: Setup, d, instance, outcomes: list[int], t: int) -> float:
 def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int) -> np.ndarray:
     """Actions A_1..A_T (0-based) of trial k of a baseline, by plain loops; shape (T,), int64."""
     K, T = setup.K, setup.T
+    if hasattr(instance, "for_trial"):  # continuous arms: this trial's own levels (rsb_sim.arm_laws)
+        from .arm_laws import trial_draws
+
+        table, k, instance = instance.for_trial(table, k, trial_draws(setup))
     rew = ScalarRewards(table, k)
     seen: list[list[int]] = [[] for _ in range(K)]
     actions: list[int] = []

@@ -122,13 +122,20 @@ def true_gap(d: Distortion, instance, grid: Grid) -> float:
     from rsb_theory import argmax as am
     from rsb_theory.argmax.rule import TIE_TOL
 
-    obj = _true_objective(d, instance)
+    if hasattr(instance, "true_values"):  # arm laws of --arms: V on the true laws (rsb_sim.arm_laws)
+        def values_of(block):
+            return instance.true_values(d, am.points_of(grid, block))
+    else:
+        obj = _true_objective(d, instance)
+
+        def values_of(block):
+            return am.values(obj, grid, block)[0]
     M = -math.inf
     for block in am.lex_blocks(grid):
-        M = max(M, float(am.values(obj, grid, block).max()))
+        M = max(M, float(values_of(block).max()))
     second = -math.inf
     for block in am.lex_blocks(grid):
-        v = am.values(obj, grid, block)[0]
+        v = values_of(block)
         below = v[v < M - TIE_TOL]
         if below.size:
             second = max(second, float(below.max()))

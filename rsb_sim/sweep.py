@@ -1,7 +1,8 @@
 """Run a list of simulations in chunks of trials, skipping what is already on disk; locally or on Dask.
 
 A *spec* is a dict ``{"algo", "dr", "params", "p", "config": {SimConfig fields}}``
-(optionally ``"support"`` and ``"probs"`` for finite-support arms).
+(optionally ``"support"`` and ``"probs"`` for finite-support arms, or ``"arms"``, the text of
+``--arms``, in place of ``"p"``: :mod:`rsb_sim.arm_laws`).
 
 :func:`sweep` splits every spec into chunks of at most ``chunk`` trials.  A
 chunk of trials [lo, hi) is simulated with ``first_trial = lo`` (the reward
@@ -104,7 +105,14 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None, threads: int | None
     if threads is not None:
         cfg["threads"] = threads
     d = resolve(spec["dr"], **spec.get("params", {}))
-    inst = make_instance(spec.get("p"), spec.get("support"), spec.get("probs"))
+    if "arms" in spec:  # laws of --arms (rsb_sim.arm_laws); quantize is a SimConfig field
+        from rsb_theory.laws import parse_arms
+
+        from .arm_laws import law_instance
+
+        inst = law_instance(parse_arms(spec["arms"]), spec["algo"], int(cfg["T"]), cfg.get("quantize"))
+    else:
+        inst = make_instance(spec.get("p"), spec.get("support"), spec.get("probs"))
     return run(SimConfig(**cfg), inst, d, spec["algo"], record=spec.get("record"))
 
 
@@ -222,7 +230,7 @@ def _finish(out: Path, spec: dict, key: str, chunks: list[Chunk]) -> None:
 
 def _cost(c: Chunk) -> int:
     spec = c.spec
-    K = len(spec["probs"]) if "probs" in spec else len(spec.get("p", ()))
+    K = len(spec["probs"]) if "probs" in spec else len(spec.get("p", ())) or spec.get("arms", "").count(";") + 1
     return int(spec["config"].get("T", 1)) * (c.hi - c.lo) * max(K, 1)
 
 

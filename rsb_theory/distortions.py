@@ -9,6 +9,15 @@ from Python's ``ast`` itself and never evaluates user code.
 Everything a check needs about the *shape* of h (monotone, concave) is derived
 here by :func:`classify`, not declared.
 
+Families beyond the table live in :data:`EXTENSIONS` (``cvar_lower``, the mean
+of the worst alpha-fraction); :func:`dual` builds h*(u) = h(1) - h(1 - u) of any
+distortion, and :func:`resolve` reads ``dual(NAME)`` and ``dual(EXPR)``.
+:data:`REGISTRY` stays the nine rows of ``table:table_regrets`` (the ledger
+iterates it).  Which tail of the reward law each family weights is
+:data:`TAILS` (``docs/arms.md``): with X >= 0 and the quantile function Q,
+U_h(F) = int_0^1 Q(t) h'(1 - t) dt, so h' near 0 weights the upper quantiles
+and h' near 1 the lower ones.
+
 Examples
 --------
 >>> from rsb_theory.distortions import get, from_string
@@ -153,9 +162,49 @@ REGISTRY: Mapping[str, Family] = {
 }
 
 
+#: Families beyond ``table:table_regrets``: :func:`get` and :func:`resolve` accept them, the ledger
+#: (which iterates :data:`REGISTRY`) does not see them.
+#:
+#: ``cvar_lower`` (param ``alpha`` in (0, 1], the tail fraction): h(u) = max(0, (u - 1 + alpha)/alpha),
+#: the mean of the worst alpha-fraction of the rewards, (1/alpha) int_0^alpha Q(t) dt -- the CVaR of
+#: the bandit literature on rewards.  It is convex, so V(alpha) is convex and a single arm is optimal.
+#: ``dual(cvar)`` with parameter alpha is ``cvar_lower`` with parameter 1 - alpha.
+EXTENSIONS: Mapping[str, Family] = {
+    f.key: f
+    for f in (
+        Family("cvar_lower", "Lower-tail CVaR (mean of the worst alpha-fraction)", "max(0, (u - 1 + alpha)/alpha)",
+               (Parameter("alpha", sp.Interval.Lopen(0, 1), _HALF),), "eq:wang_def"),
+    )
+}
+
+#: Every family :func:`get` builds: the nine rows, then the extensions.
+FAMILIES: Mapping[str, Family] = {**REGISTRY, **EXTENSIONS}
+
+#: Which part of the reward law each family weights (U_h(F) = int_0^1 Q(t) h'(1 - t) dt for X >= 0:
+#: the weight of the quantile level t is h'(1 - t)).  ``dual(h)`` mirrors it: the weight of level t
+#: becomes h'(t), so the upper tail becomes the lower one.
+TAILS: Mapping[str, str] = {
+    "mean": "the mean: every quantile level weighted equally",
+    "dual_power": "upper tail: weight s t^(s-1) on level t (for integer s, the mean of the best of s draws)",
+    "quadratic": "upper-weighted: weight 1 - s + 2 s t on level t",
+    "cvar": "upper tail: the mean of the best (1 - alpha)-fraction, (1/(1 - alpha)) int_alpha^1 Q(t) dt",
+    "pht": "upper tail: weight s (1 - t)^(s-1) on level t, unbounded as t -> 1",
+    "mean_median": "a deviation: E|X - median|, the upper half minus the lower half",
+    "inter_es": "a deviation: the mean of the best (1 - alpha)-fraction minus the mean of the worst (1 - alpha)-fraction",
+    "right_tail": "a deviation of the upper tail: pht with s = 1/2 minus the mean",
+    "gini": "a deviation: Gini's mean difference E|X - X'| / 2",
+    "cvar_lower": "lower tail: the mean of the worst alpha-fraction, (1/alpha) int_0^alpha Q(t) dt",
+}
+
+
 def names() -> tuple[str, ...]:
     """Registered distortion names, in the row order of ``table:table_regrets``."""
     return tuple(REGISTRY)
+
+
+def family_names() -> tuple[str, ...]:
+    """Every name :func:`get` accepts: the nine rows, then :data:`EXTENSIONS`."""
+    return tuple(FAMILIES)
 
 
 # ---------------------------------------------------------------------------
@@ -244,11 +293,13 @@ def exact_number(x, name: str = "p") -> sp.Expr:
     return sp.Rational(repr(xf))
 
 
-def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Validation:
-    """Check that ``expr`` is a distortion function: h(0) = 0, h([0,1]) in [0,1].
+def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray], low: int = 0) -> Validation:
+    """Check that ``expr`` is a distortion function: h(0) = 0, h([0,1]) in [low, 1].
 
     Symbolic where SymPy decides it (``sympy.calculus.util.minimum``/``maximum``
     over the closed interval), numeric otherwise; the method is recorded.
+    ``low`` is 0 (the paper's h: [0, 1] -> [0, 1]) except for :func:`dual`, whose
+    h*(u) = h(1) - h(1 - u) lies in [-1, 1] (``low = -1``).
 
     Raises
     ------
@@ -271,18 +322,18 @@ def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Validation
         if not (lo.is_number and hi.is_number and lo.is_real and hi.is_real):
             raise ValueError("not numeric")
         h_min, h_max = float(lo), float(hi)
-        bad = bool(lo < 0) or bool(hi > 1)
+        bad = bool(lo < low) or bool(hi > 1)
     except Exception:  # SymPy could not decide: fall back to a grid
         method_range = "numeric"
         _, y = _grid_values(f)
         if not np.all(np.isfinite(y)):
             raise DistortionError("argument 'h': h is not finite on [0, 1]") from None
         h_min, h_max = float(y.min()), float(y.max())
-        bad = h_min < -NUMERIC_TOL or h_max > 1 + NUMERIC_TOL
+        bad = h_min < low - NUMERIC_TOL or h_max > 1 + NUMERIC_TOL
     if bad:
         raise DistortionError(
             f"argument 'h': not a distortion function, h([0,1]) = [{h_min:.6g}, {h_max:.6g}] "
-            f"is not within [0, 1] ({method_range})"
+            f"is not within [{low}, 1] ({method_range})"
         )
     return Validation(h0, h_min, h_max, method_h0, method_range)
 
@@ -485,8 +536,19 @@ class Distortion:
     def label(self) -> str:
         return REGISTRY[self.key].label if self.key in REGISTRY else "eq:wang_def"
 
+    @property
+    def signed(self) -> bool:
+        """True if h takes negative values on [0, 1] (a :func:`dual` of a non-monotone h).
+
+        The paper states its results for h: [0, 1] -> [0, 1]; rsb computes U_h, alpha* and the
+        Hölder constants of a signed h the same way, and says so where it reports them.
+        """
+        return self.validation.h_min < 0
+
     def describe(self) -> str:
         ps = ", ".join(f"{k}={v}" for k, v in self.params)
+        if ps and self.key.startswith("dual(") and self.key.endswith(")"):
+            return f"{self.key[:-1]}({ps}))"  # dual(pht(s=1/2)), not dual(pht)(s=1/2)
         return f"{self.key}({ps})" if ps else self.key
 
 
@@ -545,15 +607,15 @@ def _coerce_value(name: str, value) -> sp.Expr:
     raise DistortionError(f"argument '--param {name}': unsupported value {value!r}")
 
 
-def _make(key: str, expr: sp.Expr, params, source: str) -> Distortion:
+def _make(key: str, expr: sp.Expr, params, source: str, low: int = 0) -> Distortion:
     f = _lambdify(expr)
-    validation = validate(expr, f)
+    validation = validate(expr, f, low)
     shape = classify(expr, f)
     return Distortion(key, expr, tuple(params), source, validation, shape)
 
 
 def get(name: str, **params) -> Distortion:
-    """A registered distortion of ``table:table_regrets`` (cached: see :func:`_get`)."""
+    """A registered distortion: a row of ``table:table_regrets`` or an extension (cached: see :func:`_get`)."""
     try:
         key = tuple(sorted((k, v if isinstance(v, (str, int, float, sp.Expr)) else repr(v)) for k, v in params.items()))
         hash(key)
@@ -568,12 +630,12 @@ def _get_cached(name: str, key: tuple) -> Distortion:
 
 
 def _get(name: str, **params) -> Distortion:
-    """A registered distortion of ``table:table_regrets`` with its parameters.
+    """A registered distortion (a row of ``table:table_regrets`` or an extension) with its parameters.
 
     Parameters
     ----------
     name : str
-        One of :func:`names`.
+        One of :func:`family_names` (:data:`REGISTRY`, then :data:`EXTENSIONS`).
     **params
         Parameter values (numbers or strings such as ``"1/2"``); missing ones
         take the family default.
@@ -583,9 +645,9 @@ def _get(name: str, **params) -> Distortion:
     DistortionError
         Unknown ``name``, unknown parameter, or a value outside its domain.
     """
-    if name not in REGISTRY:
-        raise DistortionError(f"argument '--dr': unknown distortion {name!r}; known: {', '.join(REGISTRY)}")
-    fam = REGISTRY[name]
+    if name not in FAMILIES:
+        raise DistortionError(f"argument '--dr': unknown distortion {name!r}; known: {', '.join(FAMILIES)}")
+    fam = FAMILIES[name]
     declared = {p.name: p for p in fam.parameters}
     unknown = set(params) - set(declared)
     if unknown:
@@ -626,14 +688,71 @@ def from_string(text: str, **params) -> Distortion:
     return _make("custom", expr, [(k, _coerce_value(k, v)) for k, v in params.items()], text)
 
 
+def dual(d: Distortion) -> Distortion:
+    """The dual distortion h*(u) = h(1) - h(1 - u) (cached per distortion).
+
+    For X >= 0, U_{h*}(F) = int_0^oo (h(1) - h(F(x))) dx: the weight h'(1 - t) that
+    U_h puts on the quantile level t (module docstring) moves to level 1 - t, so the
+    upper tail becomes the lower one: ``dual(cvar)`` with parameter alpha is
+    ``cvar_lower`` with parameter 1 - alpha, ``dual(dual(h)) = h``, ``dual(mean) = mean``.
+    The dual of a concave h is convex (V(alpha) is then convex and a single arm is
+    optimal), and Hölder exponents and constants are those of h (|h*(x) - h*(y)| =
+    |h(1 - x) - h(1 - y)|).  For a non-monotone h with h(1) = 0 (gini, mean_median,
+    inter_es, right_tail) h* = -h(1 - u) <= 0: minus the deviation, which a bandit
+    maximising U_{h*} keeps small; such an h* lies outside the paper's
+    h: [0, 1] -> [0, 1] (:attr:`Distortion.signed`).
+
+    Returns
+    -------
+    Distortion
+        Key ``dual(<key of d>)``, the parameters of ``d``, source ``dual(<source of d>)``.
+    """
+    return _dual_cached(d)
+
+
+@lru_cache(maxsize=256)
+def _dual_cached(d: Distortion) -> Distortion:
+    expr = d.expr.subs(U, 1) - d.expr.subs(U, 1 - U)
+    # expand polynomials so that SymPy's shape and DCP routes see them as they see the table's rows
+    expr = sp.expand(expr) if expr.is_polynomial(U) else expr
+    return _make(f"dual({d.key})", expr, d.params, f"dual({d.source})", low=-1)
+
+
+def _dual_argument(text: str) -> str | None:
+    """``"gini"`` for ``"dual(gini)"`` (the whole text one call of ``dual``), else None."""
+    src = text.strip()
+    if not (src.startswith("dual") and src.endswith(")")):
+        return None
+    rest = src[4:].lstrip()
+    if not rest.startswith("("):
+        return None
+    depth = 0
+    for i, ch in enumerate(rest):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            # the parenthesis opened after "dual" must close at the very end: "dual(u)*dual(u)" is not one call
+            return rest[1:i] if i == len(rest) - 1 else None
+    return None
+
+
 def resolve(name_or_expr: str, **params) -> Distortion:
-    """A registry name if ``name_or_expr`` is one, else a user expression."""
-    if name_or_expr in REGISTRY:
+    """A family name (:func:`family_names`), ``dual(NAME)`` or ``dual(EXPR)``, else a user expression.
+
+    ``dual(...)`` wraps any text this function accepts (``dual(cvar)``, ``dual(u**2)``,
+    ``dual(dual(gini))``); ``params`` go to the inner distortion.  The inner text is a
+    family name or goes through the one parser (:mod:`rsb_theory.expressions`).
+    """
+    if isinstance(name_or_expr, str):
+        inner = _dual_argument(name_or_expr)
+        if inner is not None:
+            return dual(resolve(inner.strip(), **params))
+    if name_or_expr in FAMILIES:
         return get(name_or_expr, **params)
     text = name_or_expr.strip() if isinstance(name_or_expr, str) else name_or_expr
     if isinstance(text, str) and text.isidentifier() and text not in {"u", *params}:
         raise DistortionError(
-            f"argument 'h': {text!r} is neither a registered distortion ({', '.join(REGISTRY)}) "
+            f"argument 'h': {text!r} is neither a registered distortion ({', '.join(FAMILIES)}, or dual(NAME)) "
             f"nor an expression in u"
         )
     return from_string(name_or_expr, **params)

@@ -1,4 +1,10 @@
-"""``rsb derive --h EXPR|NAME [--param k=v ...] [--p P1,P2,...]``.
+"""``rsb derive --h EXPR|NAME [--param k=v ...] [--p P1,P2,... | --arms SPECS]``.
+
+With ``--arms`` (any laws, ``docs/arms.md``) the instance constants are those the paper's bounds read
+for laws on [0, b]: L_H b^(1-q) (the W1-Hölder constant of U_h, Hölder and Jensen), r and L_MH of
+``assumption:Holder_opt`` (r = q with L_MH = L_H b^(1-q), always valid by the remark of the
+appendix's paragraph on Hölder exponents; a sharper r is derived for Bernoulli arms only, and the
+report says so), W of ``eq:W``, alpha*, V(alpha*) and the solitary values.
 
 The Bernoulli closed form, q and L_H of ``assumption:Holder``, and with an
 instance r, L_MH, alpha*, beta and the rate exponents of ``theorem:RS-ETC-M``
@@ -21,13 +27,39 @@ class Request:
     params: dict
     p: tuple | None
     format: str
+    arms: str | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     h = values.distortion(args.h, "--h", tuple(params))
-    p = None if args.p is None else values.means(args.p, "--p")
-    return Request(h, params, p, args.format)
+    p, arms = values.means_or_arms(args, required=False)
+    return Request(h, params, p, args.format, arms)
+
+
+def laws_constants(d, laws) -> dict:
+    """r, L_MH, W, alpha* and values of an instance of any laws (module docstring)."""
+    from rsb_theory.holder import holder
+    from rsb_theory.laws import arm_values
+    from rsb_theory.oracle import W_laws, optimal_mixture_laws
+
+    fam = holder(d, (0, 1))
+    b = max(law.support[1] for law in laws)
+    q = float(fam.q)
+    L_H = float(fam.L_H) * b ** (1.0 - q)
+    o = optimal_mixture_laws(d, laws)
+    solo = arm_values(d, laws)
+    return {
+        "arms": [law.describe() for law in laws], "kinds": [law.kind for law in laws], "b": b,
+        "L_H_instance": L_H,
+        "r": str(fam.q), "L_MH": L_H, "L_MH_method": "r = q, L_MH = L_H b^(1-q)",
+        "r_evidence": ("r = q is always a valid mixture Hölder exponent (appendix, paragraph 'Hölder exponents'): "
+                       "U_h(F*) - U_h(G) <= L_H b^(1-q) W1(F*, G)^q for laws on [0, b]; a sharper r is derived for "
+                       "Bernoulli arms only (--p)"),
+        "W": W_laws(laws),
+        "alpha_star": list(o.alpha), "value": o.value, "oracle_method": o.method, "certified": o.certified,
+        "arm_values": solo.tolist(), "solitary": bool(max(o.alpha) >= 1.0 - 1e-9),
+    }
 
 
 def _num(x) -> float | str:
@@ -66,6 +98,11 @@ def derive_report(h: str, params: dict[str, str], p) -> dict:
     }
     if p is None:
         return out
+    if isinstance(p, str):  # --arms
+        from . import values as _values
+
+        out.update(laws_constants(d, _values.arm_laws(p)))
+        return out
     ip = instance_profile(d, list(p))
     mix = ip.mixture
     tr = ip.rates
@@ -97,7 +134,7 @@ def derive_report(h: str, params: dict[str, str], p) -> dict:
 
 
 def execute(req: Request) -> str:
-    report = derive_report(req.h, req.params, req.p)
+    report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms)
     if req.format == "json":
         return json.dumps(report, indent=2)
     width = max(len(k) for k in report)

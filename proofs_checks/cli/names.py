@@ -14,6 +14,8 @@ from rsb_sim.options import ALGORITHMS
 #: The distortions of ``table:table_regrets`` (:data:`rsb_theory.distortions.REGISTRY`).
 DISTORTIONS: tuple[str, ...] = ("mean", "dual_power", "quadratic", "cvar", "pht", "mean_median", "inter_es",
                                 "right_tail", "gini")
+#: Distortions beyond the table (:data:`rsb_theory.distortions.EXTENSIONS`); ``dual(NAME)`` of any of them too.
+EXTENSIONS: tuple[str, ...] = ("cvar_lower",)
 #: Grids of the discrete optimum (:data:`rsb_theory.grids.GRID_KINDS`).
 GRIDS: tuple[str, ...] = ("etc", "ucb")
 #: Routes of the oracle of ``eq:optimal alpha`` (:data:`rsb_theory.oracle.METHODS`).
@@ -23,4 +25,4 @@ FORMATS: tuple[str, ...] = ("json", "table")
 #: What ``rsb plot`` draws.
 PLOTS: tuple[str, ...] = ("bounds",)
 
-__all__ = ["ALGORITHMS", "DISTORTIONS", "EXPERIMENTS", "FORMATS", "GRIDS", "METHODS", "PLOTS"]
+__all__ = ["ALGORITHMS", "DISTORTIONS", "EXTENSIONS", "EXPERIMENTS", "FORMATS", "GRIDS", "METHODS", "PLOTS"]

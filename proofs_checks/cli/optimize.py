@@ -1,4 +1,8 @@
-"""``rsb optimize --dr NAME|EXPR [--param k=v] --p P1,... [--eps E [--grid etc|ucb]] [--method M]``.
+"""``rsb optimize --dr NAME|EXPR [--param k=v] (--p P1,... | --arms SPECS) [--eps E [--grid etc|ucb]] [--method M]``.
+
+With ``--arms`` (any laws, ``docs/arms.md``): alpha* from :func:`rsb_theory.oracle.optimal_mixture_laws`
+with its route and certificate, ``value`` = V(alpha*), ``arm_values`` = U_h of each arm alone, W, and
+with ``--eps`` the discrete quantities by enumeration (:mod:`rsb_theory.laws.discrete`).
 
 alpha* of ``eq:optimal alpha`` from the oracle (:func:`rsb_theory.oracle.optimal_mixture_bernoulli`:
 ``auto`` is the exact closed form for Bernoulli arms, ``cvxpy`` and ``search``
@@ -22,28 +26,64 @@ LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
 class Request:
     dr: str
     params: dict
-    p: tuple
+    p: tuple | None
     eps: float | None
     grid: str
     method: str
     format: str
+    arms: str | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
-    p = values.means(args.p, "--p")
+    p, arms = values.means_or_arms(args)
     eps = None if args.eps is None else values.number(args.eps, "--eps", low=0, high=1, low_open=True)
     if args.grid is not None and eps is None:
         raise fail("--grid", "needs --eps (the grid is used only for the discrete optimum)")
+    if arms is not None and args.method == "closed_form":
+        raise fail("--method", "closed_form is the route of Bernoulli (two-point) arms; with --arms use auto, "
+                               "cvxpy or search")
     grid = args.grid or "ucb"
     work.limit(args)  # read (and refused if bad) with or without --eps
     if eps is not None:
         from rsb_theory.workload import grid_budget, optimize_work
 
-        if grid_budget(len(p), eps, grid) >= 0:  # else the grid's own error names --eps
-            work.check(optimize_work(len(p), eps, grid), args, "a coarser --eps or fewer arms")
-    return Request(dr, params, p, eps, grid, args.method or "auto", args.format)
+        K = len(p) if p is not None else values.arm_count(arms)
+        if grid_budget(K, eps, grid) >= 0:  # else the grid's own error names --eps
+            work.check(optimize_work(K, eps, grid), args, "a coarser --eps or fewer arms")
+    return Request(dr, params, p, eps, grid, args.method or "auto", args.format, arms)
+
+
+def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float | None, grid: str,
+                         method: str = "auto") -> dict:
+    """The dictionary behind ``rsb optimize --arms`` (the keys of :func:`optimize_report`, ``arm_values``
+    and ``arms`` in place of ``p``)."""
+    from rsb_theory.distortions import resolve
+    from rsb_theory.laws import arm_values
+    from rsb_theory.laws.discrete import discrete_optimum_laws
+    from rsb_theory.oracle import NotDCPError, W_laws, optimal_mixture_laws
+
+    laws = values.arm_laws(arms)
+    d = resolve(dr, **params)
+    try:
+        oracle = optimal_mixture_laws(d, laws, method)
+    except NotDCPError as exc:
+        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
+    except RuntimeError as exc:
+        raise fail("--method", f"{method} failed: {exc}") from None
+    solo = arm_values(d, laws)
+    out = {
+        "dr": dr, "h": str(d.expr), "params": {k: str(v) for k, v in d.params},
+        "arms": [law.describe() for law in laws], "kinds": [law.kind for law in laws],
+        "alpha_star": list(oracle.alpha), "value": oracle.value, "arm_values": solo.tolist(),
+        "best_arm": int(solo.argmax()) + 1, "mixture_gain": oracle.value - float(solo.max()),
+        "method": oracle.method, "certified": oracle.certified, "gap": oracle.gap, "evidence": oracle.evidence,
+        "W": W_laws(laws),
+    }
+    if eps is None:
+        return out
+    return _with_discrete(out, discrete_optimum_laws(d, laws, eps, grid, v_star=oracle.value), eps, grid)
 
 
 def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid: str, method: str = "auto") -> dict:
@@ -73,7 +113,11 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     }
     if eps is None:
         return out
-    opt = discrete_optimum(d, arr, eps, grid)
+    return _with_discrete(out, discrete_optimum(d, arr, eps, grid), eps, grid)
+
+
+def _with_discrete(out: dict, opt, eps: float, grid: str) -> dict:
+    """``out`` with the discrete optimum a*, Delta(eps), Delta_min(eps) and the ties of ``opt``."""
     out.update({"eps": eps, "grid": grid, "a_star": opt.a_star.tolist(), "Delta": opt.Delta,
                 "Delta_min": opt.Delta_min, "n_optimal": opt.n_optimal, "grid_size": opt.grid_size})
     if opt.n_optimal > 1:
@@ -83,7 +127,10 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
 
 
 def execute(req: Request) -> str:
-    report = optimize_report(req.dr, req.params, req.p, req.eps, req.grid, req.method)
+    if req.arms is not None:
+        report = optimize_laws_report(req.dr, req.params, req.arms, req.eps, req.grid, req.method)
+    else:
+        report = optimize_report(req.dr, req.params, req.p, req.eps, req.grid, req.method)
     if req.format == "json":
         return json.dumps(report, indent=2)
     width = max(len(k) for k in report)

@@ -17,7 +17,7 @@ import argparse
 import re
 
 from .errors import UsageError
-from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, FORMATS, GRIDS, METHODS, PLOTS
+from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, EXTENSIONS, FORMATS, GRIDS, METHODS, PLOTS
 from .values import PROBS_ROUNDING
 
 DESCRIPTION = ("rsb: machine-checks the theory of 'Risk-sensitive Bandits: Arm Mixture Optimality and "
@@ -25,6 +25,11 @@ DESCRIPTION = ("rsb: machine-checks the theory of 'Risk-sensitive Bandits: Arm M
 EPILOG = ("Numbers and counts may be written as arithmetic (3*10^5, 1/2); --explore, --eps and the counts that "
           "depend on the horizon may use T (and K). Nothing typed is ever evaluated as code. Bad input exits with "
           "status 2 and one line naming the flag.")
+
+_ARMS_HELP = ("arm laws instead of --p: 'SPEC;SPEC;...' with SPEC a scipy.stats law with bounded non-negative "
+              "support and its parameters in scipy's order (beta(2,5), uniform(0.3,0.1), truncnorm(-2,2,0.5,0.1)), "
+              "bernoulli(p), finite(x1:p1,x2:p2,...) or empirical(FILE:COLUMN) (docs/arms.md)")
+_ARMS_EXAMPLE = "--arms 'beta(2,5);uniform(0.3,0.1)'"
 
 _EXPLORE_HELP = ("forced-exploration pulls per arm, for every algorithm that explores: replaces ceil(N(eps)/K) of "
                  "RS-ETC-M and ceil(rho T eps/4) of RS-UCB-M/CE-UCB-M; a count or an expression in T and K, "
@@ -129,7 +134,9 @@ def _distortion(p: Parser, flag: str = "--dr", required: bool = True, many: bool
     lst = "name(s) or expression(s) in u, comma-separated" if many else "a name or an expression in u"
     p.option(flag, "--dr gini" if flag == "--dr" else "--h 'u**0.3*(1-u)'", required=required,
              default=None if required else "gini",
-             help=f"distortion h: {lst}; names: {', '.join(DISTORTIONS)}" + ("" if required else " (default gini)"))
+             help=f"distortion h: {lst}; names: {', '.join(DISTORTIONS + EXTENSIONS)}, and dual(NAME) = h(1) - h(1-u) "
+                  f"of any name or expression (docs/arms.md: which tail each weights)"
+                  + ("" if required else " (default gini)"))
     p.option("--param", "--param s=0.5", action="append", metavar="NAME=VALUE",
              help="a parameter of h (repeatable), e.g. s=0.5 for pht")
 
@@ -209,6 +216,7 @@ def build_parser() -> Parser:
                                    "exponents of theorem:RS-ETC-M and corollary:RS-UCB-M.")
     _distortion(d, "--h")
     d.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (e.g. 0.4,0.9)")
+    d.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP + "; gives r, L_MH, W, alpha* for them")
     _format(d)
     d.set_defaults(module="derive")
 
@@ -216,7 +224,8 @@ def build_parser() -> Parser:
                        description="alpha* of eq:optimal alpha, its value and W; with --eps the discrete optimum a*, "
                                    "Delta(eps) and Delta_min(eps) on the grid (exact enumeration).")
     _distortion(o)
-    o.option("--p", "--p 0.4,0.9", required=True, help="Bernoulli means, comma-separated")
+    o.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
+    o.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
     o.option("--eps", "--eps 0.1", default=None, help="discretisation level, 0 < eps <= 1 (a number or arithmetic)")
     o.option("--grid", choices=GRIDS, default=None, help="grid of the discrete optimum (default ucb; needs --eps)")
     o.option("--method", choices=METHODS, default=None,
@@ -231,6 +240,11 @@ def build_parser() -> Parser:
     s.option("--algo", "--algo rs-ucb-m", required=True, choices=ALGORITHMS, help=f"one of: {', '.join(ALGORITHMS)}")
     _distortion(s)
     s.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated")
+    s.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
+    s.option("--quantize", "--quantize 256", default=None, metavar="M",
+             help="with --arms, CE-UCB-M: round rewards to the mid-points of M equal cells in its estimates "
+                  "(needed when the exact sorted merge of the samples exceeds its work budget; the W1 error "
+                  "bound delta = (hi-lo)/(2M) and the value bound L b^(1-q) delta^q are reported)")
     s.option("--support", "--support 0,0.5,1", default=None,
              help="finite-support arms: common support points in [0, b], comma-separated (with --probs)")
     s.option("--probs", "--probs '0.2,0.3,0.5;0.6,0.2,0.2'", default=None,
@@ -275,8 +289,10 @@ def build_parser() -> Parser:
                                     "interval, beside the derived slope of the theorem's bound. Every exponent "
                                     "printed is the exponent of T in the regret (negative: decaying).")
     _distortion(sl, required=False, many=True)
-    sl.option("--p", "--p '0.4,0.9;0.1,0.3'", default="0.4,0.9",
+    sl.option("--p", "--p '0.4,0.9;0.1,0.3'", default=None,
               help="Bernoulli means; several instances separated by ';' (default 0.4,0.9)")
+    sl.option("--arms", _ARMS_EXAMPLE, default=None,
+              help=_ARMS_HELP + "; one instance; the derived slope then uses r = q (valid, possibly loose) and no beta")
     sl.option("--algo", "--algo rs-ucb-m,rs-etc-m", default="rs-ucb-m,rs-etc-m",
               help=f"comma-separated, from: {', '.join(ALGORITHMS)} (default rs-ucb-m,rs-etc-m)")
     sl.option("--Ts", "--Ts 1000,2000,4000", default=None,
@@ -291,6 +307,8 @@ def build_parser() -> Parser:
               help="factor on the confidence radius of the UCBs (default 1)")
     sl.option("--rho", "--rho 0.1", default=None, help="exploration rate of the UCBs (default 0.1); not with --explore")
     sl.option("--explore", "--explore T/10", default=None, help=_EXPLORE_HELP)
+    sl.option("--quantize", "--quantize 64", default=None, metavar="M",
+              help="with --arms, CE-UCB-M: round rewards to M levels in its estimates (as rsb simulate --quantize)")
     sl.option("--bootstrap", "--bootstrap 1000", default="1000", help="bootstrap replicates (default 1000)")
     sl.option("--tol", "--tol 0.05", default="0.05", help="slack of 'consistent' on the slope scale (default 0.05)")
     sl.option("--out", "--out .rsb_cache/slopes", default=None, help="cache directory (default .rsb_cache/slopes)")

@@ -1,4 +1,8 @@
-"""``rsb simulate --algo NAME --dr NAME|EXPR (--p P1,... | --support X --probs ROWS) --T N [...]``.
+"""``rsb simulate --algo NAME --dr NAME|EXPR (--p P1,... | --support X --probs ROWS | --arms SPECS) --T N [...]``.
+
+``--arms`` takes laws of any kind (``docs/arms.md``); rewards come from the reward table's uniforms
+through each law's inverse CDF, and CE-UCB-M's estimates are exact (the sorted merge of the samples)
+within a work budget, else need ``--quantize M`` (declared in the result: :mod:`rsb_sim.arm_laws`).
 
 Regret per trial (``eq:regret``) of one policy.  Every constant the paper fixes
 is a flag whose default is the paper's formula; a flag that the chosen algorithm
@@ -44,10 +48,14 @@ class Request:
     notes: tuple = ()
     keep: dict | None = None  # --out DIR [--chunk N] [--wait S]: options of simulate_out.simulate_to
     record: tuple | None = None
+    arms: str | None = None
 
 
 def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]]:
     """(p, support, probs, notes): Bernoulli means from --p, or finite-support arms from --support/--probs."""
+    if args.arms is not None and (args.support is not None or args.probs is not None):
+        raise fail("--arms", "give either --arms or --support/--probs, not both (write finite laws in --arms as "
+                             "finite(x1:p1, x2:p2, ...))")
     if args.support is not None or args.probs is not None:
         if args.p is not None:
             raise fail("--p", "give either --p (Bernoulli) or --support/--probs, not both")
@@ -60,13 +68,25 @@ def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]
 
 def validate(args) -> Request:
     algo = args.algo
-    p, support, probs, notes = _instance(args)
-    K = len(p) if p is not None else len(probs)
+    arms = None
+    if args.arms is not None:
+        if args.support is not None or args.probs is not None:
+            _instance(args)  # refuses --arms beside --support/--probs
+        p, arms = values.means_or_arms(args)
+        support = probs = None
+        notes = []
+        K = values.arm_count(arms)
+    else:
+        if args.quantize is not None:
+            raise fail("--quantize", "applies to --arms only (Bernoulli and --support/--probs arms are exact)")
+        p, support, probs, notes = _instance(args)
+        K = len(p) if p is not None else len(probs)
     T = values.count(args.T, "--T", 1)
     if T < K:
         raise fail("--T", f"the horizon T = {T} is smaller than the number of arms K = {K}")
     at = {"T": T, "K": K}
-    given = [n for n in ("eps", "rho", "radius_scale", "explore", "threads") if getattr(args, n) is not None]
+    given = [n for n in ("eps", "rho", "radius_scale", "explore", "threads", "quantize")
+             if getattr(args, n) is not None]
     sim_options.check_applies(algo, given)  # names the option; main() maps it to the flag
     config = {"T": T, "trials": values.count(args.trials, "--trials", 1), "seed": values.count(args.seed, "--seed", 0)}
     if args.eps is not None:
@@ -79,6 +99,8 @@ def validate(args) -> Request:
         config["explore"] = values.count(args.explore, "--explore", 1, at, rounding="ceil")
     if args.threads is not None:
         config["threads"] = values.count(args.threads, "--threads", 1)
+    if args.quantize is not None:
+        config["quantize"] = values.count(args.quantize, "--quantize", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
     eps = config.get("eps") if "eps" in config else work.eps_at(None, K, T)
@@ -87,7 +109,7 @@ def validate(args) -> Request:
     work.check(simulate_work(algo, K, T, config["trials"], eps), args)
     record = None if args.record is None else _record(args.record, at)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
-                   _keep(args), record)
+                   _keep(args), record, arms)
 
 
 def _keep(args) -> dict | None:
@@ -117,7 +139,7 @@ def _execute_kept(req: Request) -> str:
         from rsb_sim.sweep import tqdm_progress
 
         progress = tqdm_progress("rsb simulate")
-    spec = spec_of(req.algo, req.dr, req.params, req.p, req.support, req.probs, req.config, req.record)
+    spec = spec_of(req.algo, req.dr, req.params, req.p, req.support, req.probs, req.config, req.record, req.arms)
     out = simulate_to(spec, progress=progress, **req.keep)
     for w in out["warnings"]:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
@@ -148,13 +170,20 @@ def execute(req: Request) -> str:
         print(f"rsb simulate: note: {note}", file=sys.stderr)
     if req.keep is not None:
         return _execute_kept(req)
-    instance = make_instance(req.p, req.support, req.probs)
+    if req.arms is not None:
+        from rsb_sim.arm_laws import law_instance
+
+        instance = law_instance(values.arm_laws(req.arms), req.algo, req.config["T"], req.config.get("quantize"))
+    else:
+        instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
     progress = work.progress_bar("rsb simulate", req.quiet)
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress, record=req.record)
     for w in res.warnings:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
     out = res.summary()
+    if "quantization" in out:
+        print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
         return json.dumps(out, indent=2)
     return _table(out)

@@ -23,7 +23,7 @@ from .errors import fail, usage_error
 from .names import ALGORITHMS
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "n_boot": "--bootstrap", "scheduler": "scheduler"}
-_OVERRIDES = ("eps", "rho", "radius_scale", "explore")
+_OVERRIDES = ("eps", "rho", "radius_scale", "explore", "quantize")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,8 @@ def _overrides(args) -> dict:
         given["radius_scale"] = values.number(args.radius_scale, "--radius-scale", low=0)
     if args.explore is not None:
         given["explore"] = args.explore
+    if args.quantize is not None:
+        given["quantize"] = values.count(args.quantize, "--quantize", 1)
     return given
 
 
@@ -56,7 +58,14 @@ def validate(args) -> Request:
     drs = [values.distortion(dr, "--dr", tuple(params)) for dr in values.split_top(args.dr, ",")]
     if not drs:
         raise fail("--dr", "expected one or more distortions, comma-separated (e.g. --dr gini,cvar)")
-    instances = values.instances(args.p, "--p")
+    if args.arms is not None:
+        if args.p is not None:
+            raise fail("--arms", "give either --p (Bernoulli means) or --arms (laws), not both")
+        instances = [()]
+        arms = values.arms(args.arms, "--arms")
+    else:
+        instances = values.instances("0.4,0.9" if args.p is None else args.p, "--p")
+        arms = None
     trials = values.count(args.trials, "--trials", 2)
     seed = values.count(args.seed, "--seed", 0)
     n_boot = values.count(args.bootstrap, "--bootstrap", 10)
@@ -75,10 +84,10 @@ def validate(args) -> Request:
                 mine = {k: v for k, v in given.items() if k not in sim_options.unused(algo, given)}
                 try:
                     requests.append(SlopeRequest(dr=dr, params=tuple(params.items()), p=p, algo=algo, Ts=Ts,
-                                                 trials=trials, seed=seed, n_boot=n_boot, tol=tol, **mine))
+                                                 trials=trials, seed=seed, n_boot=n_boot, tol=tol, arms=arms, **mine))
                 except ValueError as exc:  # eps or explore not valid at some horizon of this instance
                     raise usage_error(exc, LIBRARY_FLAGS) from None
-    work.check(total(work.runs((r.algo,), len(r.p), r.Ts, r.trials, r.eps) for r in requests), args,
+    work.check(total(work.runs((r.algo,), len(r.p) if r.p is not None else values.arm_count(r.arms), r.Ts, r.trials, r.eps) for r in requests), args,
                "a coarser --eps, fewer arms, instances or trials, or shorter --Ts")
     out = None if args.no_cache else (DEFAULT_CACHE if args.out is None else args.out)
     return Request(tuple(requests), out, sweep, args.format, bool(args.quiet))

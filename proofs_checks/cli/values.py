@@ -20,7 +20,7 @@ from typing import Mapping
 from rsb_theory import expressions as ex
 
 from .errors import UsageError, fail
-from .names import DISTORTIONS
+from .names import DISTORTIONS, EXTENSIONS
 
 #: A row of ``--probs`` whose masses sum to 1 within this much *per mass* is accepted and divided by
 #: its sum: masses printed to 6 decimals are off by at most half a unit of the 6th decimal each.
@@ -121,6 +121,54 @@ def means(text, flag: str = "--p") -> tuple[float, ...]:
     return vals
 
 
+def arms(text, flag: str = "--arms") -> str:
+    """``--arms "SPEC;SPEC;..."`` read by the one parser (:func:`rsb_theory.laws.spec.parse_specs`, light).
+
+    Names, counts, the numbers of every specification and what can be checked without SciPy or the
+    files are checked here; the laws are built (SciPy's checks, bounded non-negative support, the CSV
+    columns) by :func:`arm_laws` when the command runs.  Errors name the arm (1..K) and the parameter.
+    """
+    from rsb_theory.laws.spec import parse_specs
+
+    try:
+        parse_specs(text, flag)
+    except ex.ExpressionError as exc:
+        raise _usage(exc) from None
+    return str(text)
+
+
+def arm_count(text) -> int:
+    """The number of arms K of an ``--arms`` text already read by :func:`arms` (for the work estimate)."""
+    from rsb_theory.laws.spec import split_top
+
+    return len([a for a in split_top(str(text), ";") if a.strip()])
+
+
+def arm_laws(text, flag: str = "--arms") -> tuple:
+    """The laws of ``--arms`` (imports SciPy; reads the CSV files); errors: one line naming the arm."""
+    from rsb_theory.laws import parse_arms
+
+    try:
+        return parse_arms(text, flag)
+    except ex.ExpressionError as exc:
+        raise _usage(exc) from None
+
+
+def means_or_arms(args, required: bool = True) -> tuple[tuple[float, ...] | None, str | None]:
+    """``(p, None)`` from ``--p`` or ``(None, text)`` from ``--arms``; not both; one of them when ``required``."""
+    p_text, arms_text = getattr(args, "p", None), getattr(args, "arms", None)
+    if p_text is not None and arms_text is not None:
+        raise fail("--arms", "give either --p (Bernoulli means) or --arms (laws), not both")
+    if arms_text is not None:
+        return None, arms(arms_text, "--arms")
+    if p_text is None:
+        if not required:
+            return None, None
+        raise fail("--p", "required: Bernoulli means, comma-separated (e.g. --p 0.4,0.9), or --arms with laws "
+                          "(e.g. --arms \"beta(2,5);uniform(0.3,0.1)\")")
+    return means(p_text, "--p"), None
+
+
 def instances(text, flag: str = "--p") -> list[tuple[float, ...]]:
     """Several Bernoulli instances separated by ';', each as in :func:`means`."""
     chunks = split_top(str(text or ""), ";")
@@ -207,14 +255,17 @@ def distortion(text, flag: str, param_names=()) -> str:
     :func:`rsb_theory.distortions.resolve`.
     """
     if text is None or not str(text).strip():
-        raise fail(flag, f"required: one of {', '.join(DISTORTIONS)}, or an expression in u")
+        raise fail(flag, f"required: one of {', '.join(DISTORTIONS + EXTENSIONS)}, dual(NAME), or an expression in u")
     text = str(text)
-    if text in DISTORTIONS:
+    if text in DISTORTIONS or text in EXTENSIONS:
         return text
     name = text.strip()
+    if name.startswith("dual(") and name.endswith(")") and split_top(name[5:-1], ",") == [name[5:-1].strip()]:
+        distortion(name[5:-1], flag, param_names)  # h*(u) = h(1) - h(1 - u) of a name or an expression
+        return text
     if name.isidentifier() and name not in {"u", *param_names}:
-        raise fail(flag, f"{name!r} is neither a registered distortion ({', '.join(DISTORTIONS)}) "
-                         f"nor an expression in u")
+        raise fail(flag, f"{name!r} is neither a registered distortion ({', '.join(DISTORTIONS + EXTENSIONS)}, or "
+                         f"dual(NAME)) nor an expression in u")
     try:
         ex.check(text, flag, ("u", *param_names))
     except ex.ExpressionError as exc:

@@ -57,7 +57,10 @@ The package: :mod:`.dcp` (the SymPy -> CVXPY translator) and :mod:`.sign`
 of V); the routes :mod:`.closed_form` (also alpha* for Bernoulli arms, the one
 place), :mod:`.convex` and :mod:`.search`; :mod:`.certificate` (the
 supergradient bound); :mod:`.mixture` (:func:`optimal_mixture`, the choice of
-route); :mod:`.w_constant` (W).
+route); :mod:`.w_constant` (W); :mod:`.laws` (:func:`optimal_mixture_laws`: the
+same for any arm laws of :mod:`rsb_theory.laws` -- continuous, empirical,
+finite, Bernoulli -- with the ``vertex`` route for convex h and a quadrature
+rule for the convex program, certified on the exact V).
 """
 
 from __future__ import annotations
@@ -67,9 +70,10 @@ from .closed_form import alpha_star_bernoulli
 from .convex import CLARABEL_OPTIONS
 from .dcp import CHECK_POINTS, CHECK_TOL, NotDCPError, to_cvxpy
 from .instance import bernoulli_arms
+from .laws import LAW_METHODS, optimal_mixture_laws, optimality_gap_laws
 from .mixture import optimal_mixture, optimal_mixture_bernoulli
 from .result import METHODS, Oracle
-from .w_constant import W_bernoulli, W_finite
+from .w_constant import W_bernoulli, W_finite, W_laws
 
 __all__ = [
     "NotDCPError",
@@ -83,6 +87,10 @@ __all__ = [
     "bernoulli_arms",
     "W_bernoulli",
     "W_finite",
+    "W_laws",
+    "LAW_METHODS",
+    "optimal_mixture_laws",
+    "optimality_gap_laws",
     "CHECK_POINTS",
     "CHECK_TOL",
     "CLARABEL_OPTIONS",

@@ -12,7 +12,7 @@ from ..riskmetric import _as_probs
 from .dcp import as_float
 from .instance import check_instance, steps
 
-__all__ = ["KINK_SNAP", "optimality_gap"]
+__all__ = ["KINK_SNAP", "optimality_gap", "min_max_bound", "min_max_choice", "kinks"]
 
 #: A survival value this close to a breakpoint of h is anchored at the breakpoint (:func:`optimality_gap`).
 KINK_SNAP = 1e-6
@@ -68,15 +68,33 @@ def optimality_gap(d: Distortion, support, arm_probs, alpha) -> float | None:
     h = d.numeric
     base = float(np.sum(widths * (h(anchor) - h(s_alpha))))
     D = widths * (S - anchor)  # (K, n): bound_i(g) = base + sum_j g_j D_ij
+    return min_max_bound(base, D, g_lo, g_hi)
+
+
+def min_max_bound(base: float, D: np.ndarray, g_lo: np.ndarray, g_hi: np.ndarray) -> float:
+    """min over g in the box [g_lo, g_hi] of max_i (base + sum_j g_j D_ij), and at least 0.
+
+    Coordinates with g_lo = g_hi are fixed (a term with D_ij = 0 vanishes even
+    where g_j is infinite); the free ones (anchors snapped to a kink of h) are
+    chosen by a small linear program (scipy ``linprog``/HiGHS), and the bound is
+    re-evaluated at the LP's g clipped into the box, so that it does not rest on
+    the LP's tolerance.  NaN or +inf in a fixed term gives ``inf``.
+    """
+    return min_max_choice(base, D, g_lo, g_hi)[0]
+
+
+def min_max_choice(base: float, D: np.ndarray, g_lo: np.ndarray, g_hi: np.ndarray) -> tuple[float, np.ndarray]:
+    """:func:`min_max_bound` and the g that attains it (g_lo where nothing was chosen)."""
+    g_out = g_lo.copy()
     free = g_lo < g_hi
     with np.errstate(all="ignore"):
         fixed = np.where(D[:, ~free] == 0.0, 0.0, g_lo[~free] * D[:, ~free]).sum(axis=1)
     if np.any(np.isnan(fixed)) or np.any(fixed == np.inf):
-        return float("inf")
+        return float("inf"), g_out
     if not np.any(free):
-        return float(max(base + np.max(fixed), 0.0))
+        return float(max(base + np.max(fixed), 0.0)), g_out
     if not (np.all(np.isfinite(g_lo[free])) and np.all(np.isfinite(g_hi[free]))):  # pragma: no cover
-        return float("inf")
+        return float("inf"), g_out
     from scipy.optimize import linprog
 
     nf = int(free.sum())
@@ -87,10 +105,17 @@ def optimality_gap(d: Distortion, support, arm_probs, alpha) -> float | None:
                   method="highs")
     if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
         g_mid = 0.5 * (g_lo[free] + g_hi[free])
-        return float(max(base + np.max(fixed + D[:, free] @ g_mid), 0.0))
+        g_out[free] = g_mid
+        return float(max(base + np.max(fixed + D[:, free] @ g_mid), 0.0)), g_out
     # re-evaluate at the LP's g (clipped into the box) so the bound does not rest on the LP tolerance
     g = np.clip(res.x[:nf], g_lo[free], g_hi[free])
-    return float(max(base + np.max(fixed + D[:, free] @ g), 0.0))
+    g_out[free] = g
+    return float(max(base + np.max(fixed + D[:, free] @ g), 0.0)), g_out
+
+
+def kinks(d: Distortion) -> tuple[tuple[float, float, float], ...]:
+    """(c, h'(c-), h'(c+)) at each interior breakpoint c of h."""
+    return _kinks(d.expr)
 
 
 @lru_cache(maxsize=256)

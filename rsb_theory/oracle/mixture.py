@@ -13,7 +13,17 @@ from .instance import bernoulli_arms, check_instance, is_two_point
 from .result import METHODS, Oracle
 from .search import search_route
 
-__all__ = ["optimal_mixture", "optimal_mixture_bernoulli"]
+__all__ = ["optimal_mixture", "optimal_mixture_bernoulli", "check_arguments"]
+
+
+def check_arguments(d: Distortion, method: str, seed, methods: tuple[str, ...]) -> None:
+    """The checks of ``d``, ``method`` (one of ``methods``) and ``seed`` shared by the oracle's entry points."""
+    if method not in methods:
+        raise ValueError(f"argument 'method': expected one of {methods}, got {method!r}")
+    if not isinstance(d, Distortion):
+        raise ValueError(f"argument 'd': expected a Distortion, got {d!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"argument 'seed': expected a non-negative integer, got {seed!r}")
 
 
 def _with_gap(d: Distortion, xs, arms, o: Oracle) -> Oracle:
@@ -55,12 +65,7 @@ def optimal_mixture(d: Distortion, support, arm_probs, method: str = "auto", see
     NotDCPError
         ``cvxpy`` requested for an h that :func:`to_cvxpy` refuses.
     """
-    if method not in METHODS:
-        raise ValueError(f"argument 'method': expected one of {METHODS}, got {method!r}")
-    if not isinstance(d, Distortion):
-        raise ValueError(f"argument 'd': expected a Distortion, got {d!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"argument 'seed': expected a non-negative integer, got {seed!r}")
+    check_arguments(d, method, seed, METHODS)
     xs, arms = check_instance(support, arm_probs)
     if method == "closed_form":
         if not is_two_point(xs):

@@ -18,15 +18,31 @@ from ..riskmetric import mixture_value
 from .instance import project, project_rows, value
 from .result import Oracle
 
-__all__ = ["search_route"]
+__all__ = ["search_route", "search"]
 
 
 def search_route(d: Distortion, xs, arms, seed: int = 0) -> Oracle:
+    f = lambda A: np.asarray(mixture_value(d.numeric, xs, arms, np.atleast_2d(project_rows(A))), dtype=float)
+    return search(f, lambda a: value(d, xs, arms, a), arms.shape[0], seed)
+
+
+def search(f, exact, K: int, seed: int = 0, what: str = "") -> Oracle:
+    """The search of the module docstring for any V.
+
+    Parameters
+    ----------
+    f : callable
+        Rows of mixtures (n, K) -> V of each row (vectorised; may be an approximation of V).
+    exact : callable
+        One mixture -> the V that is reported (for finite arms the same V as ``f``).
+    K : int
+    seed : int
+    what : str
+        Appended to the evidence (how ``f`` relates to ``exact``).
+    """
     from scipy.optimize import minimize, minimize_scalar
 
-    K = arms.shape[0]
     rng = np.random.default_rng(seed)
-    f = lambda A: np.asarray(mixture_value(d.numeric, xs, arms, np.atleast_2d(project_rows(A))), dtype=float)
 
     cands = [np.eye(K)]
     # every edge: 1-D grid, then bounded Brent refinement around the best cell
@@ -83,15 +99,15 @@ def search_route(d: Distortion, xs, arms, seed: int = 0) -> Oracle:
                      options={"ftol": 1e-14, "maxiter": 300})
         n_polish += 1
         a = project(r.x)
-        val = value(d, xs, arms, a)
+        val = exact(a)
         if val > best_v:
             best_a, best_v = a, val
     best_a = project(best_a)
-    best_v = value(d, xs, arms, best_a)
+    best_v = exact(best_a)
     evidence = (
         f"search (on its own a lower bound on the optimum, not a certificate): {K} vertices, {len(pairs)} edges "
         f"(201-point grid + bounded Brent), {n_interior} interior points "
         f"({'simplex grid step 1/120' if K == 3 else 'Dirichlet(1) and Dirichlet(0.3) samples' if K > 3 else 'none'}), "
-        f"{n_polish} SLSQP polishes; best V = {best_v:.12g}"
+        f"{n_polish} SLSQP polishes; best V = {best_v:.12g}{what}"
     )
     return Oracle(tuple(float(x) for x in best_a), best_v, "search", evidence)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..laws.values import all_discrete, union_support, wasserstein1
 from ..riskmetric import wasserstein1_finite
 from .instance import as_means, check_instance
 
-__all__ = ["W_bernoulli", "W_finite"]
+__all__ = ["W_bernoulli", "W_finite", "W_laws"]
 
 
 def W_bernoulli(p) -> float:
@@ -62,3 +63,24 @@ def W_finite(support, arm_probs) -> float:
     xs, arms = check_instance(support, arm_probs)
     i, j = np.triu_indices(arms.shape[0], k=1)
     return float(np.max(wasserstein1_finite(xs, arms[i], arms[j]))) / 2.0
+
+
+def W_laws(laws) -> float:
+    """W of ``eq:W`` for any arm laws of :mod:`rsb_theory.laws`: max_{i<j} W1(F_i, F_j) / 2.
+
+    The proof of :func:`W_finite` needs only finite first moments (bounded
+    supports here).  Discrete arms: :func:`W_finite` on the union of their atoms
+    (exact).  Otherwise W1 = int |F_i - F_j| dx by adaptive quadrature
+    (:func:`rsb_theory.laws.values.wasserstein1`).
+
+    Raises
+    ------
+    ValueError
+        Fewer than two laws.
+    """
+    laws = tuple(laws)
+    if len(laws) < 2:
+        raise ValueError(f"argument 'laws': need K >= 2 arms, got K = {len(laws)}")
+    if all_discrete(laws):
+        return W_finite(*union_support(laws))
+    return max(wasserstein1(laws[i], laws[j]) for i in range(len(laws)) for j in range(i + 1, len(laws))) / 2.0

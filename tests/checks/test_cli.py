@@ -155,6 +155,8 @@ PAYLOADS = [
 ]
 
 _SIM = ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "200", "--trials", "2", "--quiet"]
+_SIM_ARMS = ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--arms", "beta(2,5);uniform(0.3,0.1)", "--T", "200",
+             "--trials", "2", "--quantize", "16", "--quiet"]
 _SLOPES = ["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--trials", "2", "--bootstrap", "10", "--no-cache",
            "--quiet"]
 _PLOT = ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--out", "plots", "--Ts", "200,400",
@@ -195,6 +197,12 @@ EXPRESSION_FLAGS = [
     (_SIM, "--max-work"),
     (_SLOPES, "--max-work"),
     (_PLOT, "--max-work"),
+    (["derive", "--h", "gini"], "--arms"),
+    (["optimize", "--dr", "gini"], "--arms"),
+    (_SIM_ARMS, "--arms"),
+    (_SIM_ARMS, "--quantize"),
+    (_SLOPES, "--arms"),
+    (_SLOPES + ["--algo", "ce-ucb-m", "--arms", "beta(2,5);uniform(0.3,0.1)"], "--quantize"),
 ]
 
 
@@ -259,6 +267,8 @@ def test_no_user_string_is_evaluated_in_a_process(tmp_path, argv):
     ["reproduce", "vs-rho", "--out", "o", "--trials", "0"],
     ["derive", "--h", "u.real"],
     ["optimize", "--dr", "gini", "--p", "0.4", "0.9"],
+    ["optimize", "--dr", "gini", "--arms", "betta(2,5);uniform(0,1)"],
+    ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--arms", "beta(2,5);bernoulli(1.5)", "--T", "100"],
 ])
 def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
     """Bad arguments and --help are answered before NumPy, SymPy or any simulation code is imported
@@ -286,11 +296,12 @@ def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
 def test_names_of_the_command_line_are_the_libraries():
     from proofs_checks.cli import names
     from rsb_sim.config import ALGORITHMS
-    from rsb_theory.distortions import REGISTRY
+    from rsb_theory.distortions import EXTENSIONS, REGISTRY
     from rsb_theory.grids import GRID_KINDS
     from rsb_theory.oracle import METHODS
 
     assert names.ALGORITHMS == ALGORITHMS and names.DISTORTIONS == tuple(REGISTRY)
+    assert names.EXTENSIONS == tuple(EXTENSIONS)
     assert names.GRIDS == tuple(GRID_KINDS) and names.METHODS == tuple(METHODS)
 
 
