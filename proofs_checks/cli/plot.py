@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..bound_plot import DEFAULT_TRIALS, DEFAULT_TS, check_request
 from ..outputs import check_out
 from . import values, work
+from .errors import fail
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "scheduler": "scheduler"}
 
@@ -47,10 +48,26 @@ def validate(args) -> Request:
                                                       high_open=True)
     rs = None if args.radius_scale is None else values.number(args.radius_scale, "--radius-scale", low=0)
     check_request(args.algo, p, Ts, trials, rho, rs, args.explore)
+    _check_grids(args.algo, len(p), Ts)
     work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)
     return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
                    values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet))
+
+
+def _check_grids(algo: str, K: int, Ts) -> None:
+    """The experiments' eps at every horizon gives a mid-point grid (else: one line naming --Ts, not an --eps
+    that ``plot`` does not have)."""
+    from rsb_sim.options import READS
+    from rsb_theory.workload import grid_budget
+
+    if "eps" not in READS[algo] or algo == "rs-etc-m":  # the ETC grid exists for every eps
+        return
+    for T in Ts:
+        e = work.eps_at(None, K, T)
+        if e is not None and grid_budget(K, e, "ucb") < 0:
+            raise fail("--Ts", f"at T = {T} the experiments' eps = sqrt(K log T / T) = {e:.4g} is too coarse for "
+                               f"the mid-point grid of K = {K} arms; use longer horizons or fewer arms")
 
 
 def execute(req: Request) -> str:

@@ -99,3 +99,12 @@ def test_a_refusal_imports_nothing_heavy(argv):
             "print(code, heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip()
     assert out == "2 []", out
+
+
+def test_plot_with_too_many_arms_names_its_horizons_not_an_eps_flag(tmp_path):
+    """plot has no --eps: a grid the experiments' eps cannot build is refused naming --Ts, before anything is written."""
+    out = tmp_path / "o"
+    proc, _seconds = _rsb(["plot", "bounds", "--dr", "gini", "--p", P50, "--algo", "rs-ucb-m", "--out", str(out)])
+    err = proc.stderr.strip()
+    assert proc.returncode == 2 and len(err.splitlines()) == 1, err
+    assert "argument '--Ts'" in err and "K = 50" in err and not out.exists(), err
