@@ -1,4 +1,5 @@
-"""Fixtures shared by the ledger's tests: the whole ledger, run once per test session."""
+"""Fixtures shared by the ledger's tests (tests/checks, tests/test_determinism.py): the whole ledger, run once per
+test session."""
 
 import pytest
 
