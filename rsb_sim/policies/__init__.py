@@ -30,6 +30,24 @@ class PolicyRun:
     stats: dict = field(default_factory=dict)
 
 
+def round_robin_start(setup, trials: int, record_actions: bool):
+    """(actions, finished): the action array with the round-robin exploration filled in (or None), and
+    the finished run when the exploration fills the whole horizon (else None).
+
+    Every index policy starts this way (``eq:UCB_sampling_rule``'s forced exploration, the baselines'
+    round robin): arm order 0..K-1, repeated, ``setup.explore_steps`` pulls.
+    """
+    from ..rules import round_robin_counts
+
+    K, T, steps = setup.K, setup.T, setup.explore_steps
+    actions = np.empty((trials, T), dtype=np.int8) if record_actions else None
+    if actions is not None:
+        actions[:, :steps] = np.arange(steps) % K
+    if steps < T:
+        return actions, None
+    return actions, PolicyRun(np.broadcast_to(round_robin_counts(T, K), (trials, K)).copy(), actions, {})
+
+
 def get_policy(algo: str):
     """The ``simulate`` function of a policy name (:data:`rsb_sim.options.ALGORITHMS`)."""
     from . import ce_ucb_m, dr_ucb, rs_etc_m, rs_ucb_m, ucb1, uniform

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..rewards import VectorRewards
-from ..rules import TRACK_TOL, round_robin_counts
-from . import PolicyRun
+from ..rules import TRACK_TOL
+from . import PolicyRun, round_robin_start
 
 #: Indices within this of the largest count as tied (floating-point sums of different routes
 #: may differ in the last bits); the lowest arm among them is pulled.
@@ -55,13 +55,9 @@ def run(setup, instance, table, index, record_actions: bool = False, progress=No
         The index of every arm before the pull of step t (t - 1 pulls done).
     """
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
-    steps = setup.explore_steps
-    actions = np.empty((B, T), dtype=np.int8) if record_actions else None
-    if actions is not None:
-        actions[:, :steps] = np.arange(steps) % K
-    if steps >= T:
-        counts = np.broadcast_to(round_robin_counts(T, K), (B, K)).copy()
-        return PolicyRun(counts, actions, {})
+    actions, finished = round_robin_start(setup, B, record_actions)
+    if finished is not None:
+        return finished
     rew = VectorRewards(table, block=setup.block)
     counts_m = rew.take(np.full(K, n0)).astype(float)
     tau = np.full((B, K), float(n0))

@@ -24,9 +24,9 @@ from rsb_theory import argmax as am
 from rsb_theory.holder import holder
 
 from ..rewards import VectorRewards
-from ..rules import round_robin_counts, track
+from ..rules import track
 from ..search import N_CAND, Searcher
-from . import PolicyRun
+from . import PolicyRun, round_robin_start
 from ._rs_loop import compiled_tracking
 
 
@@ -52,13 +52,10 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
         ever): one trial is simulated without rewards and broadcast.
     """
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
-    steps = setup.explore_steps
-    actions = np.empty((B, T), dtype=np.int8) if record_actions else None
-    if actions is not None:
-        actions[:, :steps] = np.arange(steps) % K
-    if steps >= T:
-        counts = np.broadcast_to(round_robin_counts(T, K), (B, K)).copy()
-        return PolicyRun(counts, actions, {"full": 0})
+    actions, finished = round_robin_start(setup, B, record_actions)
+    if finished is not None:
+        finished.stats["full"] = 0
+        return finished
     if data_free:
         one = _data_free(setup, d, make_objective, record_actions)
         counts = np.broadcast_to(one.counts, (B, K)).copy()
