@@ -38,9 +38,23 @@ def key_of(spec: dict) -> str:
     """A stable file name for a run specification (sorted JSON, SHA-256 prefix).
 
     ``config["threads"]`` is left out: it changes no result (:class:`rsb_sim.config.SimConfig`).
+    A spec with ``"arms"`` (the text of ``--arms``) is keyed with the SHA-256 of every file its
+    ``empirical(FILE:COLUMN)`` arms read (:func:`rsb_theory.laws.digest.file_digests`): an edited
+    file gets a new key, so its result is recomputed, never the old file's reused.
+
+    Raises
+    ------
+    rsb_theory.laws.LawError
+        A file of ``spec["arms"]`` cannot be read (one line naming the arm).
     """
     if "threads" in spec.get("config", {}):
         spec = {**spec, "config": {k: v for k, v in spec["config"].items() if k != "threads"}}
+    if "arms" in spec:
+        from rsb_theory.laws.digest import file_digests
+
+        files = file_digests(spec["arms"])
+        if files:  # specs without files keep the keys they always had
+            spec = {**spec, "arm_files": files}
     text = json.dumps(spec, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
