@@ -16,6 +16,13 @@ the root seed) and evaluates there
   (:mod:`proofs_checks.bound_rates`), its constant fitted through the data (least
   squares on the log scale).
 
+With ``--arms "SPEC;..."`` (laws of any kind, ``docs/arms.md``) in place of ``--p`` the
+constants are those of ``rsb derive --arms`` (r = q, L_MH = L_H b^(1-q), W; no beta;
+:func:`proofs_checks.bounds.laws_constants`): the UCBs' bound is drawn with Delta(eps) replaced by
+its bound of ``lemma:Delta_error`` and only the side condition T > e^K checked; RS-ETC-M's bound
+needs Delta_min on its grid and is not drawn -- the empirical regret is, and the text, the CSV's
+header and the caption say why (:data:`proofs_checks.bounds.LAWS_NOT_DRAWN`).
+
 Orchestration only: :mod:`proofs_checks.figures` draws, :mod:`proofs_checks.outputs`
 writes ``bounds-<dr>-<algo>.{png,pdf,csv,txt}``.  The CSV has one row per T
 (:data:`BOUND_COLUMNS`).  An option the algorithm does not use is an error
@@ -57,6 +64,7 @@ def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radiu
                   explore: str | None = None) -> tuple[int, ...]:
     """Validate the arguments of :func:`plot_bounds_command` (ValueError naming the argument); return the horizons.
 
+    ``p``: the Bernoulli means, or with ``--arms`` anything of length K.
     Math only: the command line calls it before anything heavy is imported.
     """
     if algo not in sim_options.ALGORITHMS:
@@ -82,8 +90,10 @@ def explore_at(explore: str | None, T: int, K: int) -> int | None:
 
 def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path, seed: int = 0,
                 rho: float | None = None, radius_scale: float | None = None, explore: str | None = None,
-                progress=None, **sweep_opts) -> dict:
+                progress=None, arms: str | None = None, **sweep_opts) -> dict:
     """Simulate ``algo`` at each horizon and evaluate the theorem's bound there.
+
+    ``arms``: the text of ``--arms`` (then ``p`` is ignored; module docstring).
 
     Returns
     -------
@@ -95,11 +105,15 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
     """
     from rsb_sim.sweep import sweep
 
-    from .bounds import instance_constants
+    from .bounds import instance_constants, laws_constants
 
-    p = tuple(float(x) for x in p)
     Ts = tuple(int(t) for t in Ts)
-    consts = instance_constants(dr, params, p)
+    if arms is None:
+        p = tuple(float(x) for x in p)
+        consts = instance_constants(dr, params, p)
+    else:
+        consts = laws_constants(dr, params, arms)
+        p = (None,) * consts.K
     specs = []
     for j, T in enumerate(Ts):
         cfg = {"T": T, "trials": trials, "seed": seed, "stream": [j]}
@@ -109,26 +123,30 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
             cfg["radius_scale"] = radius_scale
         if explore is not None:
             cfg["explore"] = explore_at(explore, T, len(p))
-        specs.append({"algo": algo, "dr": dr, "params": dict(params), "p": list(p), "config": cfg})
+        inst = {"p": list(p)} if arms is None else {"arms": arms}
+        specs.append({"algo": algo, "dr": dr, "params": dict(params), **inst, "config": cfg})
     keys = sweep(specs, out / "runs", progress=progress, **sweep_opts)
     with kept(f"every run in {out / 'runs'}"):
-        return _evaluate(dr, params, p, algo, Ts, keys, out, consts)
+        return _evaluate(dr, params, p, algo, Ts, keys, out, consts, arms)
 
 
-def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[str], out: Path, consts) -> dict:
+def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[str], out: Path, consts,
+              arms: str | None = None) -> dict:
     """The part of :func:`bounds_data` after the sweep: the stored runs and the bound at each horizon."""
     import numpy as np
 
     from rsb_sim import store
 
-    from .bound_rates import derive_rate
-    from .bounds import theorem_bound
+    from .bound_rates import derive_rate, derive_rate_laws
+    from .bounds import LAWS_NOT_DRAWN, laws_bound, theorem_bound
 
     loaded = [store.load(out / "runs", k) for k in keys]
     regrets = [np.asarray(a["regrets"], dtype=float) for _s, a in loaded]
     derived = {"slope": None, "exponent": None, "log_power": None, "rate": "none", "source": "", "constant": None}
     if algo in BOUNDED:
-        info, _solitary, _ip, _eps = derive_rate(dr, tuple(sorted(params.items())), p, algo, "experiments")
+        key = tuple(sorted(params.items()))
+        info = derive_rate(dr, key, p, algo, "experiments")[0] if arms is None else \
+            derive_rate_laws(dr, key, arms, algo, "experiments")[0]
         derived.update(slope=info.slope, exponent=info.exponent, log_power=info.log_power, rate=info.rate,
                        source=info.source)
     means = np.array([r.mean() for r in regrets])
@@ -146,12 +164,17 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
         se = std / math.sqrt(n)
         m = float(reg.mean())
         # the bound with the rho the run used (SimConfig's default when none was given)
-        b = theorem_bound(algo, dr, params, p, T, summary["eps"], summary["config"]["rho"]) if algo in BOUNDED \
-            else None
+        if arms is not None:
+            b = laws_bound(algo, consts, T, summary["eps"], summary["config"]["rho"])
+        elif algo in BOUNDED:
+            b = theorem_bound(algo, dr, params, p, T, summary["eps"], summary["config"]["rho"])
+        else:
+            b = None
         fit = derived["constant"] * shape(T) if derived["constant"] is not None else None
         q05, q50, q95 = (float(v) for v in np.quantile(reg, [0.05, 0.5, 0.95]))
         rows.append({
-            "dr": dr, "params": json.dumps(params, sort_keys=True), "p": " ".join(f"{v:g}" for v in p),
+            "dr": dr, "params": json.dumps(params, sort_keys=True),
+            "p": arms if arms is not None else " ".join(f"{v:g}" for v in p),
             "algo": algo, "T": T, "eps": summary["eps"], "trials": n, "mean_regret": m, "std_regret": std,
             "stderr": se, "ci_low": m - 1.96 * se, "ci_high": m + 1.96 * se, "q05": q05, "q50": q50, "q95": q95,
             "bound": None if b is None else b.bound, "bound_discrete": None if b is None else b.discrete,
@@ -162,10 +185,11 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
         })
     notes = sorted({w for s, _a in loaded for w in s["warnings"]})
     return {"rows": rows, "regrets": regrets, "derived": derived, "notes": notes, "constants": consts,
-            "config": loaded[0][0]["config"]}
+            "config": loaded[0][0]["config"], "not_drawn": LAWS_NOT_DRAWN.get(algo) if arms is not None else None}
 
 
-def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, explore: str | None) -> str:
+def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, explore: str | None,
+             arms: str | None = None) -> str:
     """The figure's title: the instance and only the options ``algo`` uses, as run (``config`` of a stored run)."""
     par = ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
     reads = sim_options.READS[algo]
@@ -178,14 +202,17 @@ def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, exp
         opts.append(f"radius x{config['radius_scale']:g}")
     if explore is not None:
         opts.append(f"explore {explore} per arm")
-    return f"{dr}{'(' + par + ')' if par else ''}, p = {list(p)}, {algo}{''.join(', ' + o for o in opts)}; " \
+    inst = f"p = {list(p)}" if arms is None else f"arms {arms}"
+    return f"{dr}{'(' + par + ')' if par else ''}, {inst}, {algo}{''.join(', ' + o for o in opts)}; " \
            f"{trials} trials"
 
 
 def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS, trials: int = DEFAULT_TRIALS,
                         seed: int = 0, rho: float | None = None, radius_scale: float | None = None,
-                        explore: str | None = None, progress=None, **sweep_opts) -> dict:
+                        explore: str | None = None, progress=None, arms: str | None = None, **sweep_opts) -> dict:
     """Run :func:`bounds_data`, write ``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` into ``out``; return the paths.
+
+    ``arms``: the text of ``--arms`` in place of ``p`` (then ``p`` is only its length K; module docstring).
 
     ``rho`` and ``radius_scale`` None: the defaults of :class:`rsb_sim.config.SimConfig`.
     ``sweep_opts`` go to :func:`rsb_sim.sweep.sweep` (executor, jobs, scheduler, chunk, wait, notify).
@@ -199,47 +226,63 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
     resolve(dr, **params)  # names the argument on error
     out = check_out(out)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
-        return _plot_held(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, progress,
+        return _plot_held(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, progress, arms,
                           **sweep_opts)
 
 
 def _plot_held(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
-               explore, progress, **sweep_opts) -> dict:
+               explore, progress, arms=None, **sweep_opts) -> dict:
     """:func:`plot_bounds_command` with ``out`` held."""
-    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, **sweep_opts)
+    data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, arms,
+                       **sweep_opts)
     with kept(f"every run in {out / 'runs'}"):
-        return _write_outputs(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, data)
+        return _write_outputs(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, data, arms)
 
 
 def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
-                   explore, data: dict) -> dict:
+                   explore, data: dict, arms: str | None = None) -> dict:
     """``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` in ``out``."""
     from .figures import bounds_figure
 
     stem = f"bounds-{_slug(dr)}-{algo}"
     paths = {k: out / f"{stem}.{k}" for k in ("png", "pdf", "csv", "txt")}
     c = data["constants"]
-    title = title_of(dr, params, p, algo, trials, data["config"], explore)
+    title = title_of(dr, params, p, algo, trials, data["config"], explore, arms)
     save_figure(bounds_figure(data, title), paths["png"], paths["pdf"])
-    header = {"dr": dr, "params": params, "p": list(p), "algo": algo, "Ts": list(Ts), "trials": trials,
+    inst = {"p": list(p)} if arms is None else {"arms": arms}
+    header = {"dr": dr, "params": params, **inst, "algo": algo, "Ts": list(Ts), "trials": trials,
               "seed": seed, "rho": rho, "radius_scale": radius_scale, "explore": explore,
               "constants": {"K": c.K, "q": c.q, "L": c.L, "W": c.W, "B": c.B, "v_star": c.v_star,
                             "trivial": c.trivial},
-              "derived": data["derived"], "warnings": data["notes"]}
+              "derived": data["derived"], "warnings": data["notes"],
+              **({"bound_not_drawn": data["not_drawn"]} if data.get("not_drawn") else {})}
     write_text(paths["csv"], csv_text(data["rows"], BOUND_COLUMNS, header, indent=None))
-    lines = [title, "",
-             f"Constants (derived): K = {c.K}, q = {c.q:g}, L = {c.L:.4g}, W = {c.W:.4g}, B = max h = {c.B:.4g} "
-             f"(the paper's bound on U_h is not defined; sup over laws on [0,1]), V* = {c.v_star:.4g}, trivial "
-             f"bound V* - min V = {c.trivial:.4g}.",
+    if arms is None:
+        consts = (f"Constants (derived): K = {c.K}, q = {c.q:g}, L = {c.L:.4g}, W = {c.W:.4g}, B = max h = {c.B:.4g} "
+                  f"(the paper's bound on U_h is not defined; sup over laws on [0,1]), V* = {c.v_star:.4g}, trivial "
+                  f"bound V* - min V = {c.trivial:.4g}.")
+    else:
+        consts = (f"Constants (derived for the laws, as rsb derive --arms): K = {c.K}, q = r = {c.q:g}, L = L_MH = "
+                  f"L_H b^(1-q) = {c.L:.4g}, W = {c.W:.4g}, B = b max h = {c.B:.4g}, V* = V(alpha*) = "
+                  f"{c.v_star:.4g}, trivial bound V* = {c.trivial:.4g} (U_h >= 0); no beta.")
+    lines = [title, "", consts,
              f"Derived rate (exponents of T in the regret): {data['derived']['rate']} -- {data['derived']['source']}"]
+    if data.get("not_drawn"):
+        lines.append(f"Bound not drawn: {data['not_drawn']}; the empirical regret is.")
+    elif arms is not None and algo in BOUNDED:
+        lines.append("Bound with Delta(eps) <= L_MH (K W)^r (eps/2)^r (lemma:Delta_error); side condition: only "
+                     "T > e^K is checked (T(eps) needs Delta_min on the grid, derived for Bernoulli arms only).")
     for r in data["rows"]:
         if r["bound"] is None:
-            lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} (no bound in the paper for {algo})")
+            why = "not drawn, see above" if data.get("not_drawn") else f"no bound in the paper for {algo}"
+            lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} ({why})")
             continue
+        side = {True: "holds", False: "fails", None: "T > e^K holds, T > T(eps) not checked"}[r["side_ok"]]
         lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} +- {r['stderr']:.2g}; bound {r['bound']:.4g}"
                      f" ({'vacuous' if r['vacuous'] else 'non-trivial'}); side condition T > "
-                     f"{r['side_threshold']:.4g}: {'holds' if r['side_ok'] else 'fails'}")
+                     f"{r['side_threshold']:.4g}: {side}")
     for n in data["notes"]:
         lines.append(f"warning: {n}")
     write_text(paths["txt"], "\n".join(lines) + "\n")
-    return {**{k: str(v) for k, v in paths.items()}, "rows": data["rows"], "derived": data["derived"]}
+    return {**{k: str(v) for k, v in paths.items()}, "rows": data["rows"], "derived": data["derived"],
+            "not_drawn": data.get("not_drawn")}

@@ -203,3 +203,60 @@ def theorem_bound(algo: str, dr: str, params: dict | None, p, T: int, eps: float
     bound = float(disc) + float(opt.Delta)
     return BoundPoint(T, eps, float(disc), float(opt.Delta), bound, float(opt.Delta_min), float(threshold),
                       bool(T > threshold), bool(bound >= c.trivial), BOUND_LABELS[algo])
+
+
+# ---------------------------------------------------------------------------
+# arms of any laws (--arms)
+# ---------------------------------------------------------------------------
+#: Why a bound is not drawn for arms of any laws (``rsb plot bounds --arms``), per algorithm.
+LAWS_NOT_DRAWN = {
+    "rs-etc-m": "theorem: ETC upper bound is not drawn for --arms: its side condition T > N(eps) and its term "
+                "M(eps) = N(eps)/log T need Delta_min(eps) on the ETC grid (eq:discrete_gap), which rsb derives "
+                "for Bernoulli arms (--p) only",
+}
+
+
+def laws_constants(dr: str, params: dict | None, arms: str) -> InstanceConstants:
+    """:class:`InstanceConstants` of ``dr`` on the laws of ``arms`` (``--arms``), as ``rsb derive --arms`` gives them.
+
+    L is L_MH = L_H b^(1-q) with r = q (laws on [0, b]; the appendix's paragraph on Hölder exponents),
+    W of :func:`rsb_theory.oracle.W_laws`, B = b max h (U_h(F) = int_0^b h(1 - F(x)) dx <= b max h),
+    v_star = V(alpha*), and the trivial bound is V* itself (U_h >= 0, so the regret is at most V*).
+    """
+    from rsb_theory.distortions import resolve
+    from rsb_theory.holder import holder, optimal_means
+    from rsb_theory.laws import parse_arms
+    from rsb_theory.oracle import W_laws, optimal_mixture_laws
+
+    d = resolve(dr, **(params or {}))
+    laws = parse_arms(arms)
+    fam = holder(d, (0, 1))
+    q = float(fam.q)
+    b = max(law.support[1] for law in laws)
+    h_max = float(d.numeric(np.array([float(optimal_means(d, 0, 1)[0])]))[0])
+    v_star = float(optimal_mixture_laws(d, laws).value)
+    return InstanceConstants(len(laws), q, float(fam.L_H) * b ** (1.0 - q), float(W_laws(laws)), b * h_max,
+                             v_star, v_star)
+
+
+def laws_bound(algo: str, c: InstanceConstants, T: int, eps: float | None = None, rho: float = 0.1
+               ) -> BoundPoint | None:
+    """``theorem:UCB upper bound`` on arms of any laws with the constants ``c`` of :func:`laws_constants`; else None.
+
+    Delta(eps) is replaced by its upper bound L_MH (K W)^r (eps/2)^r (``lemma:Delta_error``, r = q), so
+    the value is still an upper bound on the regret.  Only the side condition T > e^K is checked:
+    T(eps) needs Delta_min on the grid (``side_ok`` is None when T > e^K, False otherwise).
+    RS-ETC-M: None (:data:`LAWS_NOT_DRAWN`).
+    """
+    if algo not in BOUND_LABELS or algo == "rs-etc-m":
+        return None
+    K, T = c.K, int(T)
+    if eps is None:
+        eps = math.sqrt(K * math.log(T) / T)
+    eps = min(float(eps), 1.0)
+    disc = _eval("ucb", T, K, eps, c.q, c.L, c.W, c.B, rho, math.inf)
+    delta = float(rates.delta_error_bound().subs({rates.L: c.L, rates.K: K, rates.W: c.W, rates.r: c.q,
+                                                  rates.eps: eps}))
+    bound = float(disc) + delta
+    return BoundPoint(T, eps, float(disc), delta, bound, math.nan, math.exp(K), None if T > math.exp(K) else False,
+                      bool(bound >= c.trivial), BOUND_LABELS[algo])

@@ -333,7 +333,9 @@ def build_parser() -> Parser:
     pl = sub.add_parser("plot", help="figures: 'bounds' = the theorem's bound vs the empirical regret")
     pl.option("what", choices=PLOTS, help="bounds")
     _distortion(pl)
-    pl.option("--p", "--p 0.4,0.9", required=True, help="Bernoulli means, comma-separated")
+    pl.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
+    pl.option("--arms", "--arms \"beta(2,5);uniform(0.3,0.1)\"", default=None,
+              help="arm laws 'SPEC;SPEC;...' in place of --p (docs/arms.md); RS-ETC-M's bound is not drawn for them")
     pl.option("--algo", "--algo rs-ucb-m", required=True, choices=ALGORITHMS, help=f"one of: {', '.join(ALGORITHMS)}")
     pl.option("--out", "--out plots", required=True, help="output directory")
     pl.option("--Ts", "--Ts 1000,3000,10000", default=None,

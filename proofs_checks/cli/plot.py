@@ -1,6 +1,8 @@
-"""``rsb plot bounds --dr NAME|EXPR [--param k=v] --p P,... --algo NAME --out DIR [--Ts ...] [--trials M]``.
+"""``rsb plot bounds --dr NAME|EXPR [--param k=v] (--p P,... | --arms SPECS) --algo NAME --out DIR [--Ts ...]``.
 
-The theorem's bound beside the empirical regret (:mod:`proofs_checks.bound_plot`).
+The theorem's bound beside the empirical regret (:mod:`proofs_checks.bound_plot`); with ``--arms``
+the constants of the laws (r = q, L_MH, W) and, where the bound cannot be evaluated, the empirical
+regret alone and the reason in words.
 An option the algorithm does not use is an error; every argument is checked
 before anything is written.
 """
@@ -35,12 +37,18 @@ class Request:
     sweep: dict
     format: str
     quiet: bool
+    arms: str | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
-    p = values.means(args.p, "--p")
+    p, arms = values.means_or_arms(args)
+    if arms is not None:
+        p = (None,) * values.arm_count(arms)  # only K is read before the laws are built
+        if args.algo == "rs-ucb-m":  # refused here, before --out is made (rsb_sim.setup refuses it too, later)
+            raise fail("--algo", "rs-ucb-m is implemented for Bernoulli arms only (the Jensen reduction of "
+                                 "eq:UCB_alpha); with --arms use ce-ucb-m")
     Ts = DEFAULT_TS if args.Ts is None else values.horizons(args.Ts, "--Ts")
     trials = DEFAULT_TRIALS if args.trials is None else values.count(args.trials, "--trials", 1)
     seed = values.count(args.seed, "--seed", 0)
@@ -52,7 +60,7 @@ def validate(args) -> Request:
     work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)
     return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
-                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet))
+                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet), arms)
 
 
 def _check_grids(algo: str, K: int, Ts) -> None:
@@ -78,12 +86,16 @@ def execute(req: Request) -> str:
         from rsb_sim.sweep import tqdm_progress
 
         progress = tqdm_progress("rsb plot bounds")
+    if req.arms is not None:
+        values.arm_laws(req.arms, "--arms")  # the laws built (SciPy's checks, the CSV files) before anything is written
     res = plot_bounds_command(req.dr, req.params, req.p, req.algo, req.out, req.Ts, req.trials, req.seed, req.rho,
-                              req.radius_scale, req.explore, progress, **req.sweep)
+                              req.radius_scale, req.explore, progress, arms=req.arms, **req.sweep)
     if req.format == "json":
         return json.dumps(res, indent=1, default=str)
     lines = [f"{res['png']} {res['pdf']} {res['csv']} {res['txt']}",
              f"derived rate (exponents of T in the regret): {res['derived']['rate']}"]
+    if res.get("not_drawn"):
+        lines.append(f"bound not drawn: {res['not_drawn']}")
     for r in res["rows"]:
         b = "-" if r["bound"] is None else f"{r['bound']:.3g} ({'vacuous' if r['vacuous'] else 'non-trivial'}, " \
                                            f"side {'ok' if r['side_ok'] else 'fails'})"

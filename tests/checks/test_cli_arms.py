@@ -101,6 +101,8 @@ COMMANDS = [
     ["optimize", "--dr", "gini"],
     ["derive", "--h", "gini"],
     ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--T", "100", "--trials", "2", "--quiet"],
+    ["plot", "bounds", "--dr", "gini", "--algo", "ce-ucb-m", "--out", "plots", "--Ts", "200,400", "--trials", "2",
+     "--quiet"],
 ]
 
 
@@ -145,6 +147,30 @@ def test_slopes_arms(capsys, tmp_path, monkeypatch):
         assert code == 2 and f"argument '{flag}'" in err, err
     code = main(["slopes", "--p", "0.4,0.9", "--algo", "ce-ucb-m", "--quantize", "8", "--no-cache", "--quiet"])
     assert code == 2 and "argument '--quantize'" in capsys.readouterr().err
+
+
+def test_plot_bounds_arms(capsys, tmp_path, monkeypatch):
+    """rsb plot bounds --arms: the UCB bound from r = q, L_MH, W (Delta(eps) by lemma:Delta_error); RS-ETC-M's
+    bound is not drawn and the output, the text and the CSV header say why; the empirical regret is drawn."""
+    monkeypatch.chdir(_files(tmp_path))
+    base = ["plot", "bounds", "--dr", "gini", "--arms", "beta(2,5); uniform(0.3,0.2); empirical(r.csv:ret)",
+            "--Ts", "200,400", "--trials", "3", "--quiet", "--format", "json"]
+    rep, _ = _json(capsys, base + ["--algo", "ce-ucb-m", "--out", "ucb", "--radius-scale", "0.001", "--explore", "4"])
+    assert rep["not_drawn"] is None and all(r["bound"] > 0 and r["Delta_min"] != r["Delta_min"] for r in rep["rows"])
+    assert [r["side_ok"] for r in rep["rows"]] == [None, None]  # T > e^3 holds; T(eps) not checked
+    txt = (tmp_path / "ucb" / "bounds-gini-ce-ucb-m.txt").read_text()
+    assert "L_MH" in txt and "T(eps) not checked" in txt and "r = q" in rep["derived"]["source"]
+    rep, _ = _json(capsys, base + ["--algo", "rs-etc-m", "--out", "etc", "--explore", "4"])
+    assert "Delta_min" in rep["not_drawn"] and all(r["bound"] is None and r["mean_regret"] >= 0 for r in rep["rows"])
+    txt = (tmp_path / "etc" / "bounds-gini-rs-etc-m.txt").read_text()
+    assert "Bound not drawn" in txt and "Delta_min" in txt
+    assert "bound_not_drawn" in (tmp_path / "etc" / "bounds-gini-rs-etc-m.csv").read_text()
+    assert (tmp_path / "etc" / "bounds-gini-rs-etc-m.png").exists()
+    code = main(base[:-2] + ["--algo", "rs-etc-m", "--out", "etc2", "--explore", "4"])
+    assert code == 0 and "bound not drawn" in capsys.readouterr().out
+    for extra, flag in ((["--algo", "rs-ucb-m"], "--algo"), (["--algo", "ce-ucb-m", "--p", "0.4,0.9"], "--arms")):
+        code = main(base + extra + ["--out", "x"])
+        assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
 
 
 @pytest.mark.parametrize("dr, params", [("cvar_lower", ["--param", "alpha=0.2"]), ("dual(gini)", []),
