@@ -18,10 +18,10 @@ the root seed) and evaluates there
 
 With ``--arms "SPEC;..."`` (laws of any kind, ``docs/arms.md``) in place of ``--p`` the
 constants are those of ``rsb derive --arms`` (r = q, L_MH = L_H b^(1-q), W; no beta;
-:func:`proofs_checks.bounds.laws_constants`): the UCBs' bound is drawn with Delta(eps) replaced by
-its bound of ``lemma:Delta_error`` and only the side condition T > e^K checked; RS-ETC-M's bound
-needs Delta_min on its grid and is not drawn -- the empirical regret is, and the text, the CSV's
-header and the caption say why (:data:`proofs_checks.bounds.LAWS_NOT_DRAWN`).
+:func:`proofs_checks.bounds.laws_constants`), and Delta(eps), Delta_min(eps) come from the grid
+enumerated on the laws (:func:`proofs_checks.bounds.laws_bound`).  Where that enumeration is above its
+work budget (a count) the bound is not drawn -- the empirical regret is, and the text, the CSV's
+header, the figure and the command's output say why.
 
 Orchestration only: :mod:`proofs_checks.figures` draws, :mod:`proofs_checks.outputs`
 writes ``bounds-<dr>-<algo>.{png,pdf,csv,txt}``.  The CSV has one row per T
@@ -61,7 +61,7 @@ def _slug(text: str) -> str:
 
 
 def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radius_scale: float | None = None,
-                  explore: str | None = None) -> tuple[int, ...]:
+                  explore: str | None = None, quantize: int | None = None) -> tuple[int, ...]:
     """Validate the arguments of :func:`plot_bounds_command` (ValueError naming the argument); return the horizons.
 
     ``p``: the Bernoulli means, or with ``--arms`` anything of length K.
@@ -74,7 +74,7 @@ def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radiu
         raise ValueError(f"argument 'Ts': need at least two distinct increasing horizons >= 2, got {Ts!r}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ValueError(f"argument 'trials': need an integer >= 1, got {trials!r}")
-    given = {"rho": rho, "radius_scale": radius_scale, "explore": explore}
+    given = {"rho": rho, "radius_scale": radius_scale, "explore": explore, "quantize": quantize}
     sim_options.check_applies(algo, [k for k, v in given.items() if v is not None], bound=True)
     for T in Ts:
         explore_at(explore, T, len(p))
@@ -90,10 +90,11 @@ def explore_at(explore: str | None, T: int, K: int) -> int | None:
 
 def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path, seed: int = 0,
                 rho: float | None = None, radius_scale: float | None = None, explore: str | None = None,
-                progress=None, arms: str | None = None, **sweep_opts) -> dict:
+                progress=None, arms: str | None = None, quantize: int | None = None, **sweep_opts) -> dict:
     """Simulate ``algo`` at each horizon and evaluate the theorem's bound there.
 
-    ``arms``: the text of ``--arms`` (then ``p`` is ignored; module docstring).
+    ``arms``: the text of ``--arms`` (then ``p`` is ignored; module docstring); ``quantize``: CE-UCB-M's
+    rewards rounded to that many levels in its estimates (``SimConfig.quantize``).
 
     Returns
     -------
@@ -112,7 +113,9 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
         p = tuple(float(x) for x in p)
         consts = instance_constants(dr, params, p)
     else:
-        consts = laws_constants(dr, params, arms)
+        from rsb_theory.laws import parse_arms
+
+        consts = laws_constants(dr, params, parse_arms(arms))
         p = (None,) * consts.K
     specs = []
     for j, T in enumerate(Ts):
@@ -123,6 +126,8 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
             cfg["radius_scale"] = radius_scale
         if explore is not None:
             cfg["explore"] = explore_at(explore, T, len(p))
+        if quantize is not None:
+            cfg["quantize"] = int(quantize)
         inst = {"p": list(p)} if arms is None else {"arms": arms}
         specs.append({"algo": algo, "dr": dr, "params": dict(params), **inst, "config": cfg})
     keys = sweep(specs, out / "runs", progress=progress, **sweep_opts)
@@ -138,7 +143,7 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
     from rsb_sim import store
 
     from .bound_rates import derive_rate, derive_rate_laws
-    from .bounds import LAWS_NOT_DRAWN, laws_bound, theorem_bound
+    from .bounds import theorem_bound
 
     loaded = [store.load(out / "runs", k) for k in keys]
     regrets = [np.asarray(a["regrets"], dtype=float) for _s, a in loaded]
@@ -157,19 +162,14 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
     if derived["slope"] is not None and np.any(means > 0):
         logs = [math.log(m) - math.log(shape(T)) for T, m in zip(Ts, means) if m > 0]
         derived["constant"] = float(np.exp(np.mean(logs)))
+    bounds, not_drawn = _bounds(algo, dr, params, p, arms, consts, Ts, loaded)
     rows = []
-    for T, reg, (summary, _a) in zip(Ts, regrets, loaded):
+    for T, reg, (summary, _a), b in zip(Ts, regrets, loaded, bounds):
         n = reg.size
         std = float(reg.std(ddof=1)) if n > 1 else 0.0
         se = std / math.sqrt(n)
         m = float(reg.mean())
         # the bound with the rho the run used (SimConfig's default when none was given)
-        if arms is not None:
-            b = laws_bound(algo, consts, T, summary["eps"], summary["config"]["rho"])
-        elif algo in BOUNDED:
-            b = theorem_bound(algo, dr, params, p, T, summary["eps"], summary["config"]["rho"])
-        else:
-            b = None
         fit = derived["constant"] * shape(T) if derived["constant"] is not None else None
         q05, q50, q95 = (float(v) for v in np.quantile(reg, [0.05, 0.5, 0.95]))
         rows.append({
@@ -185,7 +185,36 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
         })
     notes = sorted({w for s, _a in loaded for w in s["warnings"]})
     return {"rows": rows, "regrets": regrets, "derived": derived, "notes": notes, "constants": consts,
-            "config": loaded[0][0]["config"], "not_drawn": LAWS_NOT_DRAWN.get(algo) if arms is not None else None}
+            "config": loaded[0][0]["config"], "quantization": loaded[0][0].get("quantization"),
+            "not_drawn": not_drawn, "trivial_name": "V* - min V" if arms is None else "V*"}
+
+
+def _bounds(algo: str, dr: str, params: dict, p: tuple, arms: str | None, consts, Ts: tuple, loaded
+            ) -> tuple[list, str | None]:
+    """The theorem's bound at each horizon (with the eps and rho each run used), and why it is not drawn (or None).
+
+    Bernoulli arms: :func:`proofs_checks.bounds.theorem_bound`.  Arm laws: :func:`proofs_checks.bounds.laws_bound`;
+    if the grid of some horizon is above the enumeration budget no bound is drawn and the reason is returned.
+    """
+    from .bounds import laws_bound, theorem_bound
+
+    if algo not in BOUNDED:
+        return [None] * len(Ts), None
+    runs = [(T, s["eps"], s["config"]["rho"]) for T, (s, _a) in zip(Ts, loaded)]
+    if arms is None:
+        return [theorem_bound(algo, dr, params, p, T, e, rho) for T, e, rho in runs], None
+    from rsb_theory.laws import parse_arms
+
+    laws = parse_arms(arms)
+    out = []
+    for T, e, rho in runs:
+        try:
+            out.append(laws_bound(algo, dr, params, laws, consts, T, e, rho))
+        except ValueError as exc:  # the grid's enumeration is above its work budget (a count)
+            reason = str(exc).split(": ", 1)[-1]
+            return [None] * len(Ts), (f"the theorem's bound is not drawn: Delta(eps) and Delta_min(eps) on the "
+                                      f"arm laws need the grid enumerated at T = {T} (eps = {e:.4g}), and {reason}")
+    return out, None
 
 
 def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, explore: str | None,
@@ -209,7 +238,8 @@ def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, exp
 
 def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS, trials: int = DEFAULT_TRIALS,
                         seed: int = 0, rho: float | None = None, radius_scale: float | None = None,
-                        explore: str | None = None, progress=None, arms: str | None = None, **sweep_opts) -> dict:
+                        explore: str | None = None, progress=None, arms: str | None = None,
+                        quantize: int | None = None, **sweep_opts) -> dict:
     """Run :func:`bounds_data`, write ``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` into ``out``; return the paths.
 
     ``arms``: the text of ``--arms`` in place of ``p`` (then ``p`` is only its length K; module docstring).
@@ -222,19 +252,19 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
     from rsb_sim.dirlock import hold
     from rsb_theory.distortions import resolve
 
-    Ts = check_request(algo, p, Ts, trials, rho, radius_scale, explore)
+    Ts = check_request(algo, p, Ts, trials, rho, radius_scale, explore, quantize)
     resolve(dr, **params)  # names the argument on error
     out = check_out(out)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
         return _plot_held(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, progress, arms,
-                          **sweep_opts)
+                          quantize, **sweep_opts)
 
 
 def _plot_held(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
-               explore, progress, arms=None, **sweep_opts) -> dict:
+               explore, progress, arms=None, quantize=None, **sweep_opts) -> dict:
     """:func:`plot_bounds_command` with ``out`` held."""
     data = bounds_data(dr, params, p, algo, Ts, trials, out, seed, rho, radius_scale, explore, progress, arms,
-                       **sweep_opts)
+                       quantize, **sweep_opts)
     with kept(f"every run in {out / 'runs'}"):
         return _write_outputs(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, data, arms)
 
@@ -255,7 +285,8 @@ def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: i
               "constants": {"K": c.K, "q": c.q, "L": c.L, "W": c.W, "B": c.B, "v_star": c.v_star,
                             "trivial": c.trivial},
               "derived": data["derived"], "warnings": data["notes"],
-              **({"bound_not_drawn": data["not_drawn"]} if data.get("not_drawn") else {})}
+              **({"bound_not_drawn": data["not_drawn"]} if data.get("not_drawn") else {}),
+              **({"quantization": data["quantization"]} if data.get("quantization") else {})}
     write_text(paths["csv"], csv_text(data["rows"], BOUND_COLUMNS, header, indent=None))
     if arms is None:
         consts = (f"Constants (derived): K = {c.K}, q = {c.q:g}, L = {c.L:.4g}, W = {c.W:.4g}, B = max h = {c.B:.4g} "
@@ -268,19 +299,18 @@ def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: i
     lines = [title, "", consts,
              f"Derived rate (exponents of T in the regret): {data['derived']['rate']} -- {data['derived']['source']}"]
     if data.get("not_drawn"):
-        lines.append(f"Bound not drawn: {data['not_drawn']}; the empirical regret is.")
-    elif arms is not None and algo in BOUNDED:
-        lines.append("Bound with Delta(eps) <= L_MH (K W)^r (eps/2)^r (lemma:Delta_error); side condition: only "
-                     "T > e^K is checked (T(eps) needs Delta_min on the grid, derived for Bernoulli arms only).")
+        lines.append(f"Note: {data['not_drawn']}; the empirical regret is drawn.")
+    if data.get("quantization"):
+        lines.append(f"Quantised run (--quantize): {data['quantization']['note']}; the theorem bounds the exact "
+                     f"algorithm, the run's estimates differ from it by at most that.")
     for r in data["rows"]:
         if r["bound"] is None:
             why = "not drawn, see above" if data.get("not_drawn") else f"no bound in the paper for {algo}"
             lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} ({why})")
             continue
-        side = {True: "holds", False: "fails", None: "T > e^K holds, T > T(eps) not checked"}[r["side_ok"]]
         lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} +- {r['stderr']:.2g}; bound {r['bound']:.4g}"
                      f" ({'vacuous' if r['vacuous'] else 'non-trivial'}); side condition T > "
-                     f"{r['side_threshold']:.4g}: {side}")
+                     f"{r['side_threshold']:.4g}: {'holds' if r['side_ok'] else 'fails'}")
     for n in data["notes"]:
         lines.append(f"warning: {n}")
     write_text(paths["txt"], "\n".join(lines) + "\n")

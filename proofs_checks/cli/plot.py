@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..bound_plot import DEFAULT_TRIALS, DEFAULT_TS, check_request
 from ..outputs import check_out
 from . import values, work
-from .errors import fail
+from .errors import fail, usage_error
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "scheduler": "scheduler"}
 
@@ -38,6 +38,7 @@ class Request:
     format: str
     quiet: bool
     arms: str | None = None
+    quantize: int | None = None
 
 
 def validate(args) -> Request:
@@ -55,12 +56,17 @@ def validate(args) -> Request:
     rho = None if args.rho is None else values.number(args.rho, "--rho", low=0, high=1, low_open=True,
                                                       high_open=True)
     rs = None if args.radius_scale is None else values.number(args.radius_scale, "--radius-scale", low=0)
-    check_request(args.algo, p, Ts, trials, rho, rs, args.explore)
+    quantize = None
+    if args.quantize is not None:
+        quantize = values.count(args.quantize, "--quantize", 1)
+        if arms is None:
+            raise fail("--quantize", "applies to --arms only (Bernoulli arms are exact)")
+    check_request(args.algo, p, Ts, trials, rho, rs, args.explore, quantize)
     _check_grids(args.algo, len(p), Ts)
     work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)
     return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
-                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet), arms)
+                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet), arms, quantize)
 
 
 def _check_grids(algo: str, K: int, Ts) -> None:
@@ -86,16 +92,22 @@ def execute(req: Request) -> str:
         from rsb_sim.sweep import tqdm_progress
 
         progress = tqdm_progress("rsb plot bounds")
-    if req.arms is not None:
-        values.arm_laws(req.arms, "--arms")  # the laws built (SciPy's checks, the CSV files) before anything is written
+    if req.arms is not None:  # the laws built (SciPy's checks, the CSV files) and the exact route's work budget
+        from rsb_sim.arm_laws import law_instance  # checked at the longest horizon, before anything is written
+
+        try:
+            law_instance(values.arm_laws(req.arms, "--arms"), req.algo, max(req.Ts), req.quantize)
+        except ValueError as exc:
+            raise usage_error(exc, LIBRARY_FLAGS) from None
     res = plot_bounds_command(req.dr, req.params, req.p, req.algo, req.out, req.Ts, req.trials, req.seed, req.rho,
-                              req.radius_scale, req.explore, progress, arms=req.arms, **req.sweep)
+                              req.radius_scale, req.explore, progress, arms=req.arms, quantize=req.quantize,
+                              **req.sweep)
     if req.format == "json":
         return json.dumps(res, indent=1, default=str)
     lines = [f"{res['png']} {res['pdf']} {res['csv']} {res['txt']}",
              f"derived rate (exponents of T in the regret): {res['derived']['rate']}"]
     if res.get("not_drawn"):
-        lines.append(f"bound not drawn: {res['not_drawn']}")
+        lines.append(f"note: {res['not_drawn']}")
     for r in res["rows"]:
         b = "-" if r["bound"] is None else f"{r['bound']:.3g} ({'vacuous' if r['vacuous'] else 'non-trivial'}, " \
                                            f"side {'ok' if r['side_ok'] else 'fails'})"

@@ -206,6 +206,7 @@ EXPRESSION_FLAGS = [
     (_SLOPES, "--arms"),
     (_SLOPES + ["--algo", "ce-ucb-m", "--arms", "beta(2,5);uniform(0.3,0.1)"], "--quantize"),
     (_PLOT_ARMS, "--arms"),
+    (_PLOT_ARMS, "--quantize"),
 ]
 
 

@@ -1,6 +1,7 @@
-"""``--arms`` on the command line: optimize, derive, simulate and bad specifications (issue 17, items 1-3)."""
+"""``--arms`` on the command line: optimize, derive, simulate, slopes, plot bounds and bad specifications (issue 17)."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -150,27 +151,47 @@ def test_slopes_arms(capsys, tmp_path, monkeypatch):
 
 
 def test_plot_bounds_arms(capsys, tmp_path, monkeypatch):
-    """rsb plot bounds --arms: the UCB bound from r = q, L_MH, W (Delta(eps) by lemma:Delta_error); RS-ETC-M's
-    bound is not drawn and the output, the text and the CSV header say why; the empirical regret is drawn."""
+    """rsb plot bounds --arms: the theorems' bounds from r = q, L_MH, W and the grid enumerated on the laws (Delta,
+    Delta_min, side conditions as for Bernoulli arms); --quantize is declared; bad input writes nothing."""
     monkeypatch.chdir(_files(tmp_path))
     base = ["plot", "bounds", "--dr", "gini", "--arms", "beta(2,5); uniform(0.3,0.2); empirical(r.csv:ret)",
             "--Ts", "200,400", "--trials", "3", "--quiet", "--format", "json"]
-    rep, _ = _json(capsys, base + ["--algo", "ce-ucb-m", "--out", "ucb", "--radius-scale", "0.001", "--explore", "4"])
-    assert rep["not_drawn"] is None and all(r["bound"] > 0 and r["Delta_min"] != r["Delta_min"] for r in rep["rows"])
-    assert [r["side_ok"] for r in rep["rows"]] == [None, None]  # T > e^3 holds; T(eps) not checked
-    txt = (tmp_path / "ucb" / "bounds-gini-ce-ucb-m.txt").read_text()
-    assert "L_MH" in txt and "T(eps) not checked" in txt and "r = q" in rep["derived"]["source"]
-    rep, _ = _json(capsys, base + ["--algo", "rs-etc-m", "--out", "etc", "--explore", "4"])
-    assert "Delta_min" in rep["not_drawn"] and all(r["bound"] is None and r["mean_regret"] >= 0 for r in rep["rows"])
-    txt = (tmp_path / "etc" / "bounds-gini-rs-etc-m.txt").read_text()
-    assert "Bound not drawn" in txt and "Delta_min" in txt
-    assert "bound_not_drawn" in (tmp_path / "etc" / "bounds-gini-rs-etc-m.csv").read_text()
-    assert (tmp_path / "etc" / "bounds-gini-rs-etc-m.png").exists()
-    code = main(base[:-2] + ["--algo", "rs-etc-m", "--out", "etc2", "--explore", "4"])
-    assert code == 0 and "bound not drawn" in capsys.readouterr().out
-    for extra, flag in ((["--algo", "rs-ucb-m"], "--algo"), (["--algo", "ce-ucb-m", "--p", "0.4,0.9"], "--arms")):
+    for algo, extra in (("ce-ucb-m", ["--radius-scale", "0.001", "--explore", "4"]), ("rs-etc-m", ["--explore", "4"])):
+        rep, _ = _json(capsys, base + ["--algo", algo, "--out", algo] + extra)
+        assert rep["not_drawn"] is None
+        for r in rep["rows"]:
+            assert r["bound"] > 0 and 0 < r["Delta_min"] < math.inf and r["bound_Delta"] >= 0
+            assert isinstance(r["side_ok"], bool) and r["mean_regret"] >= 0
+        txt = (tmp_path / algo / f"bounds-gini-{algo}.txt").read_text()
+        assert "L_MH" in txt and "r = q" in rep["derived"]["source"]
+    long = base[:5] + ["beta(2,5); uniform(0.3,0.2)", "--Ts", "2100,4200"] + base[8:]  # K T > the exact budget
+    rep, _ = _json(capsys, long + ["--algo", "ce-ucb-m", "--out", "q", "--radius-scale", "0.001", "--explore", "4",
+                                   "--quantize", "8"])
+    assert all(r["bound"] > 0 for r in rep["rows"])
+    assert "Quantised run" in (tmp_path / "q" / "bounds-gini-ce-ucb-m.txt").read_text()
+    for extra, flag in ((["--algo", "rs-ucb-m"], "--algo"), (["--algo", "ce-ucb-m", "--p", "0.4,0.9"], "--arms"),
+                        (["--algo", "rs-etc-m", "--quantize", "8"], "--quantize")):
         code = main(base + extra + ["--out", "x"])
         assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
+    for extra, flag in ((["--algo", "ce-ucb-m"], "--quantize"),
+                        (["--algo", "uniform", "--quantize", "8"], "--quantize")):
+        code = main(long + extra + ["--out", "x"])
+        assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_plot_bounds_arms_says_why_a_bound_is_not_drawn():
+    """A grid above the enumeration budget (a count): no bound, and the reason in words (not a silent gap)."""
+    from proofs_checks.bound_plot import _bounds
+    from proofs_checks.bounds import laws_constants
+    from rsb_theory.laws import parse_arms
+
+    arms = "beta(2,5); uniform(0.3,0.2); triang(0.5,0,1); beta(5,2); uniform(0.1,0.5); beta(3,3)"
+    c = laws_constants("gini", {}, parse_arms(arms))
+    fine, coarse = ({"eps": e, "config": {"rho": 0.1}} for e in (0.01, 0.9))
+    bounds, why = _bounds("rs-etc-m", "gini", {}, None, arms, c, (10, 10**6), [(coarse, None), (fine, None)])
+    assert bounds == [None, None] and "T = 1000000" in why and "not drawn" in why and "points" in why
+    bounds, why = _bounds("uniform", "gini", {}, None, arms, c, (10, 10**6), [(coarse, None), (fine, None)])
+    assert bounds == [None, None] and why is None  # no bound in the paper: said per row, as for --p
 
 
 @pytest.mark.parametrize("dr, params", [("cvar_lower", ["--param", "alpha=0.2"]), ("dual(gini)", []),
@@ -190,3 +211,30 @@ def test_bad_duals_are_one_line_naming_dr(capsys, dr):
     code = main(["optimize", "--dr", dr, "--p", "0.4,0.9"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and "argument '--dr'" in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("algo", ["rs-etc-m", "ce-ucb-m", "rs-ucb-m"])
+def test_laws_bound_agrees_with_the_bernoulli_route_and_the_simulation_setup(algo):
+    """Two routes: bernoulli(p) arms through laws_bound give theorem_bound's numbers for --p; for continuous laws
+    RS-ETC-M's side threshold N(eps) is the N(eps) the simulation's setup computes (rsb_sim.setup.true_gap)."""
+    from proofs_checks.bounds import laws_bound, laws_constants, theorem_bound
+    from rsb_sim.arm_laws import law_instance
+    from rsb_sim.config import SimConfig
+    from rsb_sim.setup import prepare
+    from rsb_theory.distortions import get
+    from rsb_theory.laws import parse_arms
+
+    p, T = (0.3, 0.6, 0.9), 5000
+    laws = parse_arms("; ".join(f"bernoulli({x})" for x in p))
+    ref = theorem_bound(algo, "gini", None, p, T, rho=0.1)
+    got = laws_bound(algo, "gini", None, laws, laws_constants("gini", None, laws), T, rho=0.1)
+    for name in ("eps", "discrete", "Delta", "bound", "Delta_min", "threshold", "side_ok"):
+        assert getattr(got, name) == pytest.approx(getattr(ref, name), rel=1e-9, abs=1e-12), name
+    if algo != "rs-etc-m":
+        return
+    laws = parse_arms(LAWS)
+    c = laws_constants("gini", None, laws)
+    got = laws_bound(algo, "gini", None, laws, c, T)
+    setup = prepare(SimConfig(T=T, trials=1, seed=0), law_instance(laws, algo, T), get("gini"), algo)
+    assert got.Delta_min == pytest.approx(setup.Delta_min, rel=1e-6)
+    assert got.threshold == pytest.approx(setup.N_eps, rel=1e-6)
