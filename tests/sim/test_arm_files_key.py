@@ -63,6 +63,20 @@ def test_digests_name_each_file_once_and_specs_without_files_keep_their_keys(tmp
     assert store.key_of(spec) == hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def test_a_file_edited_under_a_running_sweep_is_refused_on_the_worker(tmp_path):
+    """The digests a sweep keyed its result by travel with the spec; a worker reading other bytes stops."""
+    data = tmp_path / "r.csv"
+    _csv(data, [0.1, 0.2, 0.7])
+    pinned = store.with_file_digests(_spec(data))
+    assert pinned["arm_files"] == {str(data): hashlib.sha256(data.read_bytes()).hexdigest()}
+    assert store.key_of(pinned) == store.key_of(_spec(data))  # the same key with or without the digests
+    assert np.array_equal(run_spec(pinned).regrets, run_spec(_spec(data)).regrets)
+    _csv(data, [0.1, 0.2, 0.8])  # edited after the sweep read it
+    with pytest.raises(ValueError, match=r"^argument 'arms': .*r.csv' has changed since the sweep read it"):
+        run_spec(pinned)
+    assert store.with_file_digests({"p": [0.4, 0.9]}) == {"p": [0.4, 0.9]}
+
+
 def test_missing_file_is_one_line_naming_the_arm_and_nothing_is_written(tmp_path):
     out = tmp_path / "out"
     with pytest.raises(LawError, match=r"^argument '--arms': arm 1 \(empirical\(.*gone.csv:ret\)\): no such file"):
