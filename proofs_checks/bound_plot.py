@@ -143,7 +143,6 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
     from rsb_sim import store
 
     from .bound_rates import derive_rate, derive_rate_laws
-    from .bounds import theorem_bound
 
     loaded = [store.load(out / "runs", k) for k in keys]
     regrets = [np.asarray(a["regrets"], dtype=float) for _s, a in loaded]
@@ -301,8 +300,8 @@ def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: i
     if data.get("not_drawn"):
         lines.append(f"Note: {data['not_drawn']}; the empirical regret is drawn.")
     if data.get("quantization"):
-        lines.append(f"Quantised run (--quantize): {data['quantization']['note']}; the theorem bounds the exact "
-                     f"algorithm, the run's estimates differ from it by at most that.")
+        lines.append(f"Quantised run (--quantize): {data['quantization']['note']}; the theorem's bound is for the "
+                     f"exact algorithm and does not cover this error of the run's estimates.")
     for r in data["rows"]:
         if r["bound"] is None:
             why = "not drawn, see above" if data.get("not_drawn") else f"no bound in the paper for {algo}"

@@ -56,7 +56,7 @@ def test_digests_name_each_file_once_and_specs_without_files_keep_their_keys(tmp
     _csv(a, [0.1, 0.3])
     _csv(b, [0.2])
     got = file_digests(f"empirical({a}:ret); empirical({a}:1); beta(2,5); empirical({b}:ret)")
-    assert got == {str(a): hashlib.sha256(a.read_bytes()).hexdigest(), str(b): hashlib.sha256(b.read_bytes()).hexdigest()}
+    assert got == {str(f): hashlib.sha256(f.read_bytes()).hexdigest() for f in (a, b)}
     assert file_digests("beta(2,5); uniform(0.3,0.1)") == {}
     spec = {"algo": "uniform", "dr": "gini", "params": {}, "arms": "beta(2,5); uniform(0.3,0.1)",
             "config": {"T": 10, "trials": 1, "seed": 0}}
