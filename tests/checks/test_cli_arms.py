@@ -238,3 +238,20 @@ def test_laws_bound_agrees_with_the_bernoulli_route_and_the_simulation_setup(alg
     setup = prepare(SimConfig(T=T, trials=1, seed=0), law_instance(laws, algo, T), get("gini"), algo)
     assert got.Delta_min == pytest.approx(setup.Delta_min, rel=1e-6)
     assert got.threshold == pytest.approx(setup.N_eps, rel=1e-6)
+
+
+def test_simulate_out_recomputes_an_edited_csv_and_reuses_an_unchanged_one(tmp_path, monkeypatch, capsys):
+    """rsb simulate --out keeps its run in a sweep cache keyed by the CSV's content (rsb_sim.store.key_of)."""
+    monkeypatch.chdir(tmp_path)
+    csv = tmp_path / "r.csv"
+    argv = ["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--arms", "empirical(r.csv:ret); beta(2,5)", "--T",
+            "150", "--trials", "3", "--explore", "5", "--quiet", "--out", "kept"]
+    csv.write_text("ret\n0.1\n0.2\n0.9\n")
+    first, _ = _json(capsys, argv)
+    runs = sorted(p.name for p in (tmp_path / "kept" / "runs").glob("*.json"))
+    again, _ = _json(capsys, argv)  # unchanged: the stored run is read back
+    assert again["regrets"] == first["regrets"] and sorted(
+        p.name for p in (tmp_path / "kept" / "runs").glob("*.json")) == runs
+    csv.write_text("ret\n0.6\n0.7\n0.95\n")
+    edited, _ = _json(capsys, argv)
+    assert edited["regrets"] != first["regrets"] and len(list((tmp_path / "kept" / "runs").glob("*.json"))) == 2
