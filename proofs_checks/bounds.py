@@ -174,21 +174,37 @@ def theorem_bound(algo: str, dr: str, params: dict | None, p, T: int, eps: float
     ValueError
         ``algo`` without a bound in the paper (names ``algo``).
     """
-    from rsb_theory.rates import N_eps_value
     from rsb_theory.discretization import discrete_optimum
     from rsb_theory.distortions import resolve
 
+    _check_algo(algo)
+    c = instance_constants(dr, params, p)
+    T, eps = int(T), _eps(c.K, T, eps)
+    opt = discrete_optimum(resolve(dr, **(params or {})), np.asarray(p, dtype=float), eps, grid_of(algo))
+    return _bound_point(algo, c, T, eps, rho, opt)
+
+
+def grid_of(algo: str) -> str:
+    """The grid of ``algo``'s discretisation: ``etc`` for RS-ETC-M, ``ucb`` for the UCBs."""
+    return "etc" if algo == "rs-etc-m" else "ucb"
+
+
+def _check_algo(algo: str) -> None:
     if algo not in BOUND_LABELS:
         raise ValueError(f"argument 'algo': the paper proves no regret bound for {algo!r}; "
                          f"bounds exist for {', '.join(BOUND_LABELS)}")
-    c = instance_constants(dr, params, p)
-    K, T = c.K, int(T)
-    if eps is None:
-        eps = math.sqrt(K * math.log(T) / T)
-    eps = min(float(eps), 1.0)
-    d = resolve(dr, **(params or {}))
-    grid = "etc" if algo == "rs-etc-m" else "ucb"
-    opt = discrete_optimum(d, np.asarray(p, dtype=float), eps, grid)
+
+
+def _eps(K: int, T: int, eps: float | None) -> float:
+    """eps as run: the experiments' sqrt(K log T / T) by default, at most 1."""
+    return min(float(math.sqrt(K * math.log(T) / T) if eps is None else eps), 1.0)
+
+
+def _bound_point(algo: str, c: InstanceConstants, T: int, eps: float, rho: float, opt) -> BoundPoint:
+    """The theorem's bound of ``algo`` from the constants ``c`` and the discrete optimum ``opt`` on its grid."""
+    from rsb_theory.rates import N_eps_value
+
+    K = c.K
     if algo == "rs-etc-m":
         N = N_eps_value(K, T, eps, c.L, c.q, opt.Delta_min)
         disc = _eval("etc", T, K, eps, c.q, c.L, c.W, c.B, rho, opt.Delta_min) if math.isfinite(N) else math.inf
@@ -203,3 +219,51 @@ def theorem_bound(algo: str, dr: str, params: dict | None, p, T: int, eps: float
     bound = float(disc) + float(opt.Delta)
     return BoundPoint(T, eps, float(disc), float(opt.Delta), bound, float(opt.Delta_min), float(threshold),
                       bool(T > threshold), bool(bound >= c.trivial), BOUND_LABELS[algo])
+
+
+# ---------------------------------------------------------------------------
+# arms of any laws (--arms)
+# ---------------------------------------------------------------------------
+def laws_constants(dr: str, params: dict | None, laws) -> InstanceConstants:
+    """:class:`InstanceConstants` of ``dr`` on arm laws (``--arms``), as ``rsb derive --arms`` gives them.
+
+    L is L_MH = L_H b^(1-q) with r = q for laws on [0, b] (the appendix's paragraph on Hölder
+    exponents; the W1-Hölder constant of U_h that :mod:`rsb_sim.setup` also uses), W of
+    :func:`rsb_theory.oracle.W_laws`, B = b max h (U_h(F) = int_0^b h(1 - F(x)) dx <= b max h),
+    v_star = V(alpha*) (:func:`rsb_theory.oracle.optimal_mixture_laws`), and the trivial bound is V*
+    itself (U_h >= 0, so the regret is at most V*; min_alpha V is not computed for general laws).
+    """
+    from rsb_theory.distortions import resolve
+    from rsb_theory.holder import holder, optimal_means
+    from rsb_theory.oracle import W_laws, optimal_mixture_laws
+
+    d = resolve(dr, **(params or {}))
+    fam = holder(d, (0, 1))
+    q = float(fam.q)
+    b = max(law.support[1] for law in laws)
+    h_max = float(d.numeric(np.array([float(optimal_means(d, 0, 1)[0])]))[0])
+    v_star = float(optimal_mixture_laws(d, laws).value)
+    return InstanceConstants(len(laws), q, float(fam.L_H) * b ** (1.0 - q), float(W_laws(laws)), b * h_max,
+                             v_star, v_star)
+
+
+def laws_bound(algo: str, dr: str, params: dict | None, laws, c: InstanceConstants, T: int,
+               eps: float | None = None, rho: float = 0.1) -> BoundPoint:
+    """:func:`theorem_bound` on arm laws, with the constants ``c`` of :func:`laws_constants`.
+
+    Delta(eps) and Delta_min(eps) come from :func:`rsb_theory.laws.discrete.discrete_optimum_laws` (the grid
+    enumerated, V exact for discrete laws, by quadrature to 1e-9 otherwise), so the side conditions are
+    checked as for Bernoulli arms.
+
+    Raises
+    ------
+    ValueError
+        ``algo`` without a bound (names ``algo``); the grid above the enumeration budget (names ``eps``).
+    """
+    from rsb_theory.distortions import resolve
+    from rsb_theory.laws.discrete import discrete_optimum_laws
+
+    _check_algo(algo)
+    T, eps = int(T), _eps(c.K, T, eps)
+    opt = discrete_optimum_laws(resolve(dr, **(params or {})), laws, eps, grid_of(algo), v_star=c.v_star)
+    return _bound_point(algo, c, T, eps, rho, opt)

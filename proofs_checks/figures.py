@@ -160,7 +160,12 @@ def bounds_figure(data: dict, title: str):
     ax.fill_between(Ts, np.maximum(lo, pos_floor), np.maximum(hi, pos_floor), color=color, alpha=0.25, lw=0,
                     label="95% CI of the mean (normal)")
     trivial = rows[0]["trivial"]
-    ax.axhline(trivial, color="k", lw=1, ls=":", label=f"trivial bound V* - min V = {trivial:.3g}")
+    name = data.get("trivial_name", "V* - min V")
+    ax.axhline(trivial, color="k", lw=1, ls=":", label=f"trivial bound {name} = {trivial:.3g}")
+    if data.get("not_drawn"):  # arm laws whose grid is above the enumeration budget: say so on the figure
+        ax.text(0.02, 0.02, "theorem's bound not drawn: the grid of Delta(eps), Delta_min(eps)\non these laws is "
+                "above the enumeration budget (see the .txt)", transform=ax.transAxes, fontsize=7, color="tab:red",
+                va="bottom")
     if rows[0]["bound"] is not None:
         b = np.array([r["bound"] for r in rows], dtype=float)
         ok = np.array([bool(r["side_ok"]) for r in rows])

@@ -38,11 +38,56 @@ def key_of(spec: dict) -> str:
     """A stable file name for a run specification (sorted JSON, SHA-256 prefix).
 
     ``config["threads"]`` is left out: it changes no result (:class:`rsb_sim.config.SimConfig`).
+    A spec with ``"arms"`` (the text of ``--arms``) is keyed with the SHA-256 of every file its
+    ``empirical(FILE:COLUMN)`` arms read, read now (:func:`with_file_digests`): an edited file gets a
+    new key, so its result is recomputed, never the old file's reused.
+
+    Raises
+    ------
+    rsb_theory.laws.LawError
+        A file of ``spec["arms"]`` cannot be read (one line naming the arm).
     """
     if "threads" in spec.get("config", {}):
         spec = {**spec, "config": {k: v for k, v in spec["config"].items() if k != "threads"}}
-    text = json.dumps(spec, sort_keys=True, default=str)
+    text = json.dumps(with_file_digests(spec), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def with_file_digests(spec: dict) -> dict:
+    """``spec`` with ``"arm_files"``: ``{FILE: SHA-256}`` of the files its ``"arms"`` read, read now.
+
+    A spec without files is returned as it is (its key is the one it always had).  A sweep runs its
+    specs with these digests (:func:`check_file_digests` on the worker): the key and the numbers then
+    come from the same bytes.
+
+    Raises
+    ------
+    rsb_theory.laws.LawError
+        A file that cannot be read (one line naming the arm).
+    """
+    if "arms" not in spec:
+        return spec
+    from rsb_theory.laws.digest import file_digests
+
+    files = file_digests(spec["arms"])
+    return {**spec, "arm_files": files} if files else spec
+
+
+def check_file_digests(spec: dict) -> None:
+    """ValueError naming ``arms`` and the file if a file of ``spec["arm_files"]`` no longer has its digest.
+
+    Run where the laws are read (a worker, maybe on another machine): a file edited during a sweep, or
+    another file under the same path, must not be computed under the key of the first.
+    """
+    if "arm_files" not in spec:
+        return
+    from rsb_theory.laws.digest import file_digests
+
+    now = file_digests(spec["arms"])
+    for path, digest in spec["arm_files"].items():
+        if now.get(path) != digest:
+            raise ValueError(f"argument 'arms': {path!r} has changed since the sweep read it (SHA-256 "
+                             f"{str(now.get(path))[:12]}..., expected {digest[:12]}...); run the sweep again")
 
 
 def _digest(data: bytes) -> str:

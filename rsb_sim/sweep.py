@@ -2,7 +2,9 @@
 
 A *spec* is a dict ``{"algo", "dr", "params", "p", "config": {SimConfig fields}}``
 (optionally ``"support"`` and ``"probs"`` for finite-support arms, or ``"arms"``, the text of
-``--arms``, in place of ``"p"``: :mod:`rsb_sim.arm_laws`).
+``--arms``, in place of ``"p"``: :mod:`rsb_sim.arm_laws`).  The key of a spec covers the content of
+the files its empirical arms read; the workers check they read the same bytes
+(:func:`rsb_sim.store.with_file_digests`).
 
 :func:`sweep` splits every spec into chunks of at most ``chunk`` trials.  A
 chunk of trials [lo, hi) is simulated with ``first_trial = lo`` (the reward
@@ -90,6 +92,8 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None, threads: int | None
     ``spec["record"]`` (optional): the steps of a trajectory (:func:`rsb_sim.engine.run`'s ``record``).
 
     ``threads`` (``SimConfig.threads``; changes no result) overrides the spec's when given.
+    ``spec["arm_files"]`` (set by :func:`sweep`, :func:`rsb_sim.store.with_file_digests`): the files of
+    empirical arms must still have these SHA-256 digests (ValueError naming ``arms`` otherwise).
     """
     from rsb_theory.distortions import resolve
 
@@ -109,6 +113,8 @@ def run_spec(spec: dict, lo: int = 0, hi: int | None = None, threads: int | None
         from rsb_theory.laws import parse_arms
 
         from .arm_laws import law_instance
+
+        store.check_file_digests(spec)  # the files a sweep keyed its result by (rsb_sim.store.with_file_digests)
 
         inst = law_instance(parse_arms(spec["arms"]), spec["algo"], int(cfg["T"]), cfg.get("quantize"))
     else:
@@ -329,6 +335,7 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
         _probe(scheduler)  # before anything on disk is touched
     out = Path(out)
     notify = to_stderr if notify is None else notify
+    specs = [store.with_file_digests(s) for s in specs]  # the bytes of empirical arms' files, checked on the workers
     keys = [store.key_of(s) for s in specs]
     with hold(out, wait, notify):
         done = _Progress(out, keys)

@@ -333,7 +333,11 @@ def build_parser() -> Parser:
     pl = sub.add_parser("plot", help="figures: 'bounds' = the theorem's bound vs the empirical regret")
     pl.option("what", choices=PLOTS, help="bounds")
     _distortion(pl)
-    pl.option("--p", "--p 0.4,0.9", required=True, help="Bernoulli means, comma-separated")
+    pl.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
+    pl.option("--arms", _ARMS_EXAMPLE, default=None,
+              help=_ARMS_HELP + "; the bound reads the constants of the laws (r = q, L_MH, W; as rsb derive --arms)")
+    pl.option("--quantize", "--quantize 64", default=None, metavar="M",
+              help="with --arms, CE-UCB-M: round rewards to M levels in its estimates (as rsb simulate --quantize)")
     pl.option("--algo", "--algo rs-ucb-m", required=True, choices=ALGORITHMS, help=f"one of: {', '.join(ALGORITHMS)}")
     pl.option("--out", "--out plots", required=True, help="output directory")
     pl.option("--Ts", "--Ts 1000,3000,10000", default=None,

@@ -1,6 +1,8 @@
-"""``rsb plot bounds --dr NAME|EXPR [--param k=v] --p P,... --algo NAME --out DIR [--Ts ...] [--trials M]``.
+"""``rsb plot bounds --dr NAME|EXPR [--param k=v] (--p P,... | --arms SPECS) --algo NAME --out DIR [--Ts ...]``.
 
-The theorem's bound beside the empirical regret (:mod:`proofs_checks.bound_plot`).
+The theorem's bound beside the empirical regret (:mod:`proofs_checks.bound_plot`); with ``--arms``
+the constants of the laws (r = q, L_MH, W) and, where the bound cannot be evaluated, the empirical
+regret alone and the reason in words.
 An option the algorithm does not use is an error; every argument is checked
 before anything is written.
 """
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from ..bound_plot import DEFAULT_TRIALS, DEFAULT_TS, check_request
 from ..outputs import check_out
 from . import values, work
-from .errors import fail
+from .errors import fail, usage_error
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "scheduler": "scheduler"}
 
@@ -35,24 +37,36 @@ class Request:
     sweep: dict
     format: str
     quiet: bool
+    arms: str | None = None
+    quantize: int | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
-    p = values.means(args.p, "--p")
+    p, arms = values.means_or_arms(args)
+    if arms is not None:
+        p = (None,) * values.arm_count(arms)  # only K is read before the laws are built
+        if args.algo == "rs-ucb-m":  # refused here, before --out is made (rsb_sim.setup refuses it too, later)
+            raise fail("--algo", "rs-ucb-m is implemented for Bernoulli arms only (the Jensen reduction of "
+                                 "eq:UCB_alpha); with --arms use ce-ucb-m")
     Ts = DEFAULT_TS if args.Ts is None else values.horizons(args.Ts, "--Ts")
     trials = DEFAULT_TRIALS if args.trials is None else values.count(args.trials, "--trials", 1)
     seed = values.count(args.seed, "--seed", 0)
     rho = None if args.rho is None else values.number(args.rho, "--rho", low=0, high=1, low_open=True,
                                                       high_open=True)
     rs = None if args.radius_scale is None else values.number(args.radius_scale, "--radius-scale", low=0)
-    check_request(args.algo, p, Ts, trials, rho, rs, args.explore)
+    quantize = None
+    if args.quantize is not None:
+        quantize = values.count(args.quantize, "--quantize", 1)
+        if arms is None:
+            raise fail("--quantize", "applies to --arms only (Bernoulli arms are exact)")
+    check_request(args.algo, p, Ts, trials, rho, rs, args.explore, quantize)
     _check_grids(args.algo, len(p), Ts)
     work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)
     return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
-                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet))
+                   values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet), arms, quantize)
 
 
 def _check_grids(algo: str, K: int, Ts) -> None:
@@ -78,12 +92,22 @@ def execute(req: Request) -> str:
         from rsb_sim.sweep import tqdm_progress
 
         progress = tqdm_progress("rsb plot bounds")
+    if req.arms is not None:  # the laws built (SciPy's checks, the CSV files) and the exact route's work budget
+        from rsb_sim.arm_laws import law_instance  # checked at the longest horizon, before anything is written
+
+        try:
+            law_instance(values.arm_laws(req.arms, "--arms"), req.algo, max(req.Ts), req.quantize)
+        except ValueError as exc:
+            raise usage_error(exc, LIBRARY_FLAGS) from None
     res = plot_bounds_command(req.dr, req.params, req.p, req.algo, req.out, req.Ts, req.trials, req.seed, req.rho,
-                              req.radius_scale, req.explore, progress, **req.sweep)
+                              req.radius_scale, req.explore, progress, arms=req.arms, quantize=req.quantize,
+                              **req.sweep)
     if req.format == "json":
         return json.dumps(res, indent=1, default=str)
     lines = [f"{res['png']} {res['pdf']} {res['csv']} {res['txt']}",
              f"derived rate (exponents of T in the regret): {res['derived']['rate']}"]
+    if res.get("not_drawn"):
+        lines.append(f"note: {res['not_drawn']}")
     for r in res["rows"]:
         b = "-" if r["bound"] is None else f"{r['bound']:.3g} ({'vacuous' if r['vacuous'] else 'non-trivial'}, " \
                                            f"side {'ok' if r['side_ok'] else 'fails'})"

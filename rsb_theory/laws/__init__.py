@@ -8,6 +8,7 @@ The modules (``docs/arms.md`` is the user's page):
 * :mod:`.law` -- the laws (``kind``, ``support``, ``mean``, ``cdf``, ``sf``, ``ppf``, ``draw``, atoms
   and masses) and the rule that turns a uniform of the reward table into a reward;
 * :mod:`.empirical` -- a column of a CSV file;
+* :mod:`.digest` -- the SHA-256 of the files an ``--arms`` text reads (for the keys of stored results); light;
 * :mod:`.build` -- specifications -> laws (:func:`parse_arms`), with SciPy's checks and the
   bounded, non-negative support of ``sec:setting``;
 * :mod:`.quadrature` -- adaptive Gauss–Kronrod with nodes and weights;
@@ -34,7 +35,7 @@ _EXPORTS = {
     "bernoulli_law": "build", "finite_laws": "build", "bernoulli_laws": "build",
     "value": "values", "arm_values": "values", "mixture_value": "values", "mixture_integral": "values",
     "wasserstein1": "values", "union_support": "values", "all_discrete": "values",
-    "step_form": "rule",
+    "step_form": "rule", "file_digests": "digest",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -161,6 +161,8 @@ _SLOPES = ["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--trials", "2", "
            "--quiet"]
 _PLOT = ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--out", "plots", "--Ts", "200,400",
          "--trials", "2", "--quiet"]
+_PLOT_ARMS = ["plot", "bounds", "--dr", "gini", "--arms", "beta(2,5);uniform(0.3,0.1)", "--algo", "ce-ucb-m", "--out",
+              "plots", "--Ts", "200,400", "--trials", "2", "--quiet"]
 _REPRO = ["reproduce", "vs-rho", "--out", "results", "--trials", "2", "--quiet"]
 # (command line, flag whose value is replaced, how it is named in the error)
 EXPRESSION_FLAGS = [
@@ -203,6 +205,8 @@ EXPRESSION_FLAGS = [
     (_SIM_ARMS, "--quantize"),
     (_SLOPES, "--arms"),
     (_SLOPES + ["--algo", "ce-ucb-m", "--arms", "beta(2,5);uniform(0.3,0.1)"], "--quantize"),
+    (_PLOT_ARMS, "--arms"),
+    (_PLOT_ARMS, "--quantize"),
 ]
 
 
@@ -269,6 +273,7 @@ def test_no_user_string_is_evaluated_in_a_process(tmp_path, argv):
     ["optimize", "--dr", "gini", "--p", "0.4", "0.9"],
     ["optimize", "--dr", "gini", "--arms", "betta(2,5);uniform(0,1)"],
     ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--arms", "beta(2,5);bernoulli(1.5)", "--T", "100"],
+    ["plot", "bounds", "--dr", "gini", "--arms", "beta(2,5);betta(1,1)", "--algo", "ce-ucb-m", "--out", "o"],
 ])
 def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
     """Bad arguments and --help are answered before NumPy, SymPy or any simulation code is imported

@@ -1,6 +1,7 @@
-"""``--arms`` on the command line: optimize, derive, simulate and bad specifications (issue 17, items 1-3)."""
+"""``--arms`` on the command line: optimize, derive, simulate, slopes, plot bounds and bad specifications (issue 17)."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -101,6 +102,8 @@ COMMANDS = [
     ["optimize", "--dr", "gini"],
     ["derive", "--h", "gini"],
     ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--T", "100", "--trials", "2", "--quiet"],
+    ["plot", "bounds", "--dr", "gini", "--algo", "ce-ucb-m", "--out", "plots", "--Ts", "200,400", "--trials", "2",
+     "--quiet"],
 ]
 
 
@@ -147,6 +150,50 @@ def test_slopes_arms(capsys, tmp_path, monkeypatch):
     assert code == 2 and "argument '--quantize'" in capsys.readouterr().err
 
 
+def test_plot_bounds_arms(capsys, tmp_path, monkeypatch):
+    """rsb plot bounds --arms: the theorems' bounds from r = q, L_MH, W and the grid enumerated on the laws (Delta,
+    Delta_min, side conditions as for Bernoulli arms); --quantize is declared; bad input writes nothing."""
+    monkeypatch.chdir(_files(tmp_path))
+    base = ["plot", "bounds", "--dr", "gini", "--arms", "beta(2,5); uniform(0.3,0.2); empirical(r.csv:ret)",
+            "--Ts", "200,400", "--trials", "3", "--quiet", "--format", "json"]
+    for algo, extra in (("ce-ucb-m", ["--radius-scale", "0.001", "--explore", "4"]), ("rs-etc-m", ["--explore", "4"])):
+        rep, _ = _json(capsys, base + ["--algo", algo, "--out", algo] + extra)
+        assert rep["not_drawn"] is None
+        for r in rep["rows"]:
+            assert r["bound"] > 0 and 0 < r["Delta_min"] < math.inf and r["bound_Delta"] >= 0
+            assert isinstance(r["side_ok"], bool) and r["mean_regret"] >= 0
+        txt = (tmp_path / algo / f"bounds-gini-{algo}.txt").read_text()
+        assert "L_MH" in txt and "r = q" in rep["derived"]["source"]
+    long = base[:5] + ["beta(2,5); uniform(0.3,0.2)", "--Ts", "2100,4200"] + base[8:]  # K T > the exact budget
+    rep, _ = _json(capsys, long + ["--algo", "ce-ucb-m", "--out", "q", "--radius-scale", "0.001", "--explore", "4",
+                                   "--quantize", "8"])
+    assert all(r["bound"] > 0 for r in rep["rows"])
+    assert "Quantised run" in (tmp_path / "q" / "bounds-gini-ce-ucb-m.txt").read_text()
+    for extra, flag in ((["--algo", "rs-ucb-m"], "--algo"), (["--algo", "ce-ucb-m", "--p", "0.4,0.9"], "--arms"),
+                        (["--algo", "rs-etc-m", "--quantize", "8"], "--quantize")):
+        code = main(base + extra + ["--out", "x"])
+        assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
+    for extra, flag in ((["--algo", "ce-ucb-m"], "--quantize"),
+                        (["--algo", "uniform", "--quantize", "8"], "--quantize")):
+        code = main(long + extra + ["--out", "x"])
+        assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_plot_bounds_arms_says_why_a_bound_is_not_drawn():
+    """A grid above the enumeration budget (a count): no bound, and the reason in words (not a silent gap)."""
+    from proofs_checks.bound_plot import _bounds
+    from proofs_checks.bounds import laws_constants
+    from rsb_theory.laws import parse_arms
+
+    arms = "beta(2,5); uniform(0.3,0.2); triang(0.5,0,1); beta(5,2); uniform(0.1,0.5); beta(3,3)"
+    c = laws_constants("gini", {}, parse_arms(arms))
+    fine, coarse = ({"eps": e, "config": {"rho": 0.1}} for e in (0.01, 0.9))
+    bounds, why = _bounds("rs-etc-m", "gini", {}, None, arms, c, (10, 10**6), [(coarse, None), (fine, None)])
+    assert bounds == [None, None] and "T = 1000000" in why and "not drawn" in why and "points" in why
+    bounds, why = _bounds("uniform", "gini", {}, None, arms, c, (10, 10**6), [(coarse, None), (fine, None)])
+    assert bounds == [None, None] and why is None  # no bound in the paper: said per row, as for --p
+
+
 @pytest.mark.parametrize("dr, params", [("cvar_lower", ["--param", "alpha=0.2"]), ("dual(gini)", []),
                                         ("dual(cvar)", ["--param", "alpha=0.8"]), ("dual(u**2)", [])])
 def test_the_new_distortions_on_the_command_line(capsys, dr, params):
@@ -164,3 +211,47 @@ def test_bad_duals_are_one_line_naming_dr(capsys, dr):
     code = main(["optimize", "--dr", dr, "--p", "0.4,0.9"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and "argument '--dr'" in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("algo", ["rs-etc-m", "ce-ucb-m", "rs-ucb-m"])
+def test_laws_bound_agrees_with_the_bernoulli_route_and_the_simulation_setup(algo):
+    """Two routes: bernoulli(p) arms through laws_bound give theorem_bound's numbers for --p; for continuous laws
+    RS-ETC-M's side threshold N(eps) is the N(eps) the simulation's setup computes (rsb_sim.setup.true_gap)."""
+    from proofs_checks.bounds import laws_bound, laws_constants, theorem_bound
+    from rsb_sim.arm_laws import law_instance
+    from rsb_sim.config import SimConfig
+    from rsb_sim.setup import prepare
+    from rsb_theory.distortions import get
+    from rsb_theory.laws import parse_arms
+
+    p, T = (0.3, 0.6, 0.9), 5000
+    laws = parse_arms("; ".join(f"bernoulli({x})" for x in p))
+    ref = theorem_bound(algo, "gini", None, p, T, rho=0.1)
+    got = laws_bound(algo, "gini", None, laws, laws_constants("gini", None, laws), T, rho=0.1)
+    for name in ("eps", "discrete", "Delta", "bound", "Delta_min", "threshold", "side_ok"):
+        assert getattr(got, name) == pytest.approx(getattr(ref, name), rel=1e-9, abs=1e-12), name
+    if algo != "rs-etc-m":
+        return
+    laws = parse_arms(LAWS)
+    c = laws_constants("gini", None, laws)
+    got = laws_bound(algo, "gini", None, laws, c, T)
+    setup = prepare(SimConfig(T=T, trials=1, seed=0), law_instance(laws, algo, T), get("gini"), algo)
+    assert got.Delta_min == pytest.approx(setup.Delta_min, rel=1e-6)
+    assert got.threshold == pytest.approx(setup.N_eps, rel=1e-6)
+
+
+def test_simulate_out_recomputes_an_edited_csv_and_reuses_an_unchanged_one(tmp_path, monkeypatch, capsys):
+    """rsb simulate --out keeps its run in a sweep cache keyed by the CSV's content (rsb_sim.store.key_of)."""
+    monkeypatch.chdir(tmp_path)
+    csv = tmp_path / "r.csv"
+    argv = ["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--arms", "empirical(r.csv:ret); beta(2,5)", "--T",
+            "150", "--trials", "3", "--explore", "5", "--quiet", "--out", "kept"]
+    csv.write_text("ret\n0.1\n0.2\n0.9\n")
+    first, _ = _json(capsys, argv)
+    runs = sorted(p.name for p in (tmp_path / "kept" / "runs").glob("*.json"))
+    again, _ = _json(capsys, argv)  # unchanged: the stored run is read back
+    assert again["regrets"] == first["regrets"] and sorted(
+        p.name for p in (tmp_path / "kept" / "runs").glob("*.json")) == runs
+    csv.write_text("ret\n0.6\n0.7\n0.95\n")
+    edited, _ = _json(capsys, argv)
+    assert edited["regrets"] != first["regrets"] and len(list((tmp_path / "kept" / "runs").glob("*.json"))) == 2
