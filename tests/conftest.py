@@ -1,7 +1,16 @@
-"""Fixtures shared by the ledger's tests (tests/checks, tests/test_determinism.py): the whole ledger, run once per
-test session."""
+"""Shared test set-up: hypothesis draws the same examples on every run, and the whole ledger is run once per
+session for the ledger's tests (tests/checks, tests/test_determinism.py)."""
+
+import os
 
 import pytest
+from hypothesis import settings
+
+# Same input, same output: the suite (and CI) draws a fixed sequence of examples, so a run's verdict does not
+# depend on luck.  HYPOTHESIS_PROFILE=explore draws fresh random examples, to hunt for new counterexamples.
+settings.register_profile("rsb", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "rsb"))
 
 
 @pytest.fixture(scope="session")
