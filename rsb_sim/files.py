@@ -72,6 +72,17 @@ def _mkdir(directory: Path) -> None:
         raise WriteError(Path(exc.filename) if exc.filename else directory, exc) from None
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back: there is no getter)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: Read once at import: setting the umask to read it is process-wide, not safe beside other threads.
+_UMASK = _umask()
+
+
 def atomic_write(path, write) -> Path:
     """Write ``path`` by calling ``write(binary file handle)``, atomically; return the path.
 
@@ -88,6 +99,9 @@ def atomic_write(path, write) -> Path:
     except OSError as exc:
         raise WriteError(path, exc) from None
     try:
+        # mkstemp creates 0600; give the file the mode open() would (0666 less the umask) so that results
+        # in a shared directory stay readable
+        os.fchmod(fd, 0o666 & ~_UMASK)
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()

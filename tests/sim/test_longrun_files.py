@@ -334,3 +334,18 @@ def test_a_worker_killed_from_outside_breaks_the_pool_instead_of_hanging():
             pid = next(iter(pool._pool._processes))
             os.kill(pid, signal.SIGKILL)
             pool.result(fut)
+
+
+def test_atomic_writes_get_the_mode_open_would_give(tmp_path):
+    """A written file is as readable as one written by open() (0666 less the umask), not mkstemp's 0600."""
+    import os
+
+    from rsb_sim.files import atomic_write
+
+    from rsb_sim.files import _UMASK
+
+    mask = os.umask(_UMASK)
+    os.umask(mask)
+    assert mask == _UMASK  # the umask read at import is the process's
+    path = atomic_write(tmp_path / "x.txt", lambda fh: fh.write(b"1"))
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask
