@@ -28,9 +28,24 @@ STEPS_PER_CALL = 200_000
 
 
 def applies(setup, d, instance) -> bool:
-    """True when the compiled loop applies: Bernoulli arms (RS-UCB-M's only case), a tracking phase
-    and an h that numba compiles (concave: RS-UCB-M refuses the others)."""
-    return instance.kind == "bernoulli" and setup.explore_steps < setup.T and edge_lines.available(d)
+    """True when the compiled loop applies: Bernoulli arms (RS-UCB-M's only case), a tracking phase,
+    an h that numba compiles (concave: RS-UCB-M refuses the others), and a maximiser of h within the
+    hull [min p, max p] of the means.
+
+    The last condition is a route choice, not a change of the algorithm (both loops take the
+    reference loop's actions): the compiled search decides when a mixture's interval of means can
+    reach the level set of h near its maximum.  When every maximiser lies outside the hull (a monotone
+    h, u**s, the mean; Gini on an instance with both means on one side of 1/2), that soon fails at
+    every step once the radius is small, and each decision went to the branch and bound one trial
+    at a time -- hundreds of times slower than the NumPy loop, which searches all trials at once.
+    """
+    if not (instance.kind == "bernoulli" and setup.explore_steps < setup.T and edge_lines.available(d)):
+        return False
+    fields = concave_fields(d)
+    if not fields.get("concave"):
+        return False
+    p = np.asarray(instance.p, dtype=float)
+    return float(fields["xs_hi"]) >= float(p.min()) and float(fields["xs_lo"]) <= float(p.max())
 
 
 def run(setup, d, instance, table, record_actions: bool = False, progress=None,
