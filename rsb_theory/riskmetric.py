@@ -53,7 +53,6 @@ from typing import Callable, Sequence
 
 import numpy as np
 import sympy as sp
-from scipy import integrate
 
 from rsb_theory.distortions import U, Distortion
 
@@ -494,6 +493,8 @@ def quadrature(h_numeric: Callable, dist, *, epsabs: float = 1e-11, epsrel: floa
     -------
     float
     """
+    from scipy import integrate  # imported here: the rest of this module, and so `rsb derive`, needs no SciPy
+
     h = _as_h(h_numeric)
     if not all(hasattr(dist, attr) for attr in ("sf", "ppf", "support")):
         raise ValueError(f"argument 'dist': expected a frozen scipy.stats distribution, got {dist!r}")
