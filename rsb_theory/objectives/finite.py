@@ -90,13 +90,20 @@ class FiniteETCObjective(Objective):
         return acc[0] + a, acc[1] + a[..., None] * self.surv[rows, i]
 
     def _steps_value(self, per_step: np.ndarray) -> np.ndarray:
-        """sum_j w_j (per_step_j - [x_{j+1} <= 0] h(1)) over the steps of non-zero width."""
-        val = np.zeros(per_step.shape[:-1])
-        for j in range(per_step.shape[-1]):
-            w = self.widths[j]
-            if w != 0.0:
-                val = val + w * (per_step[..., j] - (self.h1 if self.left[j] else 0.0))
-        return val
+        """sum_j w_j (per_step_j - [x_{j+1} <= 0] h(1)) over the steps of non-zero width.
+
+        Summed left to right (``np.add.accumulate`` is sequential), so the result is bit for bit
+        that of the plain loop ``val = val + w_j (...)`` over the steps: per-step values are finite,
+        and a step of zero width adds an exact zero.  Vectorised because an empirical law of
+        continuous arms has one step per distinct sample (tens of thousands for RS-ETC-M's commit).
+        """
+        keep = self.widths != 0.0
+        if not np.any(keep):
+            return np.zeros(per_step.shape[:-1])
+        w = self.widths[keep]
+        shift = np.where(self.left[keep], self.h1, 0.0)
+        terms = w * (per_step[..., keep] - shift)
+        return np.add.accumulate(terms, axis=-1)[..., -1] + 0.0
 
     def value(self, acc, rows):
         return self._steps_value(self.h(np.clip(acc[1], 0.0, 1.0)))
