@@ -26,8 +26,11 @@ def thread_count(setup, trials: int) -> int:
     return max(1, min(int(setup.threads), int(trials)))
 
 
-def start(setup, table, record_actions: bool):
+def start(setup, table, record_actions: bool, counts: bool = False):
     """The exploration phase of a compiled run: (actions, rewards, (buf, pos, fill, pulls), ones (B, K) float).
+
+    With ``counts`` the last item is the exploration's per-outcome counts (B, K, m) int64 instead
+    (finite-support and continuous arms: the counts of every level).
 
     ``actions`` is (B, T) int8 with the round-robin exploration written when recording, else a
     (1, 1) placeholder (one compiled signature); every reward stream gets one block up front (the
@@ -41,6 +44,8 @@ def start(setup, table, record_actions: bool):
     hist = rew.take(np.full(K, n0))
     buf, pos, fill = rew.buffers()
     rew.refill(np.flatnonzero(pos >= fill))
+    if counts:
+        return actions, rew, (buf, pos, fill, rew.pulls), np.ascontiguousarray(hist, dtype=np.int64)
     return actions, rew, (buf, pos, fill, rew.pulls), np.ascontiguousarray(hist[:, :, 1], dtype=float)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from rsb_theory import argmax as am
 from rsb_theory.argmax import edge_lines
 
-from . import _ce_compiled, _ucb
+from . import _ce_compiled, _ce_levels, _ucb
 
 #: Largest grid for the compiled path.  Its pruning bounds g beyond the sampled line by secant
 #: extensions, which are loose when the optimum sits at a hull vertex with a steep bonus (the
@@ -53,6 +53,8 @@ def runs_compiled_loop(setup, d, instance) -> bool:
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
     if runs_compiled_loop(setup, d, instance):
         return _ce_compiled.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
+    if _ce_levels.applies(setup, d, instance):
+        return _ce_levels.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
     if instance.kind != "bernoulli":
         support = np.asarray(instance.support, dtype=float)
 

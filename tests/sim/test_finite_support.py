@@ -163,12 +163,14 @@ def test_candidate_certificate_used_and_exact():
 @pytest.mark.parametrize("budget", [0, None])
 def test_ce_ucb_large_grid_uses_branch_and_bound_exactly(budget):
     """A grid above ENUM_MAX: searches by rsb_theory.argmax.argmax (SimConfig.enum_budget = 0: every search;
-    finite objective, previous kept) or, by default, enumeration of the materialised grid for these few trials."""
+    finite objective, previous kept) or, by default, enumeration of the materialised grid for these few trials.
+    The NumPy route (``compiled=False``; the compiled levels loop is tested in test_ce_levels.py)."""
     from rsb_sim.search import ENUM_MAX
 
     support, probs = INSTANCES["K3m3"]
     inst = FiniteSupportInstance(support, probs)
-    cfg = SimConfig(T=150, trials=2, seed=2, eps=0.004, explore=10, radius_scale=0.004, enum_budget=budget)
+    cfg = SimConfig(T=150, trials=2, seed=2, eps=0.004, explore=10, radius_scale=0.004, enum_budget=budget,
+                    compiled=False)
     setup, pr, ref, decisions = _run_both(inst, DISTORTIONS["gini"], "ce-ucb-m", cfg, 2)
     assert setup.grid.size > ENUM_MAX and pr.stats["candidate"] == 0
     assert (pr.stats["bnb"] > 0) == (budget == 0)

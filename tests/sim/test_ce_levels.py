@@ -1,0 +1,166 @@
+"""CE-UCB-M's compiled loop on levels (:mod:`rsb_sim.policies._ce_levels`) and its exact search
+(:mod:`rsb_theory.argmax.levels`) against independent routes.
+
+* the search against :func:`rsb_theory.argmax.argmax` by enumeration of the whole grid (the
+  rule of ``rsb_theory/argmax/rule.py``), on hypothesis-drawn laws, K = 2..5, both grids, ETC and
+  CE objectives, with and without a previous choice, for every distortion of q = 1 it applies to;
+* the loop against the plain reference loop (identical actions) and against the NumPy route
+  (``compiled=False``) on finite-support, empirical and quantised continuous arms, with the paper's
+  radius and with small ones;
+* threads change no result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rsb_sim.arm_laws import law_instance
+from rsb_sim.config import SimConfig
+from rsb_sim.engine import run
+from rsb_sim.instances import FiniteSupportInstance
+from rsb_sim.policies import _ce_levels
+from rsb_sim.reference import reference_trial
+from rsb_sim.rewards import RewardTable
+from rsb_sim.setup import prepare
+from rsb_theory import argmax as am
+from rsb_theory.argmax import levels
+from rsb_theory.distortions import get
+from rsb_theory.grids import Grid
+from rsb_theory.holder import holder
+from rsb_theory.laws import empirical_law, parse_arms
+
+#: The distortions of q = 1 with a concave h that numba compiles (the route's domain).
+NAMES = [n for n in ("gini", "cvar", "mean", "mean_median", "inter_es", "dual_power", "quadratic", "cvar_lower")
+         if levels.available(get(n)) and float(holder(get(n)).q) == 1.0]
+
+
+def test_the_route_covers_several_distortions():
+    assert {"gini", "cvar"} <= set(NAMES)
+
+
+@st.composite
+def instances(draw):
+    K = draw(st.integers(2, 5))
+    J = draw(st.integers(1, 10))
+    xs = np.sort(np.array(draw(st.lists(st.integers(0, 60), min_size=J, max_size=J, unique=True)), float)) / 60.0
+    if draw(st.booleans()):
+        xs = xs + 0.01  # no level at 0
+    B = 2
+    counts = np.array(draw(st.lists(st.integers(0, 6), min_size=B * K * J, max_size=B * K * J))).reshape(B, K, J)
+    counts[..., 0] += 1
+    probs = counts / counts.sum(-1, keepdims=True)
+    eps = draw(st.sampled_from([0.05, 0.1, 1 / 7, 0.2, 0.25]))
+    kind = draw(st.sampled_from(["etc", "ucb"]))
+    name = draw(st.sampled_from(NAMES))
+    ce = draw(st.booleans())
+    radius = np.array(draw(st.lists(st.floats(0.0, 3.0), min_size=B * K, max_size=B * K))).reshape(B, K)
+    radius *= draw(st.sampled_from([0.001, 0.1, 1.0]))
+    prev = draw(st.booleans())
+    pick = draw(st.lists(st.integers(0, 10 ** 6), min_size=B, max_size=B))
+    return K, xs, probs, eps, kind, name, ce, radius, prev, pick
+
+
+@settings(max_examples=150, deadline=None)
+@given(instances())
+def test_search_equals_enumeration(inst):
+    K, xs, probs, eps, kind, name, ce, radius, prev, pick = inst
+    try:
+        grid = Grid(K, eps, kind)
+    except ValueError:
+        return
+    d = get(name)
+    surv = np.cumsum(probs[..., ::-1], axis=-1)[..., ::-1]
+    L = float(holder(d).L_H)
+    if ce:
+        obj = am.ce_ucb_objective_finite(d, xs, probs, radius, 1.0, L)
+    else:
+        obj = am.etc_objective_finite(d, xs, probs)
+    previous = None
+    if prev:
+        pts = grid.counts()
+        previous = pts[np.array(pick) % len(pts)]
+    ref = am.argmax(obj, grid, previous=previous, method="enumerate")
+    got, vals, _ = levels.decide(d, grid, xs, surv, radius if ce else None, L if ce else 0.0, previous)
+    assert np.array_equal(ref.counts, got)
+    # M is the largest value, and Q bounds every other grid point's value
+    every = am.values(obj, grid, grid.counts())
+    for b in range(got.shape[0]):
+        others = np.ones(grid.size, bool)
+        others[np.flatnonzero(np.all(grid.counts() == got[b], axis=1))] = False
+        assert vals[b, 0] == pytest.approx(every[b].max(), abs=1e-12)
+        if others.any():
+            assert every[b][others].max() <= vals[b, 1] + 1e-12
+
+
+def test_search_refuses_what_it_cannot_do():
+    grid = Grid(2, 0.1, "ucb")
+    with pytest.raises(ValueError, match="argument 'd'"):
+        levels.decide(get("pht", s=0.5), grid, [0.5], np.ones((1, 2, 1)))
+    with pytest.raises(ValueError, match="argument 'support'"):
+        levels.steps_of([0.5, 0.2])
+
+
+def _empirical(K, seed=0):
+    rng = np.random.default_rng(seed)
+    return tuple(empirical_law(np.round(rng.beta(1 + i, 3, size=40), 2), f"col{i + 1}") for i in range(K))
+
+
+def _finite(K, seed=0):
+    rng = np.random.default_rng(seed)
+    support = (0.0, 0.25, 0.5, 0.75, 1.0)
+    return FiniteSupportInstance(support, tuple(tuple(p) for p in rng.dirichlet(np.ones(5), size=K)))
+
+
+def _compare(inst, dr, T, rs, trials=3, seed=0, eps=0.1, explore=4, threads=1):
+    d = get(dr)
+    cfg = SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=explore, record_actions=True,
+                    threads=threads)
+    setup = prepare(cfg, inst, d, "ce-ucb-m")
+    assert _ce_levels.applies(setup, d, inst)
+    res = run(cfg, inst, d, "ce-ucb-m")
+    assert res.stats.get("levels_loop") is True
+    ref = np.stack([reference_trial(setup, d, inst, RewardTable.from_seed(seed, trials, inst), k)
+                    for k in range(trials)])
+    first = np.argmax(ref != res.actions, axis=1)
+    assert np.array_equal(ref, res.actions), f"first differences at t = {first + 1}"
+    numpy_route = run(SimConfig(T=T, trials=trials, seed=seed, eps=eps, radius_scale=rs, explore=explore,
+                                record_actions=True, compiled=False), inst, d, "ce-ucb-m")
+    assert "levels_loop" not in numpy_route.stats
+    assert np.array_equal(numpy_route.actions, res.actions)
+    return res
+
+
+@pytest.mark.parametrize("K", [2, 3, 4])
+@pytest.mark.parametrize("dr", ["gini", "cvar"])
+@pytest.mark.parametrize("rs", [1.0, 0.002])
+def test_loop_matches_reference_on_empirical_and_finite_arms(K, dr, rs):
+    _compare(law_instance(_empirical(K, seed=K), "ce-ucb-m", 300), dr, 300, rs, seed=K)
+    _compare(_finite(K, seed=K), dr, 300, rs, seed=K + 10)
+
+
+@pytest.mark.parametrize("spec", ["beta(2,5); uniform(0.3,0.2)",
+                                  "beta(2,5); uniform(0.3,0.2); truncnorm(-2,2,0.5,0.1); triang(0.5,0,1)"])
+def test_loop_matches_reference_on_quantised_continuous_arms(spec):
+    inst = law_instance(parse_arms(spec), "ce-ucb-m", 400, 16)
+    _compare(inst, "gini", 400, 1.0)
+
+
+def test_every_step_is_decided_and_small_radii_settle():
+    """One search per decision (exploration's end to T - 1); with a small radius the choice settles
+    (few changes), with the paper's it moves at most steps; the actions are the reference loop's."""
+    inst = law_instance(_empirical(3, seed=5), "ce-ucb-m", 1500)
+    small = _compare(inst, "gini", 1500, 0.0005, trials=2, seed=5, eps=0.2)
+    assert small.stats["searches"] == 2 * (1500 - 3 * 4)
+    assert 0 < small.stats["changes"] < small.stats["searches"] // 4
+
+
+def test_threads_change_no_result():
+    inst = law_instance(_empirical(3, seed=2), "ce-ucb-m", 400)
+    d = get("gini")
+    runs = [run(SimConfig(T=400, trials=5, seed=3, eps=0.1, radius_scale=0.01, explore=4, threads=t), inst, d,
+                "ce-ucb-m") for t in (1, 2)]
+    assert np.array_equal(runs[0].counts, runs[1].counts)
+    assert np.array_equal(runs[0].regrets, runs[1].regrets)
