@@ -6,7 +6,8 @@ Usage::
     .venv/bin/python benchmarks/bench_laws.py                      # the target size, 2 worker processes (long)
     .venv/bin/python benchmarks/bench_laws.py --fit 1,3            # at the target T with 1 and 3 trials, extrapolated
 
-Arms: ``beta(2,5); uniform(0.3,0.2); truncnorm(-2,2,0.5,0.1); triang(0.5,0,1)`` (K = 4), h = Gini.
+Arms: ``beta(2,5); uniform(0.3,0.2); truncnorm(-2,2,0.5,0.1); triang(0.5,0,1)`` (K = 4), h = Gini
+(``--dr NAME`` for another).
 Algorithms: uniform, RS-ETC-M with the paper's N(eps) (it never commits at these sizes: the cost is
 Delta_min(eps) on the true laws), RS-ETC-M with ``--explore T/20`` per arm (exact per-trial levels),
 CE-UCB-M with ``--quantize 64`` (paper constants).
@@ -73,6 +74,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quantize", type=int, default=64)
+    ap.add_argument("--dr", default="gini", help="the distortion (default gini, a quadratic h)")
     ap.add_argument("--only", default=None, help="comma-separated substrings of the variants to run")
     ap.add_argument("--fit", default=None, metavar="N1,N2", help="run N1 and N2 trials in this process and "
                     "extrapolate to --trials on 2 cores")
@@ -83,10 +85,10 @@ def main() -> None:
             continue
 
         def spec(trials: int) -> dict:
-            return {"algo": algo, "dr": "gini", "params": {}, "arms": ARMS,
+            return {"algo": algo, "dr": args.dr, "params": {}, "arms": ARMS,
                     "config": {"T": args.T, "trials": trials, "seed": 0, **cfg}}
 
-        row = {"variant": name, "T": args.T}
+        row = {"variant": name, "dr": args.dr, "T": args.T}
         if args.fit is None:
             w, c = timed_sweep(spec(args.trials), args.jobs)
             row.update({"trials": args.trials, "jobs": args.jobs, "wall_s": round(w, 1), "cpu_s": round(c, 1)})

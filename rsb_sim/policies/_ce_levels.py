@@ -58,6 +58,7 @@ class Constants(NamedTuple):
     offset: float
     tol: float
     record: bool
+    quad: bool  # h is quadratic: values by the quadratic form (rsb_theory.argmax.levels.quadratic)
 
 
 class Scratch(NamedTuple):
@@ -66,11 +67,16 @@ class Scratch(NamedTuple):
     r: np.ndarray  # (K,) radii
     new: np.ndarray  # (K-1,) int64 decision
     search: tuple  # rsb_theory.argmax.levels.scratch
+    qc: np.ndarray  # (3,) c0 W, c1, c2 of a quadratic h
+    mq: np.ndarray  # (K,) sum_j w_j S_ij
+    Qm: np.ndarray  # (K, K) sum_j w_j S_ij S_kj
 
 
 # Callees by global name, rebound to their compiled versions by compiled_loop().
 _decide = levels._decide
 _point = levels._point
+_quad_forms = levels.quad_forms
+_quad_row = levels._quad_row
 _pop = rewards.pop_buffered
 _radius = rules.confidence_radius
 _track = rules.track_arm
@@ -96,13 +102,16 @@ def _enter(hist, tau, b, w, radius_c, ST, CNT, r):
 
 def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1):
     hist, tau, cur, a, arm, t_next = state
-    t0, T, radius_c, L_bonus, Lh, m, eps, off, tol, record = k
-    ST, CNT, r, new, search = sc
+    t0, T, radius_c, L_bonus, Lh, m, eps, off, tol, record, quad = k
+    ST, CNT, r, new, search, qc, mq, Qm = sc
     K = tau.shape[1]
     J = w.shape[0]
     for b in range(b0, b1):
         t = t_next[b]
         _enter(hist, tau, b, w, radius_c, ST, CNT, r)
+        if quad:
+            _quad_forms(ST, w, mq, Qm)
+        ob = (ST, w, r, L_bonus, quad, qc, mq, Qm)
         while t <= T:
             if t >= t0:
                 i = arm[b]
@@ -122,7 +131,9 @@ def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1
                         CNT[j, i] += 1.0
                     ST[j, i] = CNT[j, i] / ti
                 r[i] = _radius(radius_c, ti)
-            M, Q, fdec = _decide(h, ST, w, r, L_bonus, Lh, K, m, eps, off, tol, 0.0, cur[b], new, search, stats)
+                if quad:
+                    _quad_row(ST, w, i, mq, Qm)
+            M, Q, fdec = _decide(h, ob, Lh, K, m, eps, off, tol, 0.0, cur[b], new, search, stats)
             stats[4] += 1
             for j in range(K - 1):
                 if cur[b, j] != new[j]:
@@ -142,8 +153,9 @@ def compiled_loop():
     if "run_trials" not in _COMPILED:
         g = globals()
         fns = levels.compiled()
-        for name in ("_decide", "_point"):
+        for name in ("_decide", "_point", "_quad_row"):
             g[name] = fns[name]
+        g["_quad_forms"] = fns["quad_forms"]
         for name in ("_pop", "_radius", "_track", "_enter"):
             g[name] = edge_lines.njit_cached(g[name], inline="always", nrt=False)
         _COMPILED["run_trials"] = edge_lines.njit_cached(run_trials, sources=SOURCES, inline="never", nrt=False,
@@ -176,6 +188,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     loop = compiled_loop()
     h = edge_lines.compiled_h(d)
     w = levels.steps_of(instance.support)
+    cq = levels.quadratic(d) if setup.compiled else None
+    qc = np.array([0.0, 0.0, 0.0] if cq is None else [cq[0] * float(w.sum()), cq[1], cq[2]])
     actions, rew, bufs, hist = start(setup, table, record_actions, counts=True)
     t0 = K * n0 + 1
     grid = setup.grid
@@ -183,11 +197,12 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
                   a=np.zeros((B, K)), arm=np.zeros(B, dtype=np.int64), t_next=np.full(B, t0 - 1, dtype=np.int64))
     consts = Constants(t0=int(t0), T=int(T), radius_c=float(setup.radius_c), L_bonus=float(setup.L_bonus),
                        L=float(setup.L), budget=int(grid.budget), eps=float(grid.eps), offset=float(grid.offset),
-                       tol=float(TIE_TOL), record=bool(record_actions))
+                       tol=float(TIE_TOL), record=bool(record_actions), quad=cq is not None)
     J = w.size
     stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
     scratches = [Scratch(np.zeros((J, K)), np.zeros((J, K)), np.zeros(K), np.zeros(K - 1, dtype=np.int64),
-                         levels.scratch(K, grid.budget)) for _ in range(n_thr)]
+                         levels.scratch(K, grid.budget), qc.copy(), np.zeros(K), np.zeros((K, K)))
+                 for _ in range(n_thr)]
     total = T - t0 + 1
     per_call = max(1, int(steps_per_call) // max(1, total))
     buf, pos, fill, pulls = bufs

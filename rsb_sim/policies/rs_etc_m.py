@@ -14,7 +14,9 @@
 
 Finite-support arms: the exploration yields per-support-point counts (B, K, m),
 the empirical laws of ``eq:empirical_CDF``, and a_E maximises
-U_h(sum_i a_i F_i) with :func:`rsb_theory.argmax.etc_objective_finite`.
+U_h(sum_i a_i F_i) with :func:`rsb_theory.argmax.etc_objective_finite`, or, for q = 1
+and a concave h, with the compiled search of :mod:`rsb_theory.argmax.levels`
+(continuous arms: tens of thousands of levels per trial).
 
 Only the exploration rewards matter, so the commit phase is computed in
 closed form (no time loop).
@@ -25,10 +27,21 @@ from __future__ import annotations
 import numpy as np
 
 from rsb_theory import argmax as am
+from rsb_theory.argmax import levels
 
 from ..rewards import VectorRewards
 from ..rules import etc_targets, round_robin_counts
 from . import PolicyRun
+
+
+def compiled_applies(setup, d, instance) -> bool:
+    """True when a_E of arms on levels comes from the compiled search (:mod:`rsb_theory.argmax.levels`):
+    ``setup.compiled``, q = 1 with a finite L, a concave h that numba compiles, levels >= 0.  Same
+    decision as the branch and bound of :func:`rsb_theory.argmax.argmax` (both exact; tested)."""
+    if not (setup.compiled and setup.q == 1.0 and np.isfinite(setup.L) and levels.available(d)):
+        return False
+    x = np.asarray(instance.support, dtype=float)
+    return bool(x.size > 0 and x[0] >= 0.0 and np.all(np.diff(x) > 0.0))
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None) -> PolicyRun:
@@ -42,11 +55,16 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
     hist = rew.take(np.full(K, n0))
     est = instance.empirical(hist)  # phat (B, K) or empirical laws (B, K, m)
     if instance.kind == "bernoulli":
-        obj = am.etc_objective(d, est)
+        points = am.argmax(am.etc_objective(d, est), setup.grid).points
+    elif compiled_applies(setup, d, instance):
+        # the compiled exact search on levels: S_ij = P_i(X >= x_j), the reverse cumulative masses
+        surv = np.cumsum(est[..., ::-1], axis=-1)[..., ::-1]
+        counts, _, _ = levels.decide(d, setup.grid, instance.support, surv)
+        points = am.points_of(setup.grid, counts)
     else:
-        obj = am.etc_objective_finite(d, np.asarray(instance.support, dtype=float), est)
-    dec = am.argmax(obj, setup.grid)
-    target = etc_targets(T, dec.points)
+        points = am.argmax(am.etc_objective_finite(d, np.asarray(instance.support, dtype=float), est),
+                           setup.grid).points
+    target = etc_targets(T, points)
     counts = np.empty((B, K), dtype=np.int64)
     extra = np.zeros((B, K), dtype=np.int64)
     remaining = np.full(B, T - K * n0, dtype=np.int64)

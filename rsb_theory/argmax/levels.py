@@ -95,33 +95,58 @@ def _point(n, K, eps, off, a):
     a[K - 1] = last if last > 0.0 else 0.0
 
 
-def _value(h, ST, w, a, r, Lb):
-    """f(a): sum_j w_j h(clip(sum_i a_i S_ij)) + L_b sum_i a_i r_i, summed in order."""
+def _value(h, ob, a):
+    """f(a) of the objective ``ob`` (:func:`objective`): sum_j w_j h(clip(sum_i a_i S_ij)) summed in order,
+    or, for a quadratic h = c0 + c1 u + c2 u^2, c0 W + c1 <m, a> + c2 a'Q a with m_i = sum_j w_j S_ij and
+    Q_ik = sum_j w_j S_ij S_kj (the same number up to rounding: a mixture's S_j is in [0, 1]); plus
+    L_b sum_i a_i r_i."""
+    ST, w, r, Lb, quad, qc, mq, Qm = ob
     J, K = ST.shape
     val = 0.0
-    for j in range(J):
-        s = 0.0
+    if quad:
+        lin = 0.0
+        sq = 0.0
         for i in range(K):
-            s += a[i] * ST[j, i]
-        if s < 0.0:
+            lin += a[i] * mq[i]
+            t = 0.0
+            for k in range(K):
+                t += Qm[i, k] * a[k]
+            sq += a[i] * t
+        val = qc[0] + qc[1] * lin + qc[2] * sq
+    else:
+        for j in range(J):
             s = 0.0
-        elif s > 1.0:
-            s = 1.0
-        val += w[j] * h(s)
+            for i in range(K):
+                s += a[i] * ST[j, i]
+            if s < 0.0:
+                s = 0.0
+            elif s > 1.0:
+                s = 1.0
+            val += w[j] * h(s)
     bon = 0.0
     for i in range(K):
         bon += a[i] * r[i]
     return val + Lb * bon
 
 
-def _plane(h, ST, w, a, r, Lb, Lh, G):
+def _plane(h, ob, a, Lh, G):
     """The plane of f at a: returns (f(a), offset) with f(b) <= offset + <G, b - a> for every mixture b.
 
-    G (K,) is written.  See the module docstring, step 2.
+    G (K,) is written.  See the module docstring, step 2; a quadratic h has its exact gradient
+    c1 m + 2 c2 Q a and no slack.
     """
+    ST, w, r, Lb, quad, qc, mq, Qm = ob
     J, K = ST.shape
     for i in range(K):
         G[i] = Lb * r[i]
+    if quad:
+        for i in range(K):
+            t = 0.0
+            for k in range(K):
+                t += Qm[i, k] * a[k]
+            G[i] += qc[1] * mq[i] + 2.0 * qc[2] * t
+        f = _value(h, ob, a)
+        return f, f
     val = 0.0
     E = 0.0
     for j in range(J):
@@ -203,9 +228,9 @@ def _offer(v, n, K1, best, bestn, second):
         second[0] = v
 
 
-def _eval_at(h, ST, w, r, Lb, n, K, eps, off, a, best, bestn, second, stats):
+def _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats):
     _point(n, K, eps, off, a)
-    v = _value(h, ST, w, a, r, Lb)
+    v = _value(h, ob, a)
     stats[0] += 1
     _offer(v, n, K - 1, best, bestn, second)
     return v
@@ -239,10 +264,10 @@ def _undo(n, K, i, j):
         n[j] += 1
 
 
-def _climb(h, ST, w, r, Lb, n, K, m, eps, off, a, best, bestn, second, stats):
+def _climb(h, ob, n, K, m, eps, off, a, best, bestn, second, stats):
     """Steepest ascent by unit moves from n (in place) to a point no neighbour beats, at most
     :data:`CLIMB_MOVES` m + K moves (a work budget: the branch and bound is exact from any start)."""
-    v = _eval_at(h, ST, w, r, Lb, n, K, eps, off, a, best, bestn, second, stats)
+    v = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
     for _ in range(CLIMB_MOVES * m + K):
         bv = v
         bi = -1
@@ -251,7 +276,7 @@ def _climb(h, ST, w, r, Lb, n, K, m, eps, off, a, best, bestn, second, stats):
             for j in range(K):
                 if i == j or not _move(n, K, m, i, j):
                     continue
-                u = _eval_at(h, ST, w, r, Lb, n, K, eps, off, a, best, bestn, second, stats)
+                u = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
                 _undo(n, K, i, j)
                 if u > bv:
                     bv = u
@@ -264,7 +289,7 @@ def _climb(h, ST, w, r, Lb, n, K, m, eps, off, a, best, bestn, second, stats):
     return v
 
 
-def _planes(h, ST, w, r, Lb, Lh, n, K, m, eps, off, a, G, C, stats):
+def _planes(h, ob, Lh, n, K, m, eps, off, a, G, C, stats):
     """Planes at n and at each of its grid neighbours: G[p] (gradient), C[p] = offset - <G[p], a_p>.
 
     Returns the number of planes."""
@@ -277,7 +302,7 @@ def _planes(h, ST, w, r, Lb, Lh, n, K, m, eps, off, a, G, C, stats):
             elif j > 0:
                 continue  # (i, j) = (-1, 0): the point n itself, once
             _point(n, K, eps, off, a)
-            f, off_p = _plane(h, ST, w, a, r, Lb, Lh, G[P])
+            f, off_p = _plane(h, ob, a, Lh, G[P])
             stats[0] += 1
             dot = 0.0
             for k in range(K):
@@ -333,7 +358,60 @@ def _range(P, G, C, SM, part, A, d, eps, off, tmax, thr, g):
     return ilo, ihi
 
 
-def _walk(h, ST, w, r, Lb, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, best, bestn, second,
+def _scan_line(h, ob, n, K, L, lo, hi, eps, off, a, best, bestn, second, stats, margin, g):
+    """Phase 1 on a line of a quadratic h (coordinates 0..L-1 of n fixed, t = n[L] in [lo, hi]).
+
+    Along the line f(t) is a concave quadratic in t: its values fall on each side of the integer t0
+    nearest to its vertex.  t0 is evaluated, then the points on each side in turn while the last
+    value + g reaches best[0] - margin: every point left out is below that (exactly below a point
+    that was; g covers the rounding of both), as the branch and bound requires.
+    """
+    ST, w, r, Lb, quad, qc, mq, Qm = ob
+    K1 = K - 1
+    # slope and curvature of f(base + t dvec), dvec = eps (e_L - e_{K-1}), base: the point t = 0
+    n[L] = 0
+    _point(n, K, eps, off, a)
+    dm = eps * (mq[L] - mq[K1])
+    dr = eps * (r[L] - r[K1])
+    qa = 0.0
+    for k in range(K):
+        qa += (Qm[L, k] - Qm[K1, k]) * a[k]
+    qa *= eps
+    dqd = eps * eps * (Qm[L, L] - 2.0 * Qm[L, K1] + Qm[K1, K1])
+    slope = qc[1] * dm + 2.0 * qc[2] * qa + Lb * dr
+    curv = qc[2] * dqd
+    if curv < 0.0:
+        ts = -slope / (2.0 * curv)
+    elif slope > 0.0:
+        ts = float(hi)
+    else:
+        ts = float(lo)
+    if ts < lo:
+        ts = float(lo)
+    if ts > hi:
+        ts = float(hi)
+    t0 = int(math.floor(ts + 0.5))
+    n[L] = t0
+    u = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
+    if u + g < best[0] - margin:
+        return
+    t = t0 - 1
+    while t >= lo:
+        n[L] = t
+        u = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
+        if u + g < best[0] - margin:
+            break
+        t -= 1
+    t = t0 + 1
+    while t <= hi:
+        n[L] = t
+        u = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
+        if u + g < best[0] - margin:
+            break
+        t += 1
+
+
+def _walk(h, ob, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, best, bestn, second,
           n, a, part, used, A, lim, out, stats):
     """Branch and bound over the grid in lexicographic order (module docstring, step 3).
 
@@ -354,6 +432,9 @@ def _walk(h, ST, w, r, Lb, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, 
     lo, hi = _range(P, G, C, SM, part[0], 0.0, 0, eps, off, m, thr, g)
     if L == 0:
         stats[2] += 1
+        if ob[4] and not first:
+            _scan_line(h, ob, n, K, L, lo, hi, eps, off, a, best, bestn, second, stats, margin, g)
+            return False
     n[0] = lo - 1
     lim[0] = hi
     while True:
@@ -364,7 +445,7 @@ def _walk(h, ST, w, r, Lb, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, 
             d -= 1
             continue
         if d == L:  # a point of a line
-            u = _eval_at(h, ST, w, r, Lb, n, K, eps, off, a, best, bestn, second, stats)
+            u = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
             if first and u >= thr0:
                 for k in range(K1):
                     out[k] = n[k]
@@ -387,15 +468,19 @@ def _walk(h, ST, w, r, Lb, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, 
         thr = thr0 if first else best[0] - margin
         if bound + g < thr:
             continue  # prune this prefix; next sibling
-        d += 1
-        lo, hi = _range(P, G, C, SM, part[d], A[d], d, eps, off, m - used[d], thr, g)
-        if d == L:
+        lo, hi = _range(P, G, C, SM, part[d + 1], A[d + 1], d + 1, eps, off, m - used[d + 1], thr, g)
+        if d + 1 == L:
             stats[2] += 1
+            if ob[4] and not first:  # a quadratic h: the line from its vertex outwards
+                if lo <= hi:
+                    _scan_line(h, ob, n, K, L, lo, hi, eps, off, a, best, bestn, second, stats, margin, g)
+                continue
+        d += 1
         n[d] = lo - 1
         lim[d] = hi
 
 
-def _decide(h, ST, w, r, Lb, Lh, K, m, eps, off, tol, margin, prev, out, sc, stats):
+def _decide(h, ob, Lh, K, m, eps, off, tol, margin, prev, out, sc, stats):
     """The decision (module docstring) written to out (K-1 coordinates); returns (M, Q, f(out)).
 
     prev[0] = -1: no previous choice.  stats: [evaluations, prefixes, lines].
@@ -406,41 +491,30 @@ def _decide(h, ST, w, r, Lb, Lh, K, m, eps, off, tol, margin, prev, out, sc, sta
     second[0] = -np.inf
     for k in range(K1):
         bestn[k] = -1
-    g = _guard(w, r, Lb, Lh, K)
+    g = _guard(ob[1], ob[2], ob[3], Lh, K)
     has_prev = prev[0] >= 0
     fprev = -np.inf
     if has_prev:
         for k in range(K1):
             n[k] = prev[k]
-        fprev = _eval_at(h, ST, w, r, Lb, n, K, eps, off, a, best, bestn, second, stats)
+        fprev = _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
     # the climb starts from the best of the previous choice and the vertices (all of the budget on
     # one coordinate, or on the last one): with a dominant bonus the maximum jumps between vertices
-    # planes at the vertices too: they bound the far side of the simplex, where the planes near
-    # the climb's end, extrapolated, are loose (a flat model: the bonuses of the arms nearly equal)
-    P = 0
     for i in range(K):
         for k in range(K1):
             n[k] = 0
         if i < K1:
             n[i] = m
-        _point(n, K, eps, off, a)
-        f, off_p = _plane(h, ST, w, a, r, Lb, Lh, G[P])
-        stats[0] += 1
-        _offer(f, n, K1, best, bestn, second)
-        dot = 0.0
-        for k in range(K):
-            dot += G[P, k] * a[k]
-        C[P] = off_p - dot
-        P += 1
+        _eval_at(h, ob, n, K, eps, off, a, best, bestn, second, stats)
     for k in range(K1):
         start[k] = bestn[k]
-    _climb(h, ST, w, r, Lb, start, K, m, eps, off, a, best, bestn, second, stats)
-    P += _planes(h, ST, w, r, Lb, Lh, start, K, m, eps, off, a, G[P:], C[P:], stats)
+    _climb(h, ob, start, K, m, eps, off, a, best, bestn, second, stats)
+    P = _planes(h, ob, Lh, start, K, m, eps, off, a, G, C, stats)
     _suffix_max(G, P, K, SM)
     # phase 1 skips only points below best - tol - margin: every point it does not evaluate is
     # then below M - tol, so when no other evaluated point reaches M - tol the maximiser is the
     # only point of the optimal set and phase 2 is not needed
-    _walk(h, ST, w, r, Lb, K, m, eps, off, P, G, C, SM, g, False, 0.0, tol + margin, best, bestn, second,
+    _walk(h, ob, K, m, eps, off, P, G, C, SM, g, False, 0.0, tol + margin, best, bestn, second,
           n, a, part, used, A, lim, out, stats)
     M = best[0]
     if has_prev and fprev >= M - tol:
@@ -452,13 +526,13 @@ def _decide(h, ST, w, r, Lb, Lh, K, m, eps, off, tol, margin, prev, out, sc, sta
             out[k] = bestn[k]
         fdec = M
     else:
-        found = _walk(h, ST, w, r, Lb, K, m, eps, off, P, G, C, SM, g, True, M - tol, 0.0, best, bestn,
+        found = _walk(h, ob, K, m, eps, off, P, G, C, SM, g, True, M - tol, 0.0, best, bestn,
                       second, n, a, part, used, A, lim, out, stats)
         if not found:  # cannot happen (the maximiser qualifies); keep the maximiser
             for k in range(K1):
                 out[k] = bestn[k]
         _point(out, K, eps, off, a)
-        fdec = _value(h, ST, w, a, r, Lb)
+        fdec = _value(h, ob, a)
     same = True
     for k in range(K1):
         if out[k] != bestn[k]:
@@ -478,20 +552,44 @@ def _scratch(K, m, Pmax):
             np.zeros(1), np.zeros(K1, dtype=np.int64), np.zeros(K, dtype=np.int64))
 
 
-def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, margin, PREV, out, vals, stats):
-    """Decisions of a batch: STs (B, J, K), R (B, K) radii, PREV (B, K-1); vals (B, 3) = (M, Q, f(out))."""
-    sc = _scratch(K, m, K * K + K + 1)
+def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, margin, PREV, out, vals, stats, quad, qc, MQ, QM):
+    """Decisions of a batch: STs (B, J, K), R (B, K) radii, PREV (B, K-1); vals (B, 3) = (M, Q, f(out)).
+    ``quad``: h is quadratic with coefficients qc, MQ (B, K) and QM (B, K, K) (:func:`quad_forms`)."""
+    sc = _scratch(K, m, K * K + 1)
     for b in range(STs.shape[0]):
-        M, Q, f = _decide(h, STs[b], w, R[b], Lb, Lh, K, m, eps, off, tol, margin, PREV[b], out[b], sc, stats)
+        ob = (STs[b], w, R[b], Lb, quad, qc, MQ[b], QM[b])
+        M, Q, f = _decide(h, ob, Lh, K, m, eps, off, tol, margin, PREV[b], out[b], sc, stats)
         vals[b, 0] = M
         vals[b, 1] = Q
         vals[b, 2] = f
 
 
+def quad_forms(ST, w, mq, Qm):
+    """m_i = sum_j w_j S_ij and Q_ik = sum_j w_j S_ij S_kj of ST (J, K), into mq (K,) and Qm (K, K)."""
+    J, K = ST.shape
+    for i in range(K):
+        _quad_row(ST, w, i, mq, Qm)
+
+
+def _quad_row(ST, w, i, mq, Qm):
+    """Row and column i of :func:`quad_forms` (arm i's survival changed)."""
+    J, K = ST.shape
+    s = 0.0
+    for j in range(J):
+        s += w[j] * ST[j, i]
+    mq[i] = s
+    for k in range(K):
+        t = 0.0
+        for j in range(J):
+            t += w[j] * ST[j, i] * ST[j, k]
+        Qm[i, k] = t
+        Qm[k, i] = t
+
+
 _INLINE = ("_point", "_guard", "_offer", "_move", "_undo", "_eval_at")
 _ALLOCATING = ("_scratch", "_decide_all")
-_NAMES = ("_point", "_guard", "_value", "_plane", "_offer", "_eval_at", "_move", "_undo", "_climb", "_planes", "_suffix_max",
-          "_range", "_walk", "_decide", "_scratch", "_decide_all")
+_NAMES = ("_quad_row", "quad_forms", "_point", "_guard", "_value", "_plane", "_offer", "_eval_at", "_move", "_undo", "_climb", "_planes", "_suffix_max",
+          "_range", "_scan_line", "_walk", "_decide", "_scratch", "_decide_all")
 
 
 def compiled() -> dict:
@@ -504,13 +602,40 @@ def compiled() -> dict:
     return _COMPILED
 
 
+_QUADRATIC: dict = {}
+
+
+def quadratic(d):
+    """(c0, c1, c2) when h = c0 + c1 u + c2 u^2 (the mean, Gini, quadratic, dual power with s = 2): then
+    U_h of a mixture is a quadratic form in the weights (:func:`_value`); else None."""
+    if d.expr not in _QUADRATIC:
+        _QUADRATIC[d.expr] = _quadratic(d)
+    return _QUADRATIC[d.expr]
+
+
+def _quadratic(d):
+    import sympy as sp
+
+    u = [s for s in d.expr.free_symbols if s.name == "u"]
+    if len(u) != 1:
+        return (float(d.expr), 0.0, 0.0) if not d.expr.free_symbols else None
+    try:
+        poly = sp.Poly(d.expr, u[0])
+    except sp.PolynomialError:
+        return None
+    if poly.degree() > 2 or len(poly.free_symbols) != 1:
+        return None
+    c = [float(x) for x in reversed(poly.all_coeffs())] + [0.0, 0.0]
+    return c[0], c[1], c[2]
+
+
 def scratch(K: int, m: int) -> tuple:
     """Work arrays of the compiled ``_decide`` for K arms and grid budget m (one set per thread)."""
-    return compiled()["_scratch"](int(K), int(m), int(K) * int(K) + int(K) + 1)
+    return compiled()["_scratch"](int(K), int(m), int(K) * int(K) + 1)
 
 
 def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=None, tol: float | None = None,
-           margin: float = 0.0):
+           margin: float = 0.0, polynomial: bool = True):
     """Exact decisions for a batch of trials (module docstring; the Python entry point for tests).
 
     Parameters
@@ -531,6 +656,8 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
         Default :data:`rsb_theory.argmax.rule.TIE_TOL`.
     margin : float
         Points within ``margin`` below M are evaluated (work only).
+    polynomial : bool
+        Evaluate a quadratic h by its quadratic form (:func:`quadratic`); False: by the levels.
 
     Returns
     -------
@@ -562,7 +689,14 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
     out = np.zeros((B, K - 1), dtype=np.int64)
     vals = np.zeros((B, 3))
     stats = np.zeros(3, dtype=np.int64)
-    fn = compiled()["_decide_all"]
-    fn(edge_lines.compiled_h(d), STs, w, R, float(L_bonus), float(hr.L_H), K, int(grid.budget), float(grid.eps),
-       float(grid.offset), float(TIE_TOL if tol is None else tol), float(margin), prev, out, vals, stats)
+    fns = compiled()
+    cq = quadratic(d) if polynomial else None
+    MQ, QM = np.zeros((B, K)), np.zeros((B, K, K))
+    if cq is not None:
+        for b in range(B):
+            fns["quad_forms"](STs[b], w, MQ[b], QM[b])
+    qc = np.array([0.0, 0.0, 0.0] if cq is None else [cq[0] * float(w.sum()), cq[1], cq[2]])
+    fns["_decide_all"](edge_lines.compiled_h(d), STs, w, R, float(L_bonus), float(hr.L_H), K, int(grid.budget),
+                       float(grid.eps), float(grid.offset), float(TIE_TOL if tol is None else tol), float(margin),
+                       prev, out, vals, stats, cq is not None, qc, MQ, QM)
     return out, vals, stats

@@ -38,7 +38,30 @@ NAMES = [n for n in ("gini", "cvar", "mean", "mean_median", "inter_es", "dual_po
 
 
 def test_the_route_covers_several_distortions():
-    assert {"gini", "cvar"} <= set(NAMES)
+    assert {"gini", "cvar", "mean", "dual_power"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name, coeffs", [("mean", (0.0, 1.0, 0.0)), ("gini", (0.0, 1.0, -1.0)),
+                                          ("dual_power", (0.0, 2.0, -1.0)), ("cvar", None), ("pht", None)])
+def test_quadratic_h_is_recognised(name, coeffs):
+    assert levels.quadratic(get(name)) == coeffs
+
+
+def test_quadratic_form_equals_the_sum_over_levels():
+    """U_h of a mixture for a quadratic h: c0 W + c1 <m, a> + c2 a'Q a equals sum_j w_j h(S_j(a))."""
+    rng = np.random.default_rng(0)
+    d = get("gini")
+    fns = levels.compiled()
+    for K, J in [(2, 1), (3, 7), (5, 40)]:
+        w = rng.random(J)
+        ST = np.sort(rng.random((J, K)), axis=0)[::-1].copy()
+        mq, Qm = np.zeros(K), np.zeros((K, K))
+        fns["quad_forms"](ST, w, mq, Qm)
+        for _ in range(20):
+            a = rng.dirichlet(np.ones(K))
+            S = ST @ a
+            direct = float(np.sum(w * S * (1 - S)))
+            assert float(mq @ a - a @ Qm @ a) == pytest.approx(direct, rel=1e-12, abs=1e-14)
 
 
 @st.composite
@@ -60,13 +83,14 @@ def instances(draw):
     radius *= draw(st.sampled_from([0.001, 0.1, 1.0]))
     prev = draw(st.booleans())
     pick = draw(st.lists(st.integers(0, 10 ** 6), min_size=B, max_size=B))
-    return K, xs, probs, eps, kind, name, ce, radius, prev, pick
+    poly = draw(st.booleans())
+    return K, xs, probs, eps, kind, name, ce, radius, prev, pick, poly
 
 
 @settings(max_examples=150, deadline=None)
 @given(instances())
 def test_search_equals_enumeration(inst):
-    K, xs, probs, eps, kind, name, ce, radius, prev, pick = inst
+    K, xs, probs, eps, kind, name, ce, radius, prev, pick, poly = inst
     try:
         grid = Grid(K, eps, kind)
     except ValueError:
@@ -83,7 +107,8 @@ def test_search_equals_enumeration(inst):
         pts = grid.counts()
         previous = pts[np.array(pick) % len(pts)]
     ref = am.argmax(obj, grid, previous=previous, method="enumerate")
-    got, vals, _ = levels.decide(d, grid, xs, surv, radius if ce else None, L if ce else 0.0, previous)
+    got, vals, _ = levels.decide(d, grid, xs, surv, radius if ce else None, L if ce else 0.0, previous,
+                                 polynomial=poly)
     assert np.array_equal(ref.counts, got)
     # M is the largest value, and Q bounds every other grid point's value
     every = am.values(obj, grid, grid.counts())
@@ -164,3 +189,29 @@ def test_threads_change_no_result():
                 "ce-ucb-m") for t in (1, 2)]
     assert np.array_equal(runs[0].counts, runs[1].counts)
     assert np.array_equal(runs[0].regrets, runs[1].regrets)
+
+
+@pytest.mark.parametrize("dr", ["gini", "cvar", "mean_median"])
+@pytest.mark.parametrize("arms", ["continuous", "empirical", "finite"])
+def test_rs_etc_m_commit_by_the_compiled_search(dr, arms):
+    """RS-ETC-M's a_E on levels by rsb_theory.argmax.levels equals the branch and bound's and the
+    reference loop's (continuous arms: each trial on its own exploration's levels)."""
+    from rsb_sim.policies import rs_etc_m
+
+    d = get(dr)
+    if arms == "continuous":
+        inst = law_instance(parse_arms("beta(2,5); uniform(0.3,0.2); triang(0.5,0,1)"), "rs-etc-m", 600)
+    elif arms == "empirical":
+        inst = law_instance(_empirical(3, seed=4), "rs-etc-m", 600)
+    else:
+        inst = _finite(4, seed=4)
+    runs = []
+    for compiled in (True, False):
+        cfg = SimConfig(T=600, trials=4, seed=8, eps=0.1, explore=30, record_actions=True, compiled=compiled)
+        setup = prepare(cfg, inst, d, "rs-etc-m")
+        probe = inst.for_trial(RewardTable.from_seed(8, 4, inst), 0, 30)[2] if arms == "continuous" else inst
+        assert rs_etc_m.compiled_applies(setup, d, probe) == compiled
+        runs.append(run(cfg, inst, d, "rs-etc-m"))
+    assert np.array_equal(runs[0].actions, runs[1].actions)
+    ref = np.stack([reference_trial(setup, d, inst, RewardTable.from_seed(8, 4, inst), k) for k in range(4)])
+    assert np.array_equal(ref, runs[0].actions)
