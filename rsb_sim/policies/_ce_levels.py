@@ -58,7 +58,7 @@ class Constants(NamedTuple):
     offset: float
     tol: float
     record: bool
-    quad: bool  # h is quadratic: values by the quadratic form (rsb_theory.argmax.levels.quadratic)
+    mode: int  # 1: h quadratic, 2: piecewise linear, 0: neither (rsb_theory.argmax.levels.forms)
 
 
 class Scratch(NamedTuple):
@@ -70,6 +70,10 @@ class Scratch(NamedTuple):
     qc: np.ndarray  # (3,) c0 W, c1, c2 of a quadratic h
     mq: np.ndarray  # (K,) sum_j w_j S_ij
     Qm: np.ndarray  # (K, K) sum_j w_j S_ij S_kj
+    pl: np.ndarray  # (p, 2) pieces of a piecewise-linear h
+    bk: np.ndarray  # (p-1,) its breakpoints
+    PS: np.ndarray  # (J+1, K) prefix sums of w_j S_ij
+    WP: np.ndarray  # (J+1,) prefix sums of w_j
 
 
 # Callees by global name, rebound to their compiled versions by compiled_loop().
@@ -77,6 +81,7 @@ _decide = levels._decide
 _point = levels._point
 _quad_forms = levels.quad_forms
 _quad_row = levels._quad_row
+_pl_sums = levels.pl_sums
 _pop = rewards.pop_buffered
 _radius = rules.confidence_radius
 _track = rules.track_arm
@@ -102,16 +107,18 @@ def _enter(hist, tau, b, w, radius_c, ST, CNT, r):
 
 def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1):
     hist, tau, cur, a, arm, t_next = state
-    t0, T, radius_c, L_bonus, Lh, m, eps, off, tol, record, quad = k
-    ST, CNT, r, new, search, qc, mq, Qm = sc
+    t0, T, radius_c, L_bonus, Lh, m, eps, off, tol, record, mode = k
+    ST, CNT, r, new, search, qc, mq, Qm, pl, bk, PS, WP = sc
     K = tau.shape[1]
     J = w.shape[0]
     for b in range(b0, b1):
         t = t_next[b]
         _enter(hist, tau, b, w, radius_c, ST, CNT, r)
-        if quad:
+        if mode == 1:
             _quad_forms(ST, w, mq, Qm)
-        ob = (ST, w, r, L_bonus, quad, qc, mq, Qm)
+        elif mode == 2:
+            _pl_sums(ST, w, PS, 0, K)
+        ob = (ST, w, r, L_bonus, mode, qc, mq, Qm, pl, bk, PS, WP)
         while t <= T:
             if t >= t0:
                 i = arm[b]
@@ -131,8 +138,10 @@ def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1
                         CNT[j, i] += 1.0
                     ST[j, i] = CNT[j, i] / ti
                 r[i] = _radius(radius_c, ti)
-                if quad:
+                if mode == 1:
                     _quad_row(ST, w, i, mq, Qm)
+                elif mode == 2:
+                    _pl_sums(ST, w, PS, i, i + 1)
             M, Q, fdec = _decide(h, ob, Lh, K, m, eps, off, tol, 0.0, cur[b], new, search, stats)
             stats[4] += 1
             for j in range(K - 1):
@@ -156,6 +165,7 @@ def compiled_loop():
         for name in ("_decide", "_point", "_quad_row"):
             g[name] = fns[name]
         g["_quad_forms"] = fns["quad_forms"]
+        g["_pl_sums"] = fns["pl_sums"]
         for name in ("_pop", "_radius", "_track", "_enter"):
             g[name] = edge_lines.njit_cached(g[name], inline="always", nrt=False)
         _COMPILED["run_trials"] = edge_lines.njit_cached(run_trials, sources=SOURCES, inline="never", nrt=False,
@@ -188,8 +198,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     loop = compiled_loop()
     h = edge_lines.compiled_h(d)
     w = levels.steps_of(instance.support)
-    cq = levels.quadratic(d) if setup.compiled else None
-    qc = np.array([0.0, 0.0, 0.0] if cq is None else [cq[0] * float(w.sum()), cq[1], cq[2]])
+    form = levels.forms(d)
+    qc, pl, bk = levels.form_arrays(form, w)
     actions, rew, bufs, hist = start(setup, table, record_actions, counts=True)
     t0 = K * n0 + 1
     grid = setup.grid
@@ -197,11 +207,12 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
                   a=np.zeros((B, K)), arm=np.zeros(B, dtype=np.int64), t_next=np.full(B, t0 - 1, dtype=np.int64))
     consts = Constants(t0=int(t0), T=int(T), radius_c=float(setup.radius_c), L_bonus=float(setup.L_bonus),
                        L=float(setup.L), budget=int(grid.budget), eps=float(grid.eps), offset=float(grid.offset),
-                       tol=float(TIE_TOL), record=bool(record_actions), quad=cq is not None)
+                       tol=float(TIE_TOL), record=bool(record_actions), mode=int(form[0]))
     J = w.size
     stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
     scratches = [Scratch(np.zeros((J, K)), np.zeros((J, K)), np.zeros(K), np.zeros(K - 1, dtype=np.int64),
-                         levels.scratch(K, grid.budget), qc.copy(), np.zeros(K), np.zeros((K, K)))
+                         levels.scratch(K, grid.budget), qc.copy(), np.zeros(K), np.zeros((K, K)), pl.copy(),
+                         bk.copy(), np.zeros((J + 1, K)), levels.prefix_widths(w))
                  for _ in range(n_thr)]
     total = T - t0 + 1
     per_call = max(1, int(steps_per_call) // max(1, total))

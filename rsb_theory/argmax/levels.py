@@ -95,15 +95,56 @@ def _point(n, K, eps, off, a):
     a[K - 1] = last if last > 0.0 else 0.0
 
 
+def _pl_sum(ob, a, G, grad):
+    """A concave piecewise-linear h = min_k (alpha_k + beta_k u), pieces by increasing slope: S_j(a)
+    falls with j, so piece 0 is active on the first levels, piece 1 on the next, ...; each run of
+    levels is found by bisection and summed from prefix sums PS[j, i] = sum_{j' < j} w_j' S_ij'.
+    Returns sum_j w_j h(S_j(a)); with ``grad``, adds sum_j w_j beta_k(j) S_ij to G[i] instead."""
+    ST, w, r, Lb, mode, qc, mq, Qm, pl, bk, PS, WP = ob
+    J, K = ST.shape
+    p = pl.shape[0]
+    val = 0.0
+    lo = 0
+    for k in range(p):
+        hi = J
+        if k < p - 1:  # the first level >= lo where S_j(a) < bk[k]
+            x = lo
+            y = J
+            while x < y:
+                mid = (x + y) // 2
+                s = 0.0
+                for i in range(K):
+                    s += a[i] * ST[mid, i]
+                if s < bk[k]:
+                    y = mid
+                else:
+                    x = mid + 1
+            hi = x
+        if hi > lo:
+            if grad:
+                for i in range(K):
+                    G[i] += pl[k, 1] * (PS[hi, i] - PS[lo, i])
+            else:
+                lin = 0.0
+                for i in range(K):
+                    lin += a[i] * (PS[hi, i] - PS[lo, i])
+                val += pl[k, 0] * (WP[hi] - WP[lo]) + pl[k, 1] * lin
+        lo = hi
+    return val
+
+
 def _value(h, ob, a):
     """f(a) of the objective ``ob`` (:func:`objective`): sum_j w_j h(clip(sum_i a_i S_ij)) summed in order,
-    or, for a quadratic h = c0 + c1 u + c2 u^2, c0 W + c1 <m, a> + c2 a'Q a with m_i = sum_j w_j S_ij and
-    Q_ik = sum_j w_j S_ij S_kj (the same number up to rounding: a mixture's S_j is in [0, 1]); plus
-    L_b sum_i a_i r_i."""
-    ST, w, r, Lb, quad, qc, mq, Qm = ob
+    or, for a quadratic h = c0 + c1 u + c2 u^2 (mode 1), c0 W + c1 <m, a> + c2 a'Q a with
+    m_i = sum_j w_j S_ij and Q_ik = sum_j w_j S_ij S_kj, or, for a concave piecewise-linear h (mode 2),
+    by runs of levels (:func:`_pl_sum`) -- the same number up to rounding (a mixture's S_j is in
+    [0, 1]); plus L_b sum_i a_i r_i."""
+    ST, w, r, Lb, mode, qc, mq, Qm, pl, bk, PS, WP = ob
     J, K = ST.shape
     val = 0.0
-    if quad:
+    if mode == 2:
+        val = _pl_sum(ob, a, a, False)
+    elif mode == 1:
         lin = 0.0
         sq = 0.0
         for i in range(K):
@@ -133,13 +174,17 @@ def _plane(h, ob, a, Lh, G):
     """The plane of f at a: returns (f(a), offset) with f(b) <= offset + <G, b - a> for every mixture b.
 
     G (K,) is written.  See the module docstring, step 2; a quadratic h has its exact gradient
-    c1 m + 2 c2 Q a and no slack.
+    c1 m + 2 c2 Q a and no slack, a piecewise-linear one the slopes of its active pieces.
     """
-    ST, w, r, Lb, quad, qc, mq, Qm = ob
+    ST, w, r, Lb, mode, qc, mq, Qm, pl, bk, PS, WP = ob
     J, K = ST.shape
     for i in range(K):
         G[i] = Lb * r[i]
-    if quad:
+    if mode == 2:  # each level's active piece is a global upper bound of h: an exact plane
+        _pl_sum(ob, a, G, True)
+        f = _value(h, ob, a)
+        return f, f
+    if mode == 1:
         for i in range(K):
             t = 0.0
             for k in range(K):
@@ -366,7 +411,7 @@ def _scan_line(h, ob, n, K, L, lo, hi, eps, off, a, best, bestn, second, stats, 
     value + g reaches best[0] - margin: every point left out is below that (exactly below a point
     that was; g covers the rounding of both), as the branch and bound requires.
     """
-    ST, w, r, Lb, quad, qc, mq, Qm = ob
+    ST, w, r, Lb, mode, qc, mq, Qm, pl, bk, PS, WP = ob
     K1 = K - 1
     # slope and curvature of f(base + t dvec), dvec = eps (e_L - e_{K-1}), base: the point t = 0
     n[L] = 0
@@ -432,7 +477,7 @@ def _walk(h, ob, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, best, best
     lo, hi = _range(P, G, C, SM, part[0], 0.0, 0, eps, off, m, thr, g)
     if L == 0:
         stats[2] += 1
-        if ob[4] and not first:
+        if ob[4] == 1 and not first:
             _scan_line(h, ob, n, K, L, lo, hi, eps, off, a, best, bestn, second, stats, margin, g)
             return False
     n[0] = lo - 1
@@ -471,7 +516,7 @@ def _walk(h, ob, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, best, best
         lo, hi = _range(P, G, C, SM, part[d + 1], A[d + 1], d + 1, eps, off, m - used[d + 1], thr, g)
         if d + 1 == L:
             stats[2] += 1
-            if ob[4] and not first:  # a quadratic h: the line from its vertex outwards
+            if ob[4] == 1 and not first:  # a quadratic h: the line from its vertex outwards
                 if lo <= hi:
                     _scan_line(h, ob, n, K, L, lo, hi, eps, off, a, best, bestn, second, stats, margin, g)
                 continue
@@ -552,16 +597,29 @@ def _scratch(K, m, Pmax):
             np.zeros(1), np.zeros(K1, dtype=np.int64), np.zeros(K, dtype=np.int64))
 
 
-def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, margin, PREV, out, vals, stats, quad, qc, MQ, QM):
+def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, margin, PREV, out, vals, stats, mode, qc, MQ, QM, pl, bk,
+                PSs, WP):
     """Decisions of a batch: STs (B, J, K), R (B, K) radii, PREV (B, K-1); vals (B, 3) = (M, Q, f(out)).
-    ``quad``: h is quadratic with coefficients qc, MQ (B, K) and QM (B, K, K) (:func:`quad_forms`)."""
+    ``mode`` 1: h is quadratic with coefficients qc, MQ (B, K) and QM (B, K, K) (:func:`quad_forms`);
+    2: piecewise linear with pieces pl, breakpoints bk, prefix sums PSs (B, J+1, K) and WP (:func:`pl_sums`)."""
     sc = _scratch(K, m, K * K + 1)
     for b in range(STs.shape[0]):
-        ob = (STs[b], w, R[b], Lb, quad, qc, MQ[b], QM[b])
+        ob = (STs[b], w, R[b], Lb, mode, qc, MQ[b], QM[b], pl, bk, PSs[b], WP)
         M, Q, f = _decide(h, ob, Lh, K, m, eps, off, tol, margin, PREV[b], out[b], sc, stats)
         vals[b, 0] = M
         vals[b, 1] = Q
         vals[b, 2] = f
+
+
+def pl_sums(ST, w, PS, i0, i1):
+    """PS[j, i] = sum_{j' < j} w_j' S_ij' for the arms i0 <= i < i1 (summed in order)."""
+    J = ST.shape[0]
+    for i in range(i0, i1):
+        c = 0.0
+        PS[0, i] = 0.0
+        for j in range(J):
+            c += w[j] * ST[j, i]
+            PS[j + 1, i] = c
 
 
 def quad_forms(ST, w, mq, Qm):
@@ -588,7 +646,7 @@ def _quad_row(ST, w, i, mq, Qm):
 
 _INLINE = ("_point", "_guard", "_offer", "_move", "_undo", "_eval_at")
 _ALLOCATING = ("_scratch", "_decide_all")
-_NAMES = ("_quad_row", "quad_forms", "_point", "_guard", "_value", "_plane", "_offer", "_eval_at", "_move", "_undo", "_climb", "_planes", "_suffix_max",
+_NAMES = ("pl_sums", "_quad_row", "quad_forms", "_pl_sum", "_point", "_guard", "_value", "_plane", "_offer", "_eval_at", "_move", "_undo", "_climb", "_planes", "_suffix_max",
           "_range", "_scan_line", "_walk", "_decide", "_scratch", "_decide_all")
 
 
@@ -629,6 +687,82 @@ def _quadratic(d):
     return c[0], c[1], c[2]
 
 
+def piecewise_linear(d):
+    """The pieces (alpha_k, beta_k) by increasing slope and the breakpoints when h is concave and
+    piecewise linear, h = min_k (alpha_k + beta_k u) on [0, 1] (CVaR, mean-median, inter-ES), else None.
+
+    The pieces are read from SymPy's piecewise form of h; that h equals their minimum is checked at
+    2001 points of [0, 1] and at every breakpoint (to 1e-12), pieces never active on [0, 1] dropped.
+    """
+    if d.expr not in _PIECEWISE:
+        _PIECEWISE[d.expr] = _piecewise_linear(d)
+    return _PIECEWISE[d.expr]
+
+
+_PIECEWISE: dict = {}
+
+
+def _piecewise_linear(d):
+    import sympy as sp
+
+    u = [s for s in d.expr.free_symbols if s.name == "u"]
+    if len(u) != 1 or len(d.expr.free_symbols) != 1:
+        return None
+    try:
+        pw = sp.piecewise_fold(d.expr.rewrite(sp.Piecewise))
+        exprs = [e for e, _ in pw.args] if isinstance(pw, sp.Piecewise) else [pw]
+        pieces = set()
+        for e in exprs:
+            poly = sp.Poly(e, u[0])
+            if poly.degree() > 1 or len(poly.free_symbols) > 1:
+                return None
+            c = [float(x) for x in reversed(poly.all_coeffs())] + [0.0]
+            pieces.add((c[0], c[1]))
+    except (sp.PolynomialError, TypeError, ValueError):
+        return None
+    pl = np.array(sorted(pieces, key=lambda p: (p[1], p[0])), dtype=float)
+    xs = np.linspace(0.0, 1.0, 2001)
+    env = np.min(pl[:, :1] + pl[:, 1:] * xs, axis=0)
+    active = np.unique(np.argmin(pl[:, :1] + pl[:, 1:] * xs, axis=0))
+    pl = pl[np.sort(active)]
+    bk = np.array([(pl[k, 0] - pl[k + 1, 0]) / (pl[k + 1, 1] - pl[k, 1]) for k in range(len(pl) - 1)])
+    probe = np.concatenate([xs, bk[(bk >= 0.0) & (bk <= 1.0)]])
+    env = np.min(pl[:, :1] + pl[:, 1:] * probe, axis=0)
+    if len(pl) < 1 or np.any(np.diff(pl[:, 1]) <= 0.0) or not np.allclose(env, d.numeric(probe), rtol=0.0,
+                                                                            atol=1e-12):
+        return None
+    return pl, bk
+
+
+def forms(d) -> tuple:
+    """(mode, data) of h for the compiled evaluation: (1, (c0, c1, c2)) quadratic, (2, (pieces,
+    breakpoints)) concave piecewise linear, (0, None) level by level."""
+    cq = quadratic(d)
+    if cq is not None:
+        return 1, cq
+    pw = piecewise_linear(d)
+    if pw is not None:
+        return 2, pw
+    return 0, None
+
+
+def form_arrays(form, w) -> tuple:
+    """The arrays the compiled code reads for a form of :func:`forms`: qc (3,), pl (p, 2), bk (p-1,)."""
+    mode, data = form
+    qc = np.zeros(3)
+    pl, bk = np.zeros((1, 2)), np.zeros(0)
+    if mode == 1:
+        qc = np.array([data[0] * float(np.sum(w)), data[1], data[2]])
+    if mode == 2:
+        pl, bk = np.ascontiguousarray(data[0]), np.ascontiguousarray(data[1])
+    return qc, pl, bk
+
+
+def prefix_widths(w) -> np.ndarray:
+    """WP[j] = sum_{j' < j} w_j' (summed in order)."""
+    return np.concatenate([[0.0], np.cumsum(w)])
+
+
 def scratch(K: int, m: int) -> tuple:
     """Work arrays of the compiled ``_decide`` for K arms and grid budget m (one set per thread)."""
     return compiled()["_scratch"](int(K), int(m), int(K) * int(K) + 1)
@@ -657,7 +791,7 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
     margin : float
         Points within ``margin`` below M are evaluated (work only).
     polynomial : bool
-        Evaluate a quadratic h by its quadratic form (:func:`quadratic`); False: by the levels.
+        Evaluate a quadratic or piecewise-linear h by its form (:func:`forms`); False: level by level.
 
     Returns
     -------
@@ -690,13 +824,16 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
     vals = np.zeros((B, 3))
     stats = np.zeros(3, dtype=np.int64)
     fns = compiled()
-    cq = quadratic(d) if polynomial else None
+    form = forms(d) if polynomial else (0, None)
+    qc, pl, bk = form_arrays(form, w)
     MQ, QM = np.zeros((B, K)), np.zeros((B, K, K))
-    if cq is not None:
-        for b in range(B):
+    PSs = np.zeros((B, J + 1, K))
+    for b in range(B):
+        if form[0] == 1:
             fns["quad_forms"](STs[b], w, MQ[b], QM[b])
-    qc = np.array([0.0, 0.0, 0.0] if cq is None else [cq[0] * float(w.sum()), cq[1], cq[2]])
+        if form[0] == 2:
+            fns["pl_sums"](STs[b], w, PSs[b], 0, K)
     fns["_decide_all"](edge_lines.compiled_h(d), STs, w, R, float(L_bonus), float(hr.L_H), K, int(grid.budget),
                        float(grid.eps), float(grid.offset), float(TIE_TOL if tol is None else tol), float(margin),
-                       prev, out, vals, stats, cq is not None, qc, MQ, QM)
+                       prev, out, vals, stats, form[0], qc, MQ, QM, pl, bk, PSs, prefix_widths(w))
     return out, vals, stats

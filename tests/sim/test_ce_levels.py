@@ -47,6 +47,42 @@ def test_quadratic_h_is_recognised(name, coeffs):
     assert levels.quadratic(get(name)) == coeffs
 
 
+@pytest.mark.parametrize("name, pieces, breaks", [
+    ("cvar", [(1.0, 0.0), (0.0, 2.0)], [0.5]), ("mean_median", [(1.0, -1.0), (0.0, 1.0)], [0.5]),
+    ("inter_es", [(2.0, -2.0), (0.0, 2.0)], [0.5]), ("gini", None, None), ("right_tail", None, None)])
+def test_piecewise_linear_h_is_recognised(name, pieces, breaks):
+    got = levels.piecewise_linear(get(name))
+    if pieces is None:
+        assert got is None
+    else:
+        assert got[0].tolist() == [list(p) for p in pieces] and got[1].tolist() == breaks
+
+
+def test_piecewise_linear_needs_h_to_be_the_minimum_of_its_pieces():
+    """A piecewise h that is not the minimum of its linear pieces (convex: the lower CVaR) is refused."""
+    assert levels.piecewise_linear(get("cvar_lower")) is None
+    assert levels.piecewise_linear(get("cvar", alpha=0.2))[1].tolist() == pytest.approx([0.8])
+
+
+@pytest.mark.parametrize("name", ["cvar", "mean_median", "inter_es"])
+def test_piecewise_linear_sum_equals_the_sum_over_levels(name):
+    """U_h of a mixture for a piecewise-linear h by runs of levels equals sum_j w_j h(S_j(a))."""
+    rng = np.random.default_rng(1)
+    d = get(name)
+    fns = levels.compiled()
+    qc, pl, bk = levels.form_arrays(levels.forms(d), np.ones(1))
+    for K, J in [(2, 1), (3, 7), (5, 40)]:
+        w = rng.random(J)
+        ST = np.sort(rng.random((J, K)), axis=0)[::-1].copy()
+        PS = np.zeros((J + 1, K))
+        fns["pl_sums"](ST, w, PS, 0, K)
+        ob = (ST, w, np.zeros(K), 0.0, 2, qc, np.zeros(K), np.zeros((K, K)), pl, bk, PS, levels.prefix_widths(w))
+        for _ in range(20):
+            a = rng.dirichlet(np.ones(K))
+            direct = float(np.sum(w * d.numeric(ST @ a)))
+            assert fns["_pl_sum"](ob, a, a, False) == pytest.approx(direct, rel=1e-12, abs=1e-14)
+
+
 def test_quadratic_form_equals_the_sum_over_levels():
     """U_h of a mixture for a quadratic h: c0 W + c1 <m, a> + c2 a'Q a equals sum_j w_j h(S_j(a))."""
     rng = np.random.default_rng(0)
