@@ -69,7 +69,7 @@ def timed_sweep(spec: dict, jobs: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--T", type=int, default=100_000)
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
@@ -97,6 +97,10 @@ def main() -> None:
             (w1, c1), (w2, c2) = timed_sweep(spec(n1), 1), timed_sweep(spec(n2), 1)
             b = (c2 - c1) / (n2 - n1)
             a = c1 - b * n1
+            if b <= 0.0:
+                print(f"bench_laws: warning: {name}: {n2} trials took no more CPU than {n1} (noise, or compilation "
+                      f"in the first run); the extrapolation is meaningless: use more trials (--fit 4,16)",
+                      file=sys.stderr)
             row.update({"cpu_s": {n1: round(c1, 1), n2: round(c2, 1)}, "wall_s": {n1: round(w1, 1), n2: round(w2, 1)},
                         "cpu_per_chunk_s": round(a, 1), "cpu_per_trial_s": round(b, 3),
                         "extrapolated_wall_2_cores_s": round(max(a, 0.0) + b * args.trials / 2, 0),

@@ -235,7 +235,7 @@ def law_instance(laws, algo: str = "uniform", T: int | None = None, quantize: in
             f"argument 'quantize': continuous arms give up to K*T = {len(laws) * T} distinct rewards per trial; "
             f"{algo}'s exact estimate (the sorted merge of the arms' samples) is affordable up to "
             f"{MAX_EXACT_LEVELS} (a work budget): give --quantize M to round rewards to M levels (the W1 error "
-            f"bound L b^(1-q) ((hi-lo)/2M)^q is reported)")
+            f"bound (hi-lo)/2M and the value bound L b^(1-q) ((hi-lo)/2M)^q are reported)")
     return LawInstance(laws, "trial")
 
 

@@ -143,6 +143,8 @@ def _execute_kept(req: Request) -> str:
     out = simulate_to(spec, progress=progress, **req.keep)
     for w in out["warnings"]:
         print(f"rsb simulate: warning: {w}", file=sys.stderr)
+    if "quantization" in out:
+        print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
         return json.dumps(out, indent=2)
     return _table(out) + "\n" + f"{'files':<{_WIDTH}}  {' '.join(out['files'].values())}"
@@ -168,8 +170,7 @@ def execute(req: Request) -> str:
 
     for note in req.notes:
         print(f"rsb simulate: note: {note}", file=sys.stderr)
-    if req.keep is not None:
-        return _execute_kept(req)
+    # the instance and h first: a bad arm, a missing --quantize or a bad h ends here, before --out writes
     if req.arms is not None:
         from rsb_sim.arm_laws import law_instance
 
@@ -177,6 +178,8 @@ def execute(req: Request) -> str:
     else:
         instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
+    if req.keep is not None:
+        return _execute_kept(req)
     progress = work.progress_bar("rsb simulate", req.quiet)
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress, record=req.record)
     for w in res.warnings:

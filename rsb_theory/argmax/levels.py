@@ -12,13 +12,19 @@ f(prev) >= M - tol, else the first grid point in lexicographic order with f >= M
 
 The search is exact and evaluates few points:
 
-1. *hill climb* on the grid from the previous choice (or the best vertex) by unit moves, to a
-   grid point x whose neighbours are not better;
+1. *hill climb* on the grid by unit moves from the best of the previous choice and the K vertices,
+   to a grid point x whose neighbours are not better;
 2. *planes*: at x and its neighbours, f(a) <= f(a0) + E + <G, a - a0> for every mixture a.
    Since f is concave (h concave), h(v) <= h(s) + s_j (v - s) + e_j |v - s| where s_j +- e_j are
    the one-sided chords of h over +-:data:`DELTA` (a chord on the left bounds h'(s-) from above,
    on the right h'(s+) from below; at an end of [0, 1] the Lipschitz constant L takes the missing
-   side), and |S_j(a) - S_j(a0)| <= D_j = max_i S_ij - min_i S_ij;
+   side), and |S_j(a) - S_j(a0)| <= D_j = max_i S_ij - min_i S_ij.  Two forms of h are evaluated
+   and bounded exactly instead (:func:`forms`): a quadratic h = c0 + c1 u + c2 u^2 (mean, Gini,
+   quadratic, dual power), whose U_h of a mixture is c0 W + c1 <m, a> + c2 a'Q a with m_i =
+   sum_j w_j S_ij, Q_ik = sum_j w_j S_ij S_kj (K^2 operations per value; its lines are read
+   outwards from the parabola's vertex), and a concave piecewise-linear h = min_k (alpha_k +
+   beta_k u) (CVaR, mean-median, inter-ES), whose levels fall into runs by active piece
+   (:func:`_pl_sum`; each level's active piece bounds h everywhere, so its planes have no slack);
 3. *branch and bound* over prefixes (n_1, ..., n_k) of the grid coordinates: the bound of a
    prefix is the least over the planes of their maximum over the prefix's continuous
    relaxation; the leaves are lines (the last coordinate free), where every plane is linear in
@@ -31,10 +37,11 @@ The search is exact and evaluates few points:
    decision and tested as such.  ``margin`` > 0 evaluates every point within it below M (work only,
    never a decision).  CE-UCB-M's loop does not use Q (``rsb_sim/policies/_ce_levels.py`` says why).
 
-Every bound is widened by a rounding guard (:func:`guard_of`), so no point whose computed value
+Every bound is widened by a rounding guard (:func:`_guard`), so no point whose computed value
 could reach a threshold is skipped.  Plain Python below, compiled by numba
 (:func:`compiled`); the NumPy reference is :func:`rsb_theory.argmax.argmax` (tests compare the
-two on random laws, K = 2..5, both grids, with and without a previous choice).
+two on random laws, K = 2..5, both grids, with and without a previous choice, the forms on and
+off: ``tests/sim/test_ce_levels.py``).
 """
 
 from __future__ import annotations
@@ -45,7 +52,8 @@ import numpy as np
 
 from . import edge_lines
 
-__all__ = ["DELTA", "available", "compiled", "decide", "scratch", "steps_of"]
+__all__ = ["DELTA", "available", "compiled", "decide", "forms", "piecewise_linear", "quadratic", "scratch",
+           "steps_of"]
 
 #: Half-width of the chords of h that bound its one-sided derivatives (a smaller one makes the planes
 #: tighter and the rounding of the chords larger; both are accounted for in the bound).

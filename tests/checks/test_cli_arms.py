@@ -255,3 +255,24 @@ def test_simulate_out_recomputes_an_edited_csv_and_reuses_an_unchanged_one(tmp_p
     csv.write_text("ret\n0.6\n0.7\n0.95\n")
     edited, _ = _json(capsys, argv)
     assert edited["regrets"] != first["regrets"] and len(list((tmp_path / "kept" / "runs").glob("*.json"))) == 2
+
+
+def test_simulate_out_writes_nothing_for_a_bad_arm_or_a_missing_quantize(capsys, tmp_path):
+    """With --out, an arm that cannot be read and a missing --quantize end with one line before the
+    output directory is created; a quantised run kept on disk prints its quantisation note too."""
+    data = tmp_path / "data.csv"
+    data.write_text("x,y\n" + "\n".join(f"{i / 10},{i / 20}" for i in range(10)) + "\n")
+    base = ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--trials", "2", "--quiet"]
+    cases = [["--arms", f"empirical({data}:nope); empirical({data}:y)", "--T", "300"],
+             ["--arms", "beta(2,5); uniform(0.3,0.2)", "--T", "5000"],
+             ["--arms", f"empirical({tmp_path / 'missing.csv'}:x); beta(2,5)", "--T", "300"]]
+    for i, extra in enumerate(cases):
+        out = tmp_path / f"out{i}"
+        code = main(base + extra + ["--out", str(out)])
+        _, err = capsys.readouterr()
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert not out.exists()
+    code = main(base + ["--arms", "beta(2,5); uniform(0.3,0.2)", "--T", "300", "--quantize", "16", "--out",
+                        str(tmp_path / "kept")])
+    _, err = capsys.readouterr()
+    assert code == 0 and "rounded to the mid-points of 16" in err
