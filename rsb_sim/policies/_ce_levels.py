@@ -142,7 +142,7 @@ def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1
                     _quad_row(ST, w, i, mq, Qm)
                 elif mode == 2:
                     _pl_sums(ST, w, PS, i, i + 1)
-            M, Q, fdec = _decide(h, ob, Lh, K, m, eps, off, tol, 0.0, cur[b], new, search, stats)
+            _decide(h, ob, Lh, K, m, eps, off, tol, cur[b], new, search, stats)
             stats[4] += 1
             for j in range(K - 1):
                 if cur[b, j] != new[j]:
@@ -174,13 +174,10 @@ def compiled_loop():
 
 
 def applies(setup, d, instance) -> bool:
-    """True when this loop runs CE-UCB-M: ``setup.compiled``, arms on levels (not Bernoulli) with levels
-    >= 0, q = 1 with a finite L, a concave h that numba compiles, and a tracking phase."""
-    if not (setup.compiled and instance.kind != "bernoulli" and setup.q == 1.0 and np.isfinite(setup.L)
-            and setup.explore_steps < setup.T and levels.available(d)):
-        return False
-    x = np.asarray(instance.support, dtype=float)
-    return bool(x.size > 0 and x[0] >= 0.0 and np.all(np.diff(x) > 0.0))
+    """True when this loop runs CE-UCB-M: ``setup.compiled``, arms on levels (not Bernoulli), a tracking
+    phase, and :func:`rsb_theory.argmax.levels.applies` (q = 1, concave compilable h, levels >= 0)."""
+    return bool(setup.compiled and instance.kind != "bernoulli" and setup.explore_steps < setup.T
+                and levels.applies(d, setup.q, setup.L, instance.support))
 
 
 def run(setup, d, instance, table, record_actions: bool = False, progress=None,

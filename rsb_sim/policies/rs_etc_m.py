@@ -35,13 +35,10 @@ from . import PolicyRun
 
 
 def compiled_applies(setup, d, instance) -> bool:
-    """True when a_E of arms on levels comes from the compiled search (:mod:`rsb_theory.argmax.levels`):
-    ``setup.compiled``, q = 1 with a finite L, a concave h that numba compiles, levels >= 0.  Same
-    decision as the branch and bound of :func:`rsb_theory.argmax.argmax` (both exact; tested)."""
-    if not (setup.compiled and setup.q == 1.0 and np.isfinite(setup.L) and levels.available(d)):
-        return False
-    x = np.asarray(instance.support, dtype=float)
-    return bool(x.size > 0 and x[0] >= 0.0 and np.all(np.diff(x) > 0.0))
+    """True when a_E of arms on levels comes from the compiled search: ``setup.compiled`` and
+    :func:`rsb_theory.argmax.levels.applies`.  Same decision as the branch and bound of
+    :func:`rsb_theory.argmax.argmax` (both exact; tested)."""
+    return bool(setup.compiled and levels.applies(d, setup.q, setup.L, instance.support))
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None) -> PolicyRun:
@@ -59,7 +56,7 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
     elif compiled_applies(setup, d, instance):
         # the compiled exact search on levels: S_ij = P_i(X >= x_j), the reverse cumulative masses
         surv = np.cumsum(est[..., ::-1], axis=-1)[..., ::-1]
-        counts, _, _ = levels.decide(d, setup.grid, instance.support, surv)
+        counts, _, _ = levels.decide(d, setup.grid, instance.support, surv, L=setup.L)
         points = am.points_of(setup.grid, counts)
     else:
         points = am.argmax(am.etc_objective_finite(d, np.asarray(instance.support, dtype=float), est),

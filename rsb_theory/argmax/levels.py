@@ -32,10 +32,9 @@ The search is exact and evaluates few points:
    those are evaluated; phase 1 finds M (evaluating every point that may reach M - tol), phase 2
    the first point with f >= M - tol in lexicographic order, needed only when the previous choice
    is not kept and another evaluated point is within tol of M;
-4. ``Q``, an upper bound on the value of every grid point other than the decision (M - tol -
-   ``margin`` for the points not evaluated; the evaluated ones by their values), returned with the
-   decision and tested as such.  ``margin`` > 0 evaluates every point within it below M (work only,
-   never a decision).  CE-UCB-M's loop does not use Q (``rsb_sim/policies/_ce_levels.py`` says why).
+4. ``Q``, an upper bound on the value of every grid point other than the decision (M - tol for
+   the points not evaluated; the evaluated ones by their values), returned with the decision and
+   tested as such.  CE-UCB-M's loop does not use Q (``rsb_sim/policies/_ce_levels.py`` says why).
 
 Every bound is widened by a rounding guard (:func:`_guard`), so no point whose computed value
 could reach a threshold is skipped.  Plain Python below, compiled by numba
@@ -52,7 +51,7 @@ import numpy as np
 
 from . import edge_lines
 
-__all__ = ["DELTA", "available", "compiled", "decide", "forms", "piecewise_linear", "quadratic", "scratch",
+__all__ = ["DELTA", "applies", "available", "compiled", "decide", "forms", "piecewise_linear", "quadratic", "scratch",
            "steps_of"]
 
 #: Half-width of the chords of h that bound its one-sided derivatives (a smaller one makes the planes
@@ -70,6 +69,20 @@ _COMPILED: dict = {}
 def available(d) -> bool:
     """True when h is concave and numba compiles it (:func:`rsb_theory.argmax.edge_lines.available`)."""
     return edge_lines.available(d)
+
+
+def applies(d, q: float, L: float, levels) -> bool:
+    """True when the compiled search handles h = ``d`` on ``levels``: h concave and compilable
+    (:func:`available`), q = 1 with a finite Lipschitz constant L, levels increasing and >= 0
+    (:func:`steps_of`).  The one route condition of CE-UCB-M's loop and RS-ETC-M's commit."""
+    if not _h_applies(d, q, L):
+        return False
+    x = np.asarray(levels, dtype=float)
+    return bool(x.ndim == 1 and x.size > 0 and np.all(np.isfinite(x)) and x[0] >= 0.0 and np.all(np.diff(x) > 0.0))
+
+
+def _h_applies(d, q: float, L: float) -> bool:
+    return float(q) == 1.0 and math.isfinite(float(L)) and available(d)
 
 
 def steps_of(levels) -> np.ndarray:
@@ -533,7 +546,7 @@ def _walk(h, ob, K, m, eps, off, P, G, C, SM, g, first, thr0, margin, best, best
         lim[d] = hi
 
 
-def _decide(h, ob, Lh, K, m, eps, off, tol, margin, prev, out, sc, stats):
+def _decide(h, ob, Lh, K, m, eps, off, tol, prev, out, sc, stats):
     """The decision (module docstring) written to out (K-1 coordinates); returns (M, Q, f(out)).
 
     prev[0] = -1: no previous choice.  stats: [evaluations, prefixes, lines].
@@ -564,10 +577,10 @@ def _decide(h, ob, Lh, K, m, eps, off, tol, margin, prev, out, sc, stats):
     _climb(h, ob, start, K, m, eps, off, a, best, bestn, second, stats)
     P = _planes(h, ob, Lh, start, K, m, eps, off, a, G, C, stats)
     _suffix_max(G, P, K, SM)
-    # phase 1 skips only points below best - tol - margin: every point it does not evaluate is
-    # then below M - tol, so when no other evaluated point reaches M - tol the maximiser is the
-    # only point of the optimal set and phase 2 is not needed
-    _walk(h, ob, K, m, eps, off, P, G, C, SM, g, False, 0.0, tol + margin, best, bestn, second,
+    # phase 1 skips only points below best - tol: every point it does not evaluate is then below
+    # M - tol, so when no other evaluated point reaches M - tol the maximiser is the only point of
+    # the optimal set and phase 2 is not needed
+    _walk(h, ob, K, m, eps, off, P, G, C, SM, g, False, 0.0, tol, best, bestn, second,
           n, a, part, used, A, lim, out, stats)
     M = best[0]
     if has_prev and fprev >= M - tol:
@@ -592,7 +605,7 @@ def _decide(h, ob, Lh, K, m, eps, off, tol, margin, prev, out, sc, stats):
             same = False
             break
     other = second[0] if same else best[0]
-    Q = M - tol - margin
+    Q = M - tol
     if other > Q:
         Q = other
     return M, Q + g, fdec
@@ -605,7 +618,7 @@ def _scratch(K, m, Pmax):
             np.zeros(1), np.zeros(K1, dtype=np.int64), np.zeros(K, dtype=np.int64))
 
 
-def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, margin, PREV, out, vals, stats, mode, qc, MQ, QM, pl, bk,
+def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, PREV, out, vals, stats, mode, qc, MQ, QM, pl, bk,
                 PSs, WP):
     """Decisions of a batch: STs (B, J, K), R (B, K) radii, PREV (B, K-1); vals (B, 3) = (M, Q, f(out)).
     ``mode`` 1: h is quadratic with coefficients qc, MQ (B, K) and QM (B, K, K) (:func:`quad_forms`);
@@ -613,7 +626,7 @@ def _decide_all(h, STs, w, R, Lb, Lh, K, m, eps, off, tol, margin, PREV, out, va
     sc = _scratch(K, m, K * K + 1)
     for b in range(STs.shape[0]):
         ob = (STs[b], w, R[b], Lb, mode, qc, MQ[b], QM[b], pl, bk, PSs[b], WP)
-        M, Q, f = _decide(h, ob, Lh, K, m, eps, off, tol, margin, PREV[b], out[b], sc, stats)
+        M, Q, f = _decide(h, ob, Lh, K, m, eps, off, tol, PREV[b], out[b], sc, stats)
         vals[b, 0] = M
         vals[b, 1] = Q
         vals[b, 2] = f
@@ -777,7 +790,7 @@ def scratch(K: int, m: int) -> tuple:
 
 
 def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=None, tol: float | None = None,
-           margin: float = 0.0, polynomial: bool = True):
+           polynomial: bool = True, L: float | None = None):
     """Exact decisions for a batch of trials (module docstring; the Python entry point for tests).
 
     Parameters
@@ -796,10 +809,11 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
         Rows of -1: none.
     tol : float, optional
         Default :data:`rsb_theory.argmax.rule.TIE_TOL`.
-    margin : float
-        Points within ``margin`` below M are evaluated (work only).
     polynomial : bool
         Evaluate a quadratic or piecewise-linear h by its form (:func:`forms`); False: level by level.
+    L : float, optional
+        The Lipschitz constant of h when the caller has it (``Setup.L``, from the same
+        :func:`rsb_theory.holder.holder`): it saves a symbolic derivation per call.
 
     Returns
     -------
@@ -809,16 +823,18 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
     stats : numpy.ndarray, shape (3,)
         Evaluations, prefixes, lines.
     """
-    from ..holder import holder
     from .rule import TIE_TOL
 
-    if not available(d):
-        raise ValueError(f"argument 'd': the compiled levels search needs a concave h that numba compiles; "
-                         f"{d.describe()} is not")
-    hr = holder(d)
-    if float(hr.q) != 1.0 or not math.isfinite(float(hr.L_H)):
-        raise ValueError(f"argument 'd': the compiled levels search needs q = 1 and a finite L; {d.describe()} "
-                         f"has q = {hr.q}")
+    if L is None:
+        from ..holder import holder
+
+        hr = holder(d)
+        q, L = float(hr.q), float(hr.L_H)
+    else:
+        q = 1.0
+    if not _h_applies(d, q, L):
+        raise ValueError(f"argument 'd': the compiled levels search needs a concave h that numba compiles, q = 1 "
+                         f"and a finite L; {d.describe()} has q = {q}, L = {L}")
     w = steps_of(levels)
     S = np.asarray(surv, dtype=float)
     B, K, J = S.shape
@@ -841,7 +857,6 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
             fns["quad_forms"](STs[b], w, MQ[b], QM[b])
         if form[0] == 2:
             fns["pl_sums"](STs[b], w, PSs[b], 0, K)
-    fns["_decide_all"](edge_lines.compiled_h(d), STs, w, R, float(L_bonus), float(hr.L_H), K, int(grid.budget),
-                       float(grid.eps), float(grid.offset), float(TIE_TOL if tol is None else tol), float(margin),
-                       prev, out, vals, stats, form[0], qc, MQ, QM, pl, bk, PSs, prefix_widths(w))
+    fns["_decide_all"](edge_lines.compiled_h(d), STs, w, R, float(L_bonus), float(L), K, int(grid.budget),
+                       float(grid.eps), float(grid.offset), float(TIE_TOL if tol is None else tol), prev, out, vals, stats, form[0], qc, MQ, QM, pl, bk, PSs, prefix_widths(w))
     return out, vals, stats
