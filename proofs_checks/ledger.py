@@ -13,8 +13,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-#: Allowed statuses (ARCHITECTURE.md).
-STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "unchecked")
+#: Allowed statuses (ARCHITECTURE.md).  ``gap`` is a step of a proof that does not follow from what the proof
+#: has established, with no counterexample in the proof's context (``docs/theory.md``, "The decision rule").
+STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "gap", "unchecked")
+#: What a non-verified entry changes (``docs/theory.md``, "What matters"), most important first: the printed
+#: statement is false, its rate is wrong, only a constant is wrong, the proof alone is affected, an evident typo
+#: whose corrected form holds, nothing.
+IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
+#: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
+AXES = ("statement", "proof")
+#: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
+OPTIONAL_KEYS = ("axis", "impact", "uses", "note")
 #: Allowed methods.
 METHODS = ("symbolic", "numeric", "simulation")
 #: The keys of an entry of ``rsb verify --format json``, in order.
@@ -59,6 +68,16 @@ class CheckResult:
         What a reader needs to rerun or check the verdict.
     mutants : tuple of MutantOutcome or None
         The check run on altered claims (None: not run).
+    axis : str or None
+        ``statement`` (the entry judges what a result, table or running text states) or ``proof`` (a step of a
+        proof, or a constant chained through one); one of :data:`AXES`, derived from the id by the registry.
+    impact : str or None
+        One of :data:`IMPACTS` for a non-verified entry (None: not assessed).
+    uses : tuple of str
+        The paper's labels the claimed step or result uses (the dependency graph), in the paper's order.
+    note : str
+        What the check saw outside the claim's context (a failure where the proof's fixed quantities are
+        replaced by others): reported beside the status, never as it.
     """
 
     id: str
@@ -69,13 +88,21 @@ class CheckResult:
     method: str
     evidence: str
     mutants: tuple[MutantOutcome, ...] | None = None
+    axis: str | None = None
+    impact: str | None = None
+    uses: tuple[str, ...] = ()
+    note: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"status {self.status!r} of {self.id!r} is not one of {STATUSES}")
         if self.method not in METHODS:
             raise ValueError(f"method {self.method!r} of {self.id!r} is not one of {METHODS}")
-        if self.status in {"refuted", "loose", "conditional", "vacuous"} and not self.evidence:
+        if self.axis is not None and self.axis not in AXES:
+            raise ValueError(f"axis {self.axis!r} of {self.id!r} is not one of {AXES}")
+        if self.impact is not None and self.impact not in IMPACTS:
+            raise ValueError(f"impact {self.impact!r} of {self.id!r} is not one of {IMPACTS}")
+        if self.status in {"refuted", "loose", "conditional", "vacuous", "gap"} and not self.evidence:
             raise ValueError(f"{self.id!r}: status {self.status} needs evidence")
 
     @property
@@ -86,8 +113,13 @@ class CheckResult:
         return any(m.status != self.status for m in self.mutants)
 
     def to_dict(self) -> dict:
-        """The JSON object of this entry (:data:`KEYS`, then ``mutants`` and ``mutant_caught`` if run)."""
+        """The JSON object of this entry (:data:`KEYS`, the :data:`OPTIONAL_KEYS` that are set, then ``mutants``
+        and ``mutant_caught`` if run)."""
         out = {k: getattr(self, k) for k in KEYS}
+        for k in OPTIONAL_KEYS:
+            v = getattr(self, k)
+            if v:
+                out[k] = list(v) if isinstance(v, tuple) else v
         if self.mutants is not None:
             out["mutants"] = [{"claim": m.claim, "status": m.status} for m in self.mutants]
             out["mutant_caught"] = self.mutant_caught

@@ -1,0 +1,140 @@
+"""What matters first: a bottom line per lemma and theorem, and the ranked findings (issue 25).
+
+Two verdicts per result, as blueprint tools keep them (``docs/theory.md``, "Statement and proof"):
+
+* the **statement** — the worst status of the entries that judge what the result states
+  (``axis == "statement"``); ``unchecked`` when none does;
+* the **proof** — ``complete`` (every step holds in the proof's context), ``gap`` (some step does not
+  follow from what the proof has established, with no counterexample in context: status ``gap``), or
+  ``broken`` (some step is false in context, or holds only under a condition the proof does not have:
+  ``refuted`` or ``conditional``); the first such step in the paper's order is named.
+
+The findings a reviewer reads first are the non-verified entries whose impact
+(:data:`proofs_checks.ledger.IMPACTS`) changes what the paper states — a statement, a rate or a
+constant — ranked by impact, then in the paper's order.  Every sentence is built from the entries;
+nothing here is typed in per entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from . import paper_labels, proof_view
+from .ledger import IMPACTS, CheckResult
+from .verdict import worst
+
+#: Impacts that change what the paper states: the findings :func:`what_matters` lists.
+MATTERS = ("statement", "rate", "constant")
+#: Proof verdicts, best first.
+PROOF_VERDICTS = ("complete", "gap", "broken", "unchecked")
+
+
+@dataclass(frozen=True)
+class BottomLine:
+    """The two verdicts of one lemma, theorem or corollary, and the sentence that sums them up.
+
+    Attributes
+    ----------
+    label : str
+        The result's LaTeX label.
+    statement : str
+        The status of the statement (a ledger status; ``unchecked`` when no entry judges it).
+    proof : str
+        One of :data:`PROOF_VERDICTS`.
+    at : str or None
+        The id of the first step, in the paper's order, that makes the proof not complete.
+    sentence : str
+        One sentence a reviewer can quote.
+    """
+
+    label: str
+    statement: str
+    proof: str
+    at: str | None
+    sentence: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One non-verified entry that changes what the paper states.
+
+    Attributes
+    ----------
+    id : str
+        The ledger id.
+    status, impact : str
+    sentence : str
+        One sentence a reviewer can quote: the claim, what is wrong, the correct value or the condition.
+    """
+
+    id: str
+    status: str
+    impact: str
+    sentence: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _first_sentence(text: str, limit: int = 260) -> str:
+    cut = text.split(". ")[0].strip().rstrip(".")
+    return cut if len(cut) <= limit else cut[: limit - 3].rstrip() + "..."
+
+
+def _proof_verdict(view: proof_view.ProofView) -> tuple[str, str | None]:
+    steps = [s for s in view.steps if s.entry is not None]
+    if not steps:
+        return "unchecked", None
+    broken = next((s for s in steps if s.status in ("refuted", "conditional")), None)
+    if broken is not None:
+        return "broken", broken.entry.id
+    gap = next((s for s in steps if s.status == "gap"), None)
+    if gap is not None:
+        return "gap", gap.entry.id
+    return "complete", None
+
+
+def _statement_text(status: str) -> str:
+    return {"verified": "holds as printed", "loose": "holds as printed, and a better value is proven",
+            "conditional": "holds only under a condition it does not state", "refuted": "is false as printed",
+            "vacuous": "holds but says nothing where the paper applies it",
+            "unchecked": "has no entry of its own"}.get(status, status)
+
+
+def bottom_line(view: proof_view.ProofView) -> BottomLine:
+    """The bottom line of one result's view (:func:`proofs_checks.proof_view.build`)."""
+    statement = worst(*(r.status for r in view.statement)) if view.statement else "unchecked"
+    proof, at = _proof_verdict(view)
+    text = f"{view.result}: the statement {_statement_text(statement)}"
+    if proof == "complete":
+        text += "; every checked step of the proof holds in its context"
+    elif proof == "unchecked":
+        text += "; no step of its proof is checked"
+    else:
+        entry = next(s.entry for s in view.steps if s.entry is not None and s.entry.id == at)
+        what = "has a gap" if proof == "gap" else "uses a false step"
+        text += f"; the proof {what} at {at} ({_first_sentence(entry.derived or entry.evidence, 160)})"
+    return BottomLine(view.result, statement, proof, at, text + ".")
+
+
+def bottom_lines(entries: list[CheckResult]) -> list[BottomLine]:
+    """One bottom line per lemma and theorem of the paper, in the paper's order."""
+    return [bottom_line(v) for v in proof_view.views(entries)]
+
+
+def what_matters(entries: list[CheckResult]) -> list[Finding]:
+    """The non-verified entries whose impact is in :data:`MATTERS`, ranked by impact, then in ledger order."""
+    rank = {imp: k for k, imp in enumerate(IMPACTS)}
+    out = [(rank[e.impact], k, e) for k, e in enumerate(entries)
+           if e.status != "verified" and e.impact in MATTERS]
+    out.sort(key=lambda t: t[:2])
+    return [Finding(e.id, e.status, e.impact, f"{e.id} ({e.status}, {e.impact}): {_first_sentence(e.evidence)}.")
+            for _r, _k, e in out]
+
+
+def results_labels() -> tuple[str, ...]:
+    """The labels that get a bottom line (every lemma and theorem of the paper, in its order)."""
+    return tuple(paper_labels.RESULTS)
