@@ -13,7 +13,7 @@ and ``corollary:RS-UCB-M`` (JSON keys: the ARCHITECTURE.md contract).
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 from . import values
@@ -136,7 +136,7 @@ def derive_report(h: str, params: dict[str, str], p) -> dict:
 def execute(req: Request) -> str:
     report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms)
     if req.format == "json":
-        return json.dumps(report, indent=2)
+        return jsontext.dumps(report, indent=2)
     width = max(len(k) for k in report)
     lines = []
     for k, v in report.items():

@@ -8,7 +8,7 @@ also the displays of the result's statement).  No check runs.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 
@@ -49,4 +49,4 @@ def _table(data: list[dict]) -> str:
 
 def execute(req: Request) -> str:
     data = rows()
-    return json.dumps(data, indent=2, ensure_ascii=False) if req.format == "json" else _table(data)
+    return jsontext.dumps(data, indent=2, ensure_ascii=False) if req.format == "json" else _table(data)

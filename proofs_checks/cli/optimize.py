@@ -13,7 +13,7 @@ the grid), Delta(eps) and Delta_min(eps) of ``eq:discrete_gap``.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 from . import values, work
@@ -132,6 +132,6 @@ def execute(req: Request) -> str:
     else:
         report = optimize_report(req.dr, req.params, req.p, req.eps, req.grid, req.method)
     if req.format == "json":
-        return json.dumps(report, indent=2)
+        return jsontext.dumps(report, indent=2)
     width = max(len(k) for k in report)
     return "\n".join(f"{k:<{width}}  {v}" for k, v in report.items())

@@ -9,7 +9,7 @@ before anything is written.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass
 
@@ -103,7 +103,7 @@ def execute(req: Request) -> str:
                               req.radius_scale, req.explore, progress, arms=req.arms, quantize=req.quantize,
                               **req.sweep)
     if req.format == "json":
-        return json.dumps(res, indent=1, default=str)
+        return jsontext.dumps(res, indent=1, default=str)
     lines = [f"{res['png']} {res['pdf']} {res['csv']} {res['txt']}",
              f"derived rate (exponents of T in the regret): {res['derived']['rate']}"]
     if res.get("not_drawn"):

@@ -7,7 +7,7 @@ written: a bad one leaves no file and no directory behind.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +43,7 @@ def execute(req: Request) -> str:
     show = not req.quiet and sys.stderr.isatty()
     results = reproduce(req.experiment, req.out, req.trials, req.seed, progress=show, **req.sweep)
     if req.format == "json":
-        return json.dumps(results, indent=1, default=str)
+        return jsontext.dumps(results, indent=1, default=str)
     lines = []
     for r in results:
         lines.append(f"{Path(r['csv']).stem}: {r['png']} {r['pdf']} {r['csv']} {r['txt']}")

@@ -17,7 +17,7 @@ keeps the run on disk, resumable (:mod:`proofs_checks.simulate_out`; ``--chunk``
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass, field
 
@@ -146,7 +146,7 @@ def _execute_kept(req: Request) -> str:
     if "quantization" in out:
         print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
-        return json.dumps(out, indent=2)
+        return jsontext.dumps(out, indent=2)
     return _table(out) + "\n" + f"{'files':<{_WIDTH}}  {' '.join(out['files'].values())}"
 
 
@@ -188,7 +188,7 @@ def execute(req: Request) -> str:
     if "quantization" in out:
         print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
-        return json.dumps(out, indent=2)
+        return jsontext.dumps(out, indent=2)
     return _table(out)
 
 
