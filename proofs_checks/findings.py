@@ -125,14 +125,68 @@ def bottom_lines(entries: list[CheckResult]) -> list[BottomLine]:
     return [bottom_line(v) for v in proof_view.views(entries)]
 
 
+#: How a finding's sentence names its verdict, by status.
+_PHRASES = {"refuted": "false as printed; rsb derives", "conditional": "holds only under a condition the paper "
+            "does not state:", "vacuous": "holds, but says nothing where the paper applies it:",
+            "loose": "holds; a better value is proven:"}
+
+
+def sentence(e: CheckResult) -> str:
+    """One sentence a reviewer can quote: the claim, what is wrong, the correct value or the condition."""
+    claim = e.claim.rstrip(".")
+    return f"{claim} — {_PHRASES.get(e.status, e.status)} {e.derived.rstrip('.')}. [{e.id}]"
+
+
 def what_matters(entries: list[CheckResult]) -> list[Finding]:
-    """The non-verified entries whose impact is in :data:`MATTERS`, ranked by impact, then in ledger order."""
+    """The entries whose impact is in :data:`MATTERS` (a false statement, a wrong rate, a wrong constant), ranked by
+    impact, then in ledger order."""
     rank = {imp: k for k, imp in enumerate(IMPACTS)}
-    out = [(rank[e.impact], k, e) for k, e in enumerate(entries)
-           if e.status != "verified" and e.impact in MATTERS]
+    out = [(rank[e.impact], k, e) for k, e in enumerate(entries) if e.impact in MATTERS]
     out.sort(key=lambda t: t[:2])
-    return [Finding(e.id, e.status, e.impact, f"{e.id} ({e.status}, {e.impact}): {_first_sentence(e.evidence)}.")
-            for _r, _k, e in out]
+    return [Finding(e.id, e.status, e.impact, sentence(e)) for _r, _k, e in out]
+
+
+_HEADINGS = {"statement": "Statements that are false, need an unstated condition, or say nothing where applied",
+             "rate": "Rates and exponents", "constant": "Constants"}
+
+
+def to_markdown(entries: list[CheckResult]) -> str:
+    """"What matters" and the bottom lines, as Markdown (``rsb verify --format md``, the report, the README)."""
+    lines = ["## What matters", ""]
+    found = what_matters(entries)
+    for impact in MATTERS:
+        mine = [f for f in found if f.impact == impact]
+        if mine:
+            lines += [f"**{_HEADINGS[impact]}** ({len(mine)})", ""] + [f"1. {f.sentence}" for f in mine] + [""]
+    if not found:
+        lines += ["No entry changes a statement, a rate or a constant.", ""]
+    lines += ["## Bottom lines", ""] + [f"* {b.sentence}" for b in bottom_lines(entries)]
+    return "\n".join(lines) + "\n"
+
+
+def document(shown: list[CheckResult], everything: list[CheckResult], filters: str = "") -> str:
+    """The Markdown ledger (``rsb verify --format md``, ``docs/ledger.md``): title, summary and versions, what
+    matters and the bottom lines (of ``everything``), then the table of the ``shown`` entries."""
+    from .ledger import to_markdown as table
+
+    md = table(shown, everything, filters)
+    head, _sep, rows = md.partition("| id |")
+    return head + to_markdown(everything) + "\n## Entries\n\n| id |" + rows
+
+
+def to_text(entries: list[CheckResult]) -> str:
+    """"What matters" and the bottom lines for a terminal (``rsb verify``)."""
+    found = what_matters(entries)
+    lines = [f"What matters ({len(found)} findings that change a statement, a rate or a constant):"]
+    lines += [f"  {k}. [{f.impact}] {f.sentence}" for k, f in enumerate(found, 1)]
+    lines += ["Bottom lines:"] + [f"  {b.sentence}" for b in bottom_lines(entries)]
+    return "\n".join(lines)
+
+
+def to_dict(entries: list[CheckResult]) -> dict:
+    """``rsb verify --findings --format json``."""
+    return {"what_matters": [f.to_dict() for f in what_matters(entries)],
+            "bottom_lines": [b.to_dict() for b in bottom_lines(entries)]}
 
 
 def results_labels() -> tuple[str, ...]:

@@ -380,6 +380,15 @@ THEOREM_W_HYPOTHESIS = "1-sub-Gaussian"
 #: ``lemma:Delta_error``: Delta(eps) <= L (K W)^r (eps/2)^r, for every eps (the footnote of
 #: ``eq:etc_discrete_set`` defines the grid when 1/eps is not an integer).
 DELTA_ERROR_BOUND = "L*(K*W)**r*(eps/2)**r"
+#: ``assumption:Holder``: U_h(G_1) - U_h(G_2) <= L_H ||G_1 - G_2||_W^q "for all distributions G_1, G_2 in (Xi, W_1)",
+#: Xi the convex hull of the arms' laws (sec:setting) -- the domain on which the theorems assume Hölder continuity.
+HOLDER_DOMAIN = "Xi"
+
+#: Where the paper uses ``lemma:Delta_error``: the grid of each algorithm whose regret decomposition
+#: (``eq:regret_decomposition``) bounds Delta(eps) by it -- the ETC grid ``eq:etc_discrete_set`` in
+#: ``theorem: ETC upper bound`` (RS-ETC-M), the mid-point grid of section ``RS_UCB_M`` in ``theorem:UCB upper bound``
+#: (RS-UCB-M and CE-UCB-M).
+DELTA_ERROR_USES = (("etc", "theorem: ETC upper bound"), ("ucb", "theorem:UCB upper bound"))
 
 #: ``lemma:beta_lemma_monotone``: beta = 1 "for a DR with concave and strictly monotone distortion function".
 BETA_MONOTONE = "1"

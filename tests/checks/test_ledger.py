@@ -111,7 +111,9 @@ def test_known_findings(ledger):
     # C(1/eps + 1, 1) = 1/eps + 1 > 1/eps for K = 2
     assert by["eq:E2C"].status == "refuted" and "K=2" in by["eq:E2C"].evidence
     # the footnote grid, and the mid-point grid at a vertex for K >= 3, break eq:Delta_error_2
-    assert by["lemma:Delta_error"].status == "conditional" and "K eps/2" in by["lemma:Delta_error"].evidence
+    # ... and the repair (the exact ETC grid) excludes the mid-point grid where theorem:UCB upper bound uses it
+    assert by["lemma:Delta_error"].status == "refuted" and "K eps/2" in by["lemma:Delta_error"].evidence
+    assert "where the paper uses the lemma" in by["lemma:Delta_error"].evidence
     assert by["theorem:W"].status == "conditional"
     # quadratic at s = 1 has h'(1) = 0: beta = 1 (and the UCB cell) need max p < 1, which Table 1 does not state
     assert by["table:table_regrets#quadratic.ucb"].status == "conditional" and "[s=1]" in \
@@ -142,8 +144,10 @@ def test_cli_verify_json(capsys):
 def test_docs_ledger_matches_verify(capsys, ledger):
     from pathlib import Path
 
+    from proofs_checks.findings import document
+
     path = Path(__file__).resolve().parents[2] / "docs" / "ledger.md"
-    assert path.read_text() == to_markdown(ledger), "docs/ledger.md is stale: run `make docs`"
+    assert path.read_text() == document(ledger, ledger), "docs/ledger.md is stale: run `make docs`"
 
 
 def test_parallel_checks_give_the_same_ledger(ledger):
@@ -234,6 +238,57 @@ def test_decide():
     assert verdict.decide(holds=True, vacuous=True, sharper=True) == "vacuous"
     assert verdict.decide(holds=False) == "refuted"
     assert verdict.decide(holds=False, repair="x < 1") == "conditional"
+    # issue 25: a step that does not follow but has no counterexample in context is a gap, not a refutation
+    assert verdict.decide(holds=True, follows=False) == "gap"
+    assert verdict.decide(holds=True, follows=False, sharper=True) == "gap"
+    assert verdict.decide(holds=False, follows=False) == "refuted"
+    # a repair that excludes a place where the paper uses the claim is no repair
+    assert verdict.decide(holds=False, repair="ETC grid only", repair_at_uses=False) == "refuted"
+    assert verdict.worst("gap", "verified", "loose") == "gap" and verdict.worst("gap", "conditional") == "conditional"
+
+
+def test_impact():
+    assert verdict.impact(axis="statement", status="refuted", about="rate") == "rate"
+    assert verdict.impact(axis="statement", status="conditional", about="exponent") == "rate"
+    assert verdict.impact(axis="statement", status="refuted", about="constant") == "constant"
+    assert verdict.impact(axis="statement", status="refuted", about="statement") == "statement"
+    assert verdict.impact(axis="statement", status="vacuous", about="bound") == "statement"
+    assert verdict.impact(axis="proof", status="gap", about="statement") == "proof"
+    assert verdict.impact(axis="proof", status="refuted", about="statement", typo=True) == "typo"
+    assert verdict.impact(axis="statement", status="loose", about="rate") == "none"
+    with pytest.raises(ValueError, match="'about'"):
+        verdict.impact(axis="statement", status="refuted", about="weather")
+
+
+def test_every_entry_has_an_axis_and_an_impact(ledger):
+    from proofs_checks.ledger import AXES, IMPACTS
+    from proofs_checks.verdict import LOOSE_IN
+
+    for r in ledger:
+        assert r.axis in AXES and r.impact in IMPACTS, r.id
+        assert (r.loose_in in LOOSE_IN) == (r.status == "loose"), r.id
+        assert r.status != "gap" or r.axis == "proof", r.id
+    by = {r.id: r for r in ledger}
+    assert by["lemma:RTD#r.case1"].loose_in == "exponent"
+    assert by["lemma:RTD#summary"].impact == "rate"
+
+
+#: Steps whose verdict depends on their proof's context: dropping the context (the quantities the proof fixes) changes
+#: the status (issue 25, kind 2).
+CONTEXT_DEPENDENT = (
+    "theorem: ETC upper bound#step:eq:E1C", "theorem: ETC upper bound#step:eq: ETC commit 4", "eq: ETC commit 6",
+    "theorem: ETC upper bound#step:eq: A2first", "theorem:UCB upper bound#step:after:eq:UCB_f2",
+    "example utility#step:after:eq:h_1_p", "lemma:Dual_Power#step:eq:dp_last",
+)
+
+
+@pytest.mark.parametrize("ident", CONTEXT_DEPENDENT)
+def test_a_step_judged_without_its_context_changes_status(ident):
+    c = claims()[ident]
+    assert c.context is not None, ident
+    inside, outside = evaluate(c).status, c.without_context().run().status
+    assert inside == "verified" and outside != inside, (ident, inside, outside)
+    assert "Judged in the context of the proof of" in evaluate(c).note
     assert verdict.worst() == "verified" and verdict.worst("loose", "conditional", "verified") == "conditional"
     assert verdict.worst("vacuous", "refuted") == "refuted"
 
@@ -295,7 +350,7 @@ MUTANT_SAMPLE = (
     "eq:UCB_alpha2#discussion.gini", "lemma: concentration#radius", "lemma:example_utility_Holder#summary",
     "lemma:RTD#summary", "lemma:RTD#r.case1", "lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3",
     "lemma:PHT#step:jensen", "lemma:Dual_Power#step:eq:dp_last", "lemma:probability of E3", "eq: ETC commit 5",
-    "eq:oversampledproof",
+    "eq:oversampledproof", "theorem:UCB upper bound#step:eq:UCB_f2", "theorem: ETC upper bound#step:eq:E1C",
 )
 
 
@@ -305,13 +360,13 @@ def test_mutants_of_a_sample_are_caught(ident):
     assert res.mutants, ident
     assert res.mutant_caught, (ident, res.status, res.mutants)
     assert all(m.claim for m in res.mutants)
-    if res.status == "conditional":  # the rule: the repair, added to the claim, makes it hold
+    if res.status in ("conditional", "gap"):  # the rule: the repair, added to the claim, makes it hold
         assert any(m.status in ("verified", "loose") for m in res.mutants), (ident, res.mutants)
 
 
 def test_the_sample_covers_every_status(ledger):
     by = {r.id: r.status for r in ledger}
-    assert {by[i] for i in MUTANT_SAMPLE} == {"verified", "loose", "conditional", "vacuous", "refuted"}
+    assert {by[i] for i in MUTANT_SAMPLE} == {"verified", "loose", "conditional", "vacuous", "refuted", "gap"}
 
 
 def test_cli_has_the_mutants_flag():
