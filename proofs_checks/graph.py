@@ -12,9 +12,9 @@ Label level (every label of the paper):
 Node level (the picture): the nodes are the lemmas, theorems and corollary
 (:data:`proofs_checks.paper_labels.RESULTS`), the three tables and the algorithms' rules
 (:data:`RULES`); :func:`node_uses` projects the label graph onto them — a node uses another when a
-path of its uses reaches it (or a display of its statement, ``eq:meta_concentration`` for
-``lemma: concentration``) through labels that are not nodes (the displays of its proof, the
-definitions, the displays of another proof it borrows).  :func:`layout` places the nodes in layers by
+path of its uses reaches it — or a display of its statement (``eq:meta_concentration`` for
+``lemma: concentration``) or of its proof (``eq:Discretized_regret`` for ``theorem:UCB upper bound``)
+— through labels that stand for no node (definitions, the displays of its own proof).  :func:`layout` places the nodes in layers by
 longest path (layer 0 uses no node; a node sits one layer beyond the deepest node it uses) and orders
 each layer by the paper.
 """
@@ -163,10 +163,27 @@ def _node_set() -> frozenset[str]:
     return frozenset(nodes())
 
 
-def node_uses(node: str) -> tuple[str, ...]:
-    """The nodes ``node`` uses: those reached from it through labels that are not nodes (paper's order)."""
+def stands_for(label: str, node: str) -> str | None:
+    """The node that ``label`` stands for when ``node`` uses it: itself (a node), the result whose statement it
+    is in, or the result whose proof it is in — unless that result rests on ``node`` (``lemma:probability of E3``
+    borrows displays of the proof it is stated in; the borrowed displays are then followed, not the result) —
+    and None for a label to follow through (a definition, a display of ``node``'s own proof)."""
     inside = _node_set()
-    if node not in inside:
+    if label in inside:
+        return label
+    info = paper_labels.BY_LABEL[label]
+    if info.statement in inside:
+        return info.statement
+    owner = info.proof
+    if owner in inside and owner != node and owner not in descendants(node):
+        return owner
+    return None
+
+
+def node_uses(node: str) -> tuple[str, ...]:
+    """The nodes ``node`` uses: those its uses reach (:func:`stands_for`) through labels that stand for no other
+    node, in the paper's order."""
+    if node not in _node_set():
         raise KeyError(f"{node!r} is not a node of the graph of results")
     found: set[str] = set()
     seen: set[str] = set()
@@ -176,11 +193,10 @@ def node_uses(node: str) -> tuple[str, ...]:
         if x in seen:
             continue
         seen.add(x)
-        stated = paper_labels.BY_LABEL[x].statement  # a display of a result's statement stands for the result
-        target = x if x in inside else stated if stated in inside else None
+        target = stands_for(x, node)
         if target is not None and target != node:
             found.add(target)
-        elif target is None or x != node:  # a display of the node's own statement is part of the node
+        elif x != node:  # a definition, a display of the node's own proof or statement: follow it
             todo.extend(uses(x))
     return _ordered(found)
 

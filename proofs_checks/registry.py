@@ -28,6 +28,7 @@ from functools import lru_cache
 from . import checks as _checks_package
 from . import paper_labels
 from .claims import Claim
+from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
 
 
@@ -151,8 +152,12 @@ def work_units(ids: list[str]) -> list[tuple[str, ...]]:
 
 
 def evaluate(claim: Claim, mutants: bool = False) -> CheckResult:
-    """The check's verdict on ``claim``; with ``mutants``, also on each of its mutants."""
-    res = claim.run()
+    """The check's verdict on ``claim``; with ``mutants``, also on each of its mutants.
+
+    The entry's ``uses`` (the paper's labels its claim uses) come from the dependency graph
+    (:func:`proofs_checks.graph.uses_of_entry`), here in one place, never from a check.
+    """
+    res = replace(claim.run(), uses=uses_of_entry(claim.id))
     if not mutants:
         return res
     altered = claim.mutants(claim, res) if claim.mutants is not None else []

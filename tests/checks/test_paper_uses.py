@@ -104,3 +104,23 @@ def test_layout_is_layered_and_in_the_papers_order():
     for layer, names in by_layer.items():
         assert names == sorted(names, key=paper_labels.POSITION.__getitem__), layer
     assert graph.layout() == pos  # deterministic
+
+
+def test_a_used_claim_that_fails_is_named_with_its_places():
+    """``rsb verify --proof``'s uses: a used lemma whose statement does not hold as printed is named with the places
+    of the proof that use it (built from entries, no check runs)."""
+    from proofs_checks import proof_uses
+    from proofs_checks.ledger import CheckResult
+
+    bad = CheckResult("lemma:Delta_error", "Delta <= L (K W)^r (eps/2)^r", "bound", "larger", "conditional",
+                      "numeric", "holds on the ETC grid only")
+    used = {u.label: u for u in proof_uses.build("corollary:RS-UCB-M", [bad])}
+    assert used["lemma:Delta_error"].fails and used["lemma:Delta_error"].places == (
+        "eq:delta_order_UCB_RS", "eq:delta_order_ce")
+    assert used["theorem:UCB upper bound"].statement == "unchecked" and not used["theorem:UCB upper bound"].fails
+    text = proof_uses.to_text("corollary:RS-UCB-M", tuple(used.values()))
+    assert "lemma:Delta_error (conditional), used at eq:delta_order_UCB_RS, eq:delta_order_ce: holds on the ETC" in text
+    ok = CheckResult("lemma:Delta_error", "c", "p", "d", "verified", "numeric", "e")
+    again = {u.label: u for u in proof_uses.build("corollary:RS-UCB-M", [ok])}
+    assert not again["lemma:Delta_error"].fails and again["lemma:Delta_error"].evidence == ""
+    assert proof_uses.ids_needed("corollary:RS-UCB-M", ["lemma:Delta_error", "lemma:RTD#q"]) == ("lemma:Delta_error",)
