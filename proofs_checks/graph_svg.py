@@ -64,9 +64,9 @@ def verdicts(entries: list[CheckResult]) -> dict[str, tuple[str, str, str]]:
             continue
         mine = [e.status for e in entries if e.id.partition("#")[0] == node and e.status in SEVERITY]
         statement = worst(*mine) if mine else "none"
-        what = "table" if _kind(node) == "table" else "rule of an algorithm"
-        sentence = (f"{node} ({what}): {len(mine)} checked entries, the worst {statement}" if mine
-                    else f"{node} ({what}): no entry of its own")
+        what = "a table" if _kind(node) == "table" else "a rule of an algorithm"
+        sentence = (f"{node}: {what}; {len(mine)} checked entries, the worst {statement}" if mine
+                    else f"{node}: {what}; no entry of its own")
         out[node] = (statement, "none", sentence + ".")
     return out
 
@@ -206,6 +206,15 @@ _SVG_CSS = """
 """
 
 
+def focus_href(label: str) -> str:
+    """The link that focuses ``label`` in the graph (``#focus=LABEL``, URL-encoded)."""
+    return "#focus=" + _e(quote(label, safe=":"))
+
+
+def focus_link(label: str) -> str:
+    return f'<a href="{focus_href(label)}" class="focus-link"><code>{_e(label)}</code></a>'
+
+
 def _blocks(entries: list[CheckResult], anchor) -> str:
     verdict = verdicts(entries)
     out = []
@@ -214,10 +223,11 @@ def _blocks(entries: list[CheckResult], anchor) -> str:
         rows = "".join(f'<li><a href="#{anchor(e.id)}"><code>{_e(e.id)}</code></a> '
                        f'<span class="st st-{_e(e.status)}">{_e(e.status)}</span></li>' for e in mine)
         used = graph.node_uses(node)
-        uses = ", ".join(f'<a href="#focus={_e(quote(u, safe=":"))}" class="focus-link"><code>{_e(u)}</code></a>'
-                         for u in used)
+        uses = ", ".join(focus_link(u) for u in used)
+        sentence = verdict[node][2]
+        sentence = sentence[len(node) + 2:] if sentence.startswith(f"{node}: ") else sentence
         out.append(f'<div class="node-entries" data-node="{_e(node)}" hidden><p><strong><code>{_e(node)}</code>'
-                   f"</strong>: {_e(verdict[node][2])}</p><p>Uses: {uses or 'no result of the paper'}.</p>"
+                   f"</strong>: {_e(sentence)}</p><p>Uses: {uses or 'no result of the paper'}.</p>"
                    f"<p>{len(mine)} ledger entries (opened in the ledger below):</p><ul>{rows}</ul></div>")
     return "".join(out)
 
@@ -275,22 +285,48 @@ _SCRIPT = r"""
     data[label].rows.forEach(function(id){ var r = document.getElementById(id);
       if(r){ cls(r, 'in-focus', true); var d = r.querySelector('details'); if(d){ d.open = true; } } });
     svg.setAttribute('data-focus', label);
-    if(scroll && block){ block.scrollIntoView({block: 'nearest'}); }
+    // a click on a node: its block (just below the graph) into view; a link from elsewhere: the graph
+    if(scroll === 'block' && block){ block.scrollIntoView({block: 'nearest'}); }
+    else if(scroll){ document.getElementById('graph-wrap').scrollIntoView({block: 'start'}); }
     return true;
   }
   function fromHash(scroll){
     var m = /^#focus=(.+)$/.exec(location.hash);
     if(m){ focus(decodeURIComponent(m[1]), scroll); } else if(location.hash === '#graph'){ clear(); }
   }
+  var clicked = false;
   nodes.forEach(function(n){
-    function go(){ location.hash = 'focus=' + encodeURIComponent(n.getAttribute('data-label')); }
+    function go(){ clicked = true; location.hash = 'focus=' + encodeURIComponent(n.getAttribute('data-label')); }
     n.addEventListener('click', go);
     n.addEventListener('keydown', function(ev){ if(ev.key === 'Enter'){ go(); } });
   });
-  window.addEventListener('hashchange', function(){ fromHash(true); });
+  window.addEventListener('hashchange', function(){ fromHash(clicked ? 'block' : 'graph'); clicked = false; });
   window.rsbGraph = {focus: focus, clear: clear};
-  // the ledger's rows come later in the page: focus once they are parsed
-  if(document.readyState === 'loading'){ document.addEventListener('DOMContentLoaded', function(){ fromHash(false); }); }
-  else { fromHash(false); }
+  // index.html#graph-selftest: click a node as a reader would, check the focus, then clear it; the outcome goes to
+  // the body attribute data-graph-selftest (pass, or fail: what) and the console (tests/checks/test_report.py)
+  function selftest(){
+    var label = data['lemma:RTD'] ? 'lemma:RTD' : nodes[0].getAttribute('data-label');
+    var node = nodes.filter(function(n){ return n.getAttribute('data-label') === label; })[0];
+    node.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    setTimeout(function(){
+      var problems = [];
+      var keep = data[label].anc.length + 1;
+      var dim = svg.querySelectorAll('g.node.dim').length;
+      if(svg.getAttribute('data-focus') !== label){ problems.push('no focus after a click'); }
+      if(decodeURIComponent(location.hash) !== '#focus=' + label){ problems.push('hash ' + location.hash); }
+      if(dim !== nodes.length - keep){ problems.push(dim + ' dimmed, ' + (nodes.length - keep) + ' expected'); }
+      if(document.querySelectorAll('tr.in-focus').length !== data[label].rows.length){ problems.push('rows not opened'); }
+      document.getElementById('graph-clear').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
+      setTimeout(function(){
+        if(svg.querySelectorAll('g.node.dim').length !== 0 || svg.hasAttribute('data-focus')){ problems.push('not cleared'); }
+        var verdict = problems.length === 0 ? 'pass' : 'fail: ' + problems.join('; ');
+        document.body.setAttribute('data-graph-selftest', verdict);
+        console.log('RSB-GRAPH-SELFTEST ' + verdict);
+      }, 50);
+    }, 50);
+  }
+  function start(){ if(location.hash === '#graph-selftest'){ selftest(); } else { fromHash(false); } }
+  // the ledger's rows come later in the page: start once they are parsed
+  if(document.readyState === 'loading'){ document.addEventListener('DOMContentLoaded', start); } else { start(); }
 })();
 """

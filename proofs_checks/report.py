@@ -105,7 +105,8 @@ def _ledger_html(results: list[CheckResult]) -> str:
             f'data-text="{_e(text)}"><td class="id"><code>{_e(r.id)}</code></td><td>{_badge(r.status)}</td>'
             f"<td>{_e(r.method)}</td><td>{_e(r.paper)}</td><td>{_e(r.derived)}</td>"
             f"<td>{_e(r.claim)}<details><summary>evidence</summary><p class=\"evidence\">{_e(r.evidence)}</p>"
-            f"</details></td></tr>")
+            + (f'<p class="uses">uses: {", ".join(f"<code>{_e(u)}</code>" for u in r.uses)}</p>' if r.uses else "")
+            + "</details></td></tr>")
     return (f'<div class="controls"><span>Status:</span> {boxes}'
             '<button type="button" id="all-statuses">all</button> '
             '<input type="search" id="search" placeholder="search id, claim, values, evidence" size="40"> '
@@ -116,8 +117,11 @@ def _ledger_html(results: list[CheckResult]) -> str:
 
 def _proof_html(view: proof_view.ProofView) -> str:
     fb = view.first_broken
+    used = graph_svg.graph.node_uses(view.result)
     head = (f'<section class="proof" id="proof-{anchor(view.result)}"><h3><code>{_e(view.result)}</code></h3>'
-            f"<p>{_e(view.note)}</p>")
+            f"<p>{_e(view.note)}</p>"
+            f'<p class="uses">Uses: {", ".join(graph_svg.focus_link(u) for u in used) or "no result of the paper"}'
+            f' (<a href="{graph_svg.focus_href(view.result)}">in the graph</a>).</p>')
     if view.statement:
         head += "<p>Statement: " + "; ".join(
             f'<a href="#{anchor(r.id)}"><code>{_e(r.id)}</code></a> {_badge(r.status)}' for r in view.statement) + "</p>"
@@ -159,7 +163,7 @@ td.id{white-space:nowrap} details summary{cursor:pointer;color:#555;font-size:.8
 .proof{border:1px solid #e4e4e4;border-radius:.4em;padding:.3em .9em;margin:.8em 0}
 .proof ol{padding-left:1.6em} .step{margin:.15em 0;padding:.15em .4em;border-radius:.3em}
 .step .note{color:#444;font-size:.9em} .step .entry{font-size:.85em}
-.broken{color:#8b1a1a} figure{display:inline-block;margin:.5em;max-width:46%} figure img{max-width:100%}
+.uses{font-size:.85em;color:#444} .broken{color:#8b1a1a} figure{display:inline-block;margin:.5em;max-width:46%} figure img{max-width:100%}
 nav a{margin-right:1em}
 """
 

@@ -175,3 +175,18 @@ def test_focus_by_url_in_a_headless_browser(page):
     opened = re.findall(r'<tr class="[^"]*in-focus[^"]*" id="([^"]+)"', dom)
     assert report.anchor("lemma:RTD#q") in opened and all(a.startswith("e-lemma-RTD-") for a in opened)
     assert dom.count("<details open") == len(opened)
+
+
+def test_a_click_on_a_node_in_a_headless_browser(page):
+    """The graph's self-test (``#graph-selftest``) clicks a node as a reader would: the focus, the hash, the dimmed
+    nodes and the opened rows are checked in the page, then 'show every node' clears the focus."""
+    browser = _browser()
+    if browser is None:
+        pytest.skip(f"no headless browser installed (tried {', '.join(BROWSERS)}); install Debian's chromium "
+                    "to run this test")
+    path, _ = page
+    dom = subprocess.run([browser, *HEADLESS, "--virtual-time-budget=5000", "--dump-dom",
+                          path.resolve().as_uri() + "#graph-selftest"], capture_output=True, text=True,
+                         timeout=180).stdout
+    verdict = re.search(r'<body[^>]*data-graph-selftest="([^"]*)"', dom)
+    assert verdict is not None and verdict.group(1) == "pass", verdict and verdict.group(1)
