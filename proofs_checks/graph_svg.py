@@ -285,6 +285,11 @@ _SCRIPT = r"""
     data[label].rows.forEach(function(id){ var r = document.getElementById(id);
       if(r){ cls(r, 'in-focus', true); var d = r.querySelector('details'); if(d){ d.open = true; } } });
     svg.setAttribute('data-focus', label);
+    // opened from a part shown alone (#show=proofs): show every part again, the graph among them
+    var part = document.getElementById('part-graph');
+    if(part && part.style.display === 'none'){
+      Array.prototype.slice.call(document.querySelectorAll('div.part')).forEach(function(p){ p.style.display = ''; });
+    }
     // a click on a node: its block (just below the graph) into view; a link from elsewhere: the graph
     if(scroll === 'block' && block){ block.scrollIntoView({block: 'nearest'}); }
     else if(scroll){ document.getElementById('graph-wrap').scrollIntoView({block: 'start'}); }
