@@ -14,9 +14,9 @@ Node level (the picture): the nodes are the lemmas, theorems and corollary
 (:data:`RULES`); :func:`node_uses` projects the label graph onto them — a node uses another when a
 path of its uses reaches it — or a display of its statement (``eq:meta_concentration`` for
 ``lemma: concentration``) or of its proof (``eq:Discretized_regret`` for ``theorem:UCB upper bound``)
-— through labels that stand for no node (definitions, the displays of its own proof).  :func:`layout` places the nodes in layers by
-longest path (layer 0 uses no node; a node sits one layer beyond the deepest node it uses) and orders
-each layer by the paper.
+— through labels that stand for no node (definitions, the displays of its own proof).
+:func:`layout` places the nodes in layers by longest path (layer 0 uses no node; a node sits one
+layer beyond the deepest node it uses) and orders each layer by the paper.
 """
 
 from __future__ import annotations

@@ -98,8 +98,10 @@ def used_nodes(result: str) -> dict[str, dict[str, list[str]]]:
 
 def ids_needed(result: str, ids) -> tuple[str, ...]:
     """The ids (of ``ids``, in their order) whose entries :func:`build` needs: the proof's and the used results'."""
+    ids = list(ids)
     wanted = {result, *(n for n in used_nodes(result) if _kind(n) == "result")}
-    return tuple(i for i in ids if any(proof_view._belongs(i, r) is not None for r in wanted))
+    keep = {i for r in wanted for i in proof_view.ids_of(r, ids)}
+    return tuple(i for i in ids if i in keep)
 
 
 def build(result: str, entries: list[CheckResult]) -> tuple[ProofUse, ...]:

@@ -163,7 +163,8 @@ td.id{white-space:nowrap} details summary{cursor:pointer;color:#555;font-size:.8
 .proof{border:1px solid #e4e4e4;border-radius:.4em;padding:.3em .9em;margin:.8em 0}
 .proof ol{padding-left:1.6em} .step{margin:.15em 0;padding:.15em .4em;border-radius:.3em}
 .step .note{color:#444;font-size:.9em} .step .entry{font-size:.85em}
-.uses{font-size:.85em;color:#444} .broken{color:#8b1a1a} figure{display:inline-block;margin:.5em;max-width:46%} figure img{max-width:100%}
+.uses{font-size:.85em;color:#444}
+.broken{color:#8b1a1a} figure{display:inline-block;margin:.5em;max-width:46%} figure img{max-width:100%}
 nav a{margin-right:1em}
 """
 
