@@ -91,8 +91,8 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:ETC_alpha": _u("eq:etc_discrete_set", "eq:empirical_CDF"),
     "eq: ETC_samp": _u("eq:ETC_alpha", ("eq:number of samples main paper", "the commit compares T a(i) with N/K")),
     "algorithm:RS-ETC-M-Alg": _u("eq:number of samples main paper", "eq: ETC_samp", "eq:empirical_CDF"),
-    "eq:UCB_confidence_sets": _u(("eq:meta_concentration", "the radius is the concentration bound's at "
-                                                           "probability 1/T^2")),
+    # eq:UCB_confidence_sets (a definition) uses nothing: its radius is chosen with lemma: concentration in mind,
+    # but the lemma is *used* where the proof needs P(F_i not in C_T(i)) <= 1/T^2 (eq:probi)
     "eq:UCB_alpha": _u("eq:UCB_confidence_sets"),
     "eq:UCB_sampling_rule": _u("eq:UCB_alpha"),
     "algorithm:B-UCB-M": _u("eq:empirical_CDF", "eq:UCB_confidence_sets", "eq:UCB_alpha", "eq:UCB_sampling_rule"),
