@@ -124,3 +124,19 @@ def test_a_used_claim_that_fails_is_named_with_its_places():
     again = {u.label: u for u in proof_uses.build("corollary:RS-UCB-M", [ok])}
     assert not again["lemma:Delta_error"].fails and again["lemma:Delta_error"].evidence == ""
     assert proof_uses.ids_needed("corollary:RS-UCB-M", ["lemma:Delta_error", "lemma:RTD#q"]) == ("lemma:Delta_error",)
+
+
+def test_the_docs_count_the_graph():
+    """docs/theory.md states the graph's size; it must match the data."""
+    import re
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).resolve().parents[2] / "docs" / "theory.md").read_text().split())
+    labels, edges, reasons = map(int, re.search(r"`paper_uses.USES`: (\d+) labels, (\d+) edges, (\d+) of them",
+                                                text).groups())
+    assert labels == len(paper_uses.USES)
+    assert edges == sum(len(v) for v in paper_uses.USES.values())
+    assert reasons == sum(1 for v in paper_uses.USES.values() for u in v if u.reason)
+    layers = int(re.search(r"tool: (\d+) layers by longest path", text).group(1))
+    assert layers == 1 + max(layer for layer, _slot in graph.layout().values())
+    assert f"the {len(graph.nodes())} nodes are" in text
