@@ -28,6 +28,7 @@ from functools import lru_cache
 from . import checks as _checks_package
 from . import contexts, paper_labels
 from .claims import Claim
+from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
 from .verdict import impact
 
@@ -228,8 +229,12 @@ def mutants_of(claim: Claim, res: CheckResult) -> list[Claim]:
 
 
 def evaluate(claim: Claim, mutants: bool = False) -> CheckResult:
-    """The check's verdict on ``claim`` (:func:`annotate`); with ``mutants``, also on each of its mutants."""
-    res = annotate(claim, claim.run())
+    """The check's verdict on ``claim`` (:func:`annotate`); with ``mutants``, also on each of its mutants.
+
+    The entry's ``uses`` (the paper's labels its claim uses) come from the dependency graph
+    (:func:`proofs_checks.graph.uses_of_entry`), here in one place, never from a check.
+    """
+    res = replace(annotate(claim, claim.run()), uses=uses_of_entry(claim.id))
     if not mutants:
         return res
     outcomes = tuple(MutantOutcome(m.note, m.run().status) for m in mutants_of(claim, res))

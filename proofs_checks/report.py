@@ -5,12 +5,15 @@
 * the summary (counts by status) and what the paper's labels are (:mod:`proofs_checks.paper_labels`);
 * the ledger as a table, filterable by status (check boxes) and searchable (one text field over id, claim,
   printed and derived values and evidence); every entry's evidence in a collapsible cell;
+* the dependency graph of the results (:mod:`proofs_checks.graph_svg`): one inline SVG, each node's border its
+  statement's verdict and its fill its proof's, a legend; a click (or ``index.html#focus=LABEL``) keeps the node
+  and its ancestors and opens its ledger rows;
 * one section per lemma and theorem (:mod:`proofs_checks.proof_view`): the statement's entries and the steps
   in the paper's order, coloured by status, the first broken step marked;
 * the figures found in the output directory or in ``docs/figures``, embedded as ``data:`` URIs.
 
 Nothing is loaded from the network: the CSS and the script are inline, the figures are data URIs.  Opened as
-``index.html#show=proofs`` (``summary``, ``ledger``, ``figures``) the page shows that part alone, and as
+``index.html#show=proofs`` (``summary``, ``graph``, ``ledger``, ``figures``) the page shows that part alone, and as
 ``index.html#status=refuted,conditional`` with the ledger filtered.  The script
 has a self-test: opened as ``index.html#selftest`` it exercises the filters and records the outcome in
 ``<body data-selftest="pass|fail: ...">`` and on the console (``RSB-SELFTEST ...``), which a headless browser run
@@ -24,7 +27,7 @@ import html
 import re
 from pathlib import Path
 
-from . import paper_labels, proof_view
+from . import graph_svg, paper_labels, proof_view
 from .ledger import STATUSES, CheckResult, counts, summary
 
 #: Colours of the statuses (background, text), also used by the proofs' steps.
@@ -102,7 +105,8 @@ def _ledger_html(results: list[CheckResult]) -> str:
             f'data-text="{_e(text)}"><td class="id"><code>{_e(r.id)}</code></td><td>{_badge(r.status)}</td>'
             f"<td>{_e(r.method)}</td><td>{_e(r.paper)}</td><td>{_e(r.derived)}</td>"
             f"<td>{_e(r.claim)}<details><summary>evidence</summary><p class=\"evidence\">{_e(r.evidence)}</p>"
-            f"</details></td></tr>")
+            + (f'<p class="uses">uses: {", ".join(f"<code>{_e(u)}</code>" for u in r.uses)}</p>' if r.uses else "")
+            + "</details></td></tr>")
     return (f'<div class="controls"><span>Status:</span> {boxes}'
             '<button type="button" id="all-statuses">all</button> '
             '<input type="search" id="search" placeholder="search id, claim, values, evidence" size="40"> '
@@ -113,8 +117,11 @@ def _ledger_html(results: list[CheckResult]) -> str:
 
 def _proof_html(view: proof_view.ProofView) -> str:
     fb = view.first_broken
+    used = graph_svg.graph.node_uses(view.result)
     head = (f'<section class="proof" id="proof-{anchor(view.result)}"><h3><code>{_e(view.result)}</code></h3>'
-            f"<p>{_e(view.note)}</p>")
+            f"<p>{_e(view.note)}</p>"
+            f'<p class="uses">Uses: {", ".join(graph_svg.focus_link(u) for u in used) or "no result of the paper"}'
+            f' (<a href="{graph_svg.focus_href(view.result)}">in the graph</a>).</p>')
     if view.statement:
         head += "<p>Statement: " + "; ".join(
             f'<a href="#{anchor(r.id)}"><code>{_e(r.id)}</code></a> {_badge(r.status)}' for r in view.statement) + "</p>"
@@ -156,6 +163,7 @@ td.id{white-space:nowrap} details summary{cursor:pointer;color:#555;font-size:.8
 .proof{border:1px solid #e4e4e4;border-radius:.4em;padding:.3em .9em;margin:.8em 0}
 .proof ol{padding-left:1.6em} .step{margin:.15em 0;padding:.15em .4em;border-radius:.3em}
 .step .note{color:#444;font-size:.9em} .step .entry{font-size:.85em}
+.uses{font-size:.85em;color:#444}
 .broken{color:#8b1a1a} figure{display:inline-block;margin:.5em;max-width:46%} figure img{max-width:100%}
 nav a{margin-right:1em}
 """
@@ -240,17 +248,19 @@ def render(results: list[CheckResult], figs: list[tuple[str, str, str]], title: 
     """The page (a string) for the entries ``results`` and the figures ``figs`` (:func:`figures`)."""
     views = proof_view.views(results)
     broken = [v for v in views if v.first_broken is not None]
-    nav = ('<nav><a href="#ledger-section">Ledger</a><a href="#proofs">Proofs</a><a href="#figures">Figures</a>'
-           "</nav>")
+    nav = ('<nav><a href="#graph">Graph</a><a href="#ledger-section">Ledger</a><a href="#proofs">Proofs</a>'
+           '<a href="#figures">Figures</a></nav>')
     proofs_intro = (f"<p>{len(views)} lemmas and theorems; {len(broken)} have a broken step (refuted or "
                     "conditional): " + ", ".join(f'<a href="#proof-{anchor(v.result)}"><code>{_e(v.result)}</code></a>'
                                                  for v in broken) + ".</p>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
-            f"<style>{_CSS}{_status_css()}</style></head><body>"
+            f"<style>{_CSS}{graph_svg.CSS}{_status_css()}</style></head><body>"
             f"<h1>{_e(title)}</h1><p>Risk-sensitive Bandits: Arm Mixture Optimality and Regret-efficient Algorithms "
             "(AISTATS 2025), checked claim by claim. Generated by <code>rsb report</code>.</p>" + nav
             + '<div class="part" id="part-summary"><h2 id="summary">Summary</h2>' + _summary_html(results) + "</div>"
+            + '<div class="part" id="part-graph"><h2 id="graph">The results and what they use</h2>'
+            + graph_svg.render(results, anchor) + "</div>"
             + '<div class="part" id="part-ledger"><h2 id="ledger-section">Ledger</h2>' + _ledger_html(results)
             + "</div>"
             + '<div class="part" id="part-proofs"><h2 id="proofs">Proofs, step by step</h2>' + proofs_intro

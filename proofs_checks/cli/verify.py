@@ -9,7 +9,10 @@ rate or a constant, ranked, and a bottom line per lemma and theorem); ``--findin
 prints only that (as a JSON object with ``--format json``).  ``--status`` and ``--id``
 select the entries shown (``--id`` also selects the checks that run);
 ``--proof LABEL`` prints one lemma's or theorem's statement entries and its
-steps in the paper's order, with the first broken step.
+steps in the paper's order, with the first broken step, then what the proof uses
+(:mod:`proofs_checks.proof_uses`: the results and rules of the dependency graph,
+each used result's statement and proof verdicts, and the places where a used claim
+that does not hold as printed is used).
 """
 
 from __future__ import annotations
@@ -87,6 +90,25 @@ def _filters(req: Request) -> str:
     return ", ".join(bits)
 
 
+def _proof_uses(label: str, fmt: str, ids: list[str], jobs: int) -> str:
+    """``--proof LABEL``: the proof's view, then what it uses (the dependency graph) with the used results'
+    verdicts; the entries of the proof and of the results it uses are run."""
+    import json
+
+    from .. import proof_uses, proof_view
+    from ..registry import run_claims
+
+    results = run_claims(list(proof_uses.ids_needed(label, ids)), progress=True, jobs=jobs)
+    view = proof_view.build(label, results)
+    used = proof_uses.build(label, results)
+    if fmt == "json":
+        return json.dumps({**proof_view.to_dict(view), "uses": [u.to_dict() for u in used]}, indent=2,
+                          ensure_ascii=False)
+    if fmt == "md":
+        return proof_view.to_markdown(view) + "\n" + proof_uses.to_markdown(label, used)
+    return proof_view.to_text(view) + "\n" + proof_uses.to_text(label, used)
+
+
 def execute(req: Request) -> str:
     import os
 
@@ -97,11 +119,7 @@ def execute(req: Request) -> str:
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
     ids = list(claims())
     if req.proof is not None:
-        ids = list(proof_view.ids_of(req.proof, ids))
-        view = proof_view.build(req.proof, run_claims(ids, progress=True, jobs=jobs))
-        if req.format == "json":
-            return proof_view.to_json(view)
-        return proof_view.to_markdown(view) if req.format == "md" else proof_view.to_text(view)
+        return _proof_uses(req.proof, req.format, ids, jobs)
     if req.prefix is not None:
         ids = [i for i in ids if i.startswith(req.prefix)]
         if not ids:

@@ -70,12 +70,17 @@ def test_ledger_ids_are_derived_from_the_registry():
         paper_labels.POSITION["eq:lemma_5_p_mean_3"] + 0.5
 
 
+def by_label(data):
+    return {d["label"]: d for d in data}
+
+
 def test_rsb_labels_json(capsys):
     code, out, err = run(capsys, "labels", "--format", "json")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert len(data) == N_LABELS
-    assert all(list(d) == ["label", "kind", "ledger_ids"] for d in data)
+    assert all(list(d) == ["label", "kind", "ledger_ids", "uses"] for d in data)
+    assert by_label(data)["eq:E3C"]["uses"] == ["eq:E1C", "eq:E2C"]  # the dependency graph (paper_uses.py)
     assert [d["label"] for d in data] == list(paper_labels.ORDER)
     by = {d["label"]: d for d in data}
     assert by["lemma:RTD"]["kind"] == "claim" and "lemma:RTD#q" in by["lemma:RTD"]["ledger_ids"]
@@ -154,11 +159,19 @@ def test_verify_proof(capsys):
     code, out, err = run(capsys, "verify", "--proof", "lemma:RTD")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("Proof of lemma:RTD") and lines[-1].startswith("first broken step:")
-    steps = [ln.split()[1] for ln in lines[lines.index(next(x for x in lines if x.startswith("steps"))) + 1:-1]]
+    last = lines.index(next(x for x in lines if x.startswith("first broken step:")))
+    assert lines[0].startswith("Proof of lemma:RTD")
+    steps = [ln.split()[1] for ln in lines[lines.index(next(x for x in lines if x.startswith("steps"))) + 1:last]]
     assert steps == list(paper_labels.proof_labels("lemma:RTD"))
+    # then what the proof uses (the dependency graph), with the used lemma's verdicts and where it is used
+    assert lines[last + 1].startswith("uses (1;") and lines[last + 2].split()[0] == "lemma:lipschitz-wasserstein"
+    assert "eq:last_lemma_rtd" in lines[last + 2] and lines[-1].startswith("used claims that do not hold")
     code, out, _ = run(capsys, "verify", "--proof", "theorem: ETC upper bound", "--format", "json")
     d = json.loads(out)
+    used = {u["label"]: u for u in d["uses"]}
+    assert {"lemma: concentration", "theorem:W", "eq:ETC_alpha", "eq: ETC_samp"} <= set(used)
+    assert "eq:E1C" in used["lemma: concentration"]["places"] and used["eq:ETC_alpha"]["kind"] == "rule"
+    assert used["theorem:W"]["statement"] in ("verified", "loose", "refuted", "conditional", "vacuous")
     # the first broken step in the paper's order: the grid count of eq:E2C ('A_2 <= B P(...)', eq: A2first, holds
     # in the paper's setting of rewards >= 0; eq:ETC_2 and eq:alpha_to_1 before it are gaps, not broken)
     assert d["proof"] == "theorem: ETC upper bound" and d["first_broken"]["step"] == "eq:E2C"
