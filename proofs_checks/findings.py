@@ -7,7 +7,9 @@ Two verdicts per result, as blueprint tools keep them (``docs/theory.md``, "Stat
 * the **proof** — ``complete`` (every step holds in the proof's context), ``gap`` (some step does not
   follow from what the proof has established, with no counterexample in context: status ``gap``), or
   ``broken`` (some step is false in context, or holds only under a condition the proof does not have:
-  ``refuted`` or ``conditional``); the first such step in the paper's order is named.
+  ``refuted`` or ``conditional``; or the proof uses a lemma or theorem whose statement is refuted or
+  conditional, :mod:`proofs_checks.graph`); the first such step in the paper's order, or the used result
+  and the places that use it, is named.
 
 The findings a reviewer reads first are the non-verified entries whose impact
 (:data:`proofs_checks.ledger.IMPACTS`) changes what the paper states — a statement, a rate or a
@@ -19,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from . import paper_labels, proof_view
+from . import graph, paper_labels, proof_view
 from .ledger import IMPACTS, CheckResult
-from .verdict import worst
+from .verdict import BROKEN, worst
 
 #: Impacts that change what the paper states: the findings :func:`what_matters` lists.
 MATTERS = ("statement", "rate", "constant")
@@ -104,12 +106,27 @@ def _statement_text(status: str) -> str:
             "unchecked": "has no entry of its own"}.get(status, status)
 
 
-def bottom_line(view: proof_view.ProofView) -> BottomLine:
-    """The bottom line of one result's view (:func:`proofs_checks.proof_view.build`)."""
-    statement = worst(*(r.status for r in view.statement)) if view.statement else "unchecked"
+def _statement_of(view: proof_view.ProofView) -> str:
+    return worst(*(r.status for r in view.statement)) if view.statement else "unchecked"
+
+
+def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = None) -> BottomLine:
+    """The bottom line of one result's view (:func:`proofs_checks.proof_view.build`).
+
+    ``statements``: the statement verdict of every result (label -> status); with it, a proof that uses a result
+    whose statement is refuted or conditional is ``broken`` there, unless one of its own steps is broken first.
+    """
+    statement = _statement_of(view)
     proof, at = _proof_verdict(view)
     text = f"{view.result}: the statement {_statement_text(statement)}"
-    if proof == "complete":
+    failing = [(node, where) for node, where in graph.used_nodes(view.result).items()
+               if (statements or {}).get(node) in BROKEN]
+    if proof != "broken" and failing:
+        node, where = min(failing, key=lambda nw: paper_labels.POSITION[min(nw[1], key=paper_labels.POSITION.get)])
+        places = ", ".join(sorted(where, key=paper_labels.POSITION.get))
+        proof, at = "broken", node
+        text += f"; the proof uses {node}, whose statement is {statements[node]} as printed, at {places}"
+    elif proof == "complete":
         text += "; every checked step of the proof holds in its context"
     elif proof == "unchecked":
         text += "; no step of its proof is checked"
@@ -121,8 +138,11 @@ def bottom_line(view: proof_view.ProofView) -> BottomLine:
 
 
 def bottom_lines(entries: list[CheckResult]) -> list[BottomLine]:
-    """One bottom line per lemma and theorem of the paper, in the paper's order."""
-    return [bottom_line(v) for v in proof_view.views(entries)]
+    """One bottom line per lemma and theorem of the paper, in the paper's order (a proof that uses a result whose
+    statement fails as printed names it)."""
+    views = proof_view.views(entries)
+    statements = {v.result: _statement_of(v) for v in views}
+    return [bottom_line(v, statements) for v in views]
 
 
 #: How a finding's sentence names its verdict, by status.

@@ -223,3 +223,37 @@ def layout() -> dict[str, tuple[int, int]]:
         for slot, n in enumerate(x for x in nodes() if depth[x] == layer):
             out[n] = (layer, slot)
     return out
+
+
+def proof_places(result: str) -> tuple[str, ...]:
+    """The result and the labelled displays of its statement and proof, in the paper's order."""
+    return (result, *paper_labels.statement_labels(result), *paper_labels.proof_labels(result))
+
+
+def node_kind(label: str) -> str:
+    """``rule``, ``table`` or ``result``: what a node of the picture is."""
+    return "rule" if label in RULES else "table" if label in TABLES else "result"
+
+
+def used_nodes(result: str) -> dict[str, dict[str, list[str]]]:
+    """node -> {place: [reasons]}: the nodes ``result``'s proof uses (:func:`stands_for`) and the places that use
+    them, followed through labels that are not nodes (definitions, displays of another proof)."""
+    own = set(proof_places(result))
+    out: dict[str, dict[str, list[str]]] = {}
+    for place in proof_places(result):
+        for edge in edges(place):
+            seen: set[str] = set()
+            todo = [edge.label]
+            while todo:
+                x = todo.pop()
+                if x in seen or x in own:
+                    continue
+                seen.add(x)
+                target = stands_for(x, result)
+                if target is not None and target != result:
+                    reasons = out.setdefault(target, {}).setdefault(place, [])
+                    if x == edge.label and edge.reason:
+                        reasons.append(edge.reason)
+                elif target is None:
+                    todo.extend(uses(x))
+    return out

@@ -63,37 +63,9 @@ class ProofUse:
                 "evidence": self.evidence}
 
 
-def places(result: str) -> tuple[str, ...]:
-    """The result and the labelled displays of its statement and proof, in the paper's order."""
-    return (result, *paper_labels.statement_labels(result), *paper_labels.proof_labels(result))
-
-
-def _kind(label: str) -> str:
-    return "rule" if label in graph.RULES else "table" if label in graph.TABLES else "result"
-
-
-def used_nodes(result: str) -> dict[str, dict[str, list[str]]]:
-    """node -> {place: [reasons]}: the nodes ``result``'s proof uses (:func:`proofs_checks.graph.stands_for`) and
-    the places that use them."""
-    own = set(places(result))
-    out: dict[str, dict[str, list[str]]] = {}
-    for place in places(result):
-        for edge in graph.edges(place):
-            seen: set[str] = set()
-            todo = [edge.label]
-            while todo:
-                x = todo.pop()
-                if x in seen or x in own:
-                    continue
-                seen.add(x)
-                target = graph.stands_for(x, result)
-                if target is not None and target != result:
-                    reasons = out.setdefault(target, {}).setdefault(place, [])
-                    if x == edge.label and edge.reason:
-                        reasons.append(edge.reason)
-                elif target is None:
-                    todo.extend(graph.uses(x))
-    return out
+places = graph.proof_places
+used_nodes = graph.used_nodes
+_kind = graph.node_kind
 
 
 def ids_needed(result: str, ids) -> tuple[str, ...]:
