@@ -11,7 +11,7 @@ The JSON schema and the statuses are the contract of ARCHITECTURE.md
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass
 
 #: Allowed statuses (ARCHITECTURE.md).
 STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "unchecked")
@@ -86,12 +86,33 @@ class CheckResult:
         return any(m.status != self.status for m in self.mutants)
 
     def to_dict(self) -> dict:
-        """The JSON object of this entry (:data:`KEYS`, then ``mutants`` and ``mutant_caught`` if run)."""
+        """The JSON object of this entry: :data:`KEYS`, then every other field that is set, then
+        ``mutants`` and ``mutant_caught`` if run.
+
+        Generic over the dataclass's fields: an optional field added later appears when it is not
+        None (tuples as lists), so ``rsb verify --format json``, :func:`to_json` and a notebook's
+        ``entry.to_dict()`` stay one serialisation.
+        """
         out = {k: getattr(self, k) for k in KEYS}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name not in out and f.name != "mutants" and value is not None:
+                out[f.name] = _plain(value)
         if self.mutants is not None:
             out["mutants"] = [{"claim": m.claim, "status": m.status} for m in self.mutants]
             out["mutant_caught"] = self.mutant_caught
         return out
+
+
+def _plain(value):
+    """A field's value as JSON-ready data (dataclasses as dicts, tuples as lists)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def to_json(results: list[CheckResult]) -> str:

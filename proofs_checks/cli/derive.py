@@ -73,15 +73,18 @@ def _num(x) -> float | str:
     return float(x) if x.is_number else str(x)
 
 
-def derive_report(h: str, params: dict[str, str], p) -> dict:
-    """The dictionary behind ``rsb derive`` (JSON keys are stable)."""
+def derive_report(h, params: dict[str, str], p) -> dict:
+    """The dictionary behind ``rsb derive`` (JSON keys are stable); ``h`` a name or expression, or a Distortion.
+
+    ``p``: Bernoulli means, an ``--arms`` text, or a tuple of laws (:func:`rsb_theory.laws.parse_arms`).
+    """
     from rsb_theory import rates
     from rsb_theory.distortions import resolve
     from rsb_theory.holder import holder
     from rsb_theory.profile import instance_profile
     from rsb_theory.riskmetric import bernoulli_closed_form
 
-    d = resolve(h, **params)
+    d = h if not isinstance(h, str) else resolve(h, **params)  # a Distortion of proofs_checks.api as it is
     fam = holder(d, (0, 1))
     out = {
         "h": str(d.expr),
@@ -102,6 +105,9 @@ def derive_report(h: str, params: dict[str, str], p) -> dict:
         from . import values as _values
 
         out.update(laws_constants(d, _values.arm_laws(p)))
+        return out
+    if not all(isinstance(x, (int, float)) for x in p):  # laws built by the caller (proofs_checks.api)
+        out.update(laws_constants(d, tuple(p)))
         return out
     ip = instance_profile(d, list(p))
     mix = ip.mixture

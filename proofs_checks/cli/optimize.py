@@ -64,8 +64,9 @@ def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float 
     from rsb_theory.laws.discrete import discrete_optimum_laws
     from rsb_theory.oracle import NotDCPError, W_laws, optimal_mixture_laws
 
-    laws = values.arm_laws(arms)
-    d = resolve(dr, **params)
+    laws = values.arm_laws(arms) if isinstance(arms, str) else tuple(arms)  # text of --arms, or laws
+    d = dr if not isinstance(dr, str) else resolve(dr, **params)
+    dr = dr if isinstance(dr, str) else d.describe()
     try:
         oracle = optimal_mixture_laws(d, laws, method)
     except NotDCPError as exc:
@@ -96,7 +97,8 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     from rsb_theory.holder import optimal_means
     from rsb_theory.oracle import NotDCPError, optimal_mixture_bernoulli
 
-    d = resolve(dr, **params)
+    d = dr if not isinstance(dr, str) else resolve(dr, **params)  # a Distortion of proofs_checks.api as it is
+    dr = dr if isinstance(dr, str) else d.describe()
     arr = np.asarray(p, dtype=float)
     tops = optimal_means(d, float(arr.min()), float(arr.max()))
     try:

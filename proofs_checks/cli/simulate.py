@@ -188,7 +188,7 @@ def execute(req: Request) -> str:
     if "quantization" in out:
         print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
-        return json.dumps(out, indent=2)
+        return res.to_json()  # the one serialisation (SimResult.to_json)
     return _table(out)
 
 
