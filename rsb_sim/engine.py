@@ -19,6 +19,7 @@ from rsb_theory.distortions import Distortion
 
 from .arm_laws import run_policy
 from .config import SimConfig
+from .options import READS
 from .policies import get_policy
 from .rewards import RewardTable
 from .setup import Setup, prepare
@@ -113,7 +114,7 @@ class SimResult:
             "warnings": list(self.warnings),
             "seed": self.config.seed,
             "seed_entropy": str(self.entropy),
-            "eps": s.eps,
+            "eps": s.eps if "eps" in READS[self.algo] else None,  # ucb1, dr-ucb and uniform search no grid
             "explore_per_arm": s.n0,
             "N_eps": s.N_eps,
             "Delta_min": s.Delta_min,
