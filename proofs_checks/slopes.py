@@ -319,7 +319,7 @@ def _result(req: SlopeRequest, rate, runs: list, start: float, out) -> SlopeResu
     wl = [f"T={T}: {w}" for T, ws in zip(req.Ts, warns) for w in ws]
     return SlopeResult(
         dr=req.dr, params=dict(req.params), p=req.p, algo=req.algo, Ts=req.Ts, trials=req.trials,
-        eps_rule=req.eps_rule, eps=tuple(float(e) for e in eps_used),
+        eps_rule=req.eps_rule, eps=tuple(None if e is None else float(e) for e in eps_used),  # None: no grid
         mean_regret=tuple(float(np.mean(r)) for r in regrets),
         std_regret=tuple(float(np.std(r, ddof=1)) if r.size > 1 else 0.0 for r in regrets),
         slope=fit.slope, ci_low=fit.ci_low, ci_high=fit.ci_high, slope_log_corrected=fit.slope_log_corrected,
