@@ -97,8 +97,9 @@ class BetaEstimate:
         if self.converged:
             verdict = "limit plausible"
         elif self.n_ties and self.slope_max - self.slope_min < SLOPE_TOL:  # they agree; the ties are why
-            verdict = ("local slopes agree, but the limit is not claimed: at the tied eps the literal a != a* "
-                       "reading gives Delta_min = 0 (see reading() for beta)")
+            verdict = ("local slopes agree; the limit is not claimed here because at the tied eps the literal "
+                       "a != a* reading of eq:discrete_gap gives Delta_min = 0 (rsb derive reports beta from the "
+                       "agreeing slopes)")
         elif len(self.points) - self.n_ties < 3:
             verdict = "no limit: the optimum is a set at (nearly) every eps (tied optima)"
         else:
