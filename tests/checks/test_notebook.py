@@ -183,6 +183,21 @@ def test_bound_figure_ticks_and_short_titles():
     assert "/very/long" not in title and "r.csv:ret" in title
 
 
+def test_horizons_label_the_log_axis_and_minor_ticks_stay_unlabelled():
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import NullFormatter
+
+    from proofs_checks.figures import _horizon_ticks
+
+    ax = Figure().subplots()
+    ax.plot([1000, 3000, 10000], [1e-3, 5e-4, 2e-4])
+    ax.set_xscale("log")
+    _horizon_ticks(ax, [1000, 3000, 10000])
+    assert list(ax.get_xticks()) == [1000, 3000, 10000]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1e3", "3e3", "1e4"]
+    assert isinstance(ax.xaxis.get_minor_formatter(), NullFormatter)
+
+
 # --- 5. plot bounds: the variant's caveat, not "warnings": [] -----------------------------------------------------------
 def test_plot_bounds_radius_scale_caveat(capsys, tmp_path):
     from proofs_checks.outputs import read_csv  # noqa: F401  (the CSV's header is read below)
