@@ -10,8 +10,9 @@ The JSON schema and the statuses are the contract of ARCHITECTURE.md
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, fields, is_dataclass
+
 from rsb_sim import jsontext
-from dataclasses import dataclass
 
 #: Allowed statuses (ARCHITECTURE.md).  ``gap`` is a step of a proof that does not follow from what the proof
 #: has established, with no counterexample in the proof's context (``docs/theory.md``, "The decision rule").
@@ -117,17 +118,33 @@ class CheckResult:
         return any(m.status != self.status for m in self.mutants)
 
     def to_dict(self) -> dict:
-        """The JSON object of this entry (:data:`KEYS`, the :data:`OPTIONAL_KEYS` that are set, then ``mutants``
-        and ``mutant_caught`` if run)."""
+        """The JSON object of this entry: :data:`KEYS`, then every other field that is set (not None, not empty:
+        the :data:`OPTIONAL_KEYS` and any field added later, tuples as lists), then ``mutants`` and
+        ``mutant_caught`` if run.
+
+        Generic over the dataclass's fields, so ``rsb verify --format json``, :func:`to_json` and a notebook's
+        ``entry.to_dict()`` stay one serialisation.
+        """
         out = {k: getattr(self, k) for k in KEYS}
-        for k in OPTIONAL_KEYS:
-            v = getattr(self, k)
-            if v:
-                out[k] = list(v) if isinstance(v, tuple) else v
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name not in out and f.name != "mutants" and value is not None and value != "" and value != ():
+                out[f.name] = _plain(value)
         if self.mutants is not None:
             out["mutants"] = [{"claim": m.claim, "status": m.status} for m in self.mutants]
             out["mutant_caught"] = self.mutant_caught
         return out
+
+
+def _plain(value):
+    """A field's value as JSON-ready data (dataclasses as dicts, tuples as lists)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def to_json(results: list[CheckResult]) -> str:

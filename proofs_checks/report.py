@@ -56,17 +56,97 @@ def anchor(ident: str) -> str:
     return f"e-{slug}-{sum(map(ord, ident)) % 9973}"
 
 
-def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str, str]]:
-    """(name, MIME type, base64 data) of the figures in ``out`` and then ``docs`` (a name found in ``out`` wins)."""
-    found: dict[str, Path] = {}
-    for folder in (out, docs):
+def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str, str, str]]:
+    """(name, MIME type, base64 data, caption) of the figures: the user's own first, then the pre-computed ones.
+
+    The user's figures are those in ``out`` and its immediate sub-directories (``rsb reproduce``,
+    ``rsb plot bounds`` and ``rsb simulate --out`` each write into a directory of their own); a
+    figure of ``docs`` is shown only when no figure of the user has its name.  Each caption is
+    :func:`caption` of the files written beside the figure.
+    """
+    found: dict[str, tuple[Path, bool]] = {}
+    out_dirs = [out] + ([d for d in sorted(out.iterdir()) if d.is_dir() and d.name != "runs"] if out.is_dir() else [])
+    for folder, own in [(d, True) for d in out_dirs] + [(docs, False)]:
         if folder is None or not folder.is_dir():
             continue
         for path in sorted(folder.iterdir()):
-            if path.suffix.lower() in FIGURE_TYPES and path.is_file() and path.name not in found:
-                found[path.name] = path
-    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(p.read_bytes()).decode("ascii"))
-            for name, p in found.items()]
+            if path.suffix.lower() in FIGURE_TYPES and path.is_file():
+                name = path.name if folder in (out, docs) else f"{folder.name}/{path.name}"
+                if path.name not in {p.name for p, _ in found.values()}:
+                    found[name] = (path, own)
+    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(p.read_bytes()).decode("ascii"), caption(p, own))
+            for name, (p, own) in found.items()]
+
+
+def _csv_header(path: Path) -> dict | None:
+    """The JSON of the ``#`` lines of a CSV written by :func:`proofs_checks.outputs.csv_text` (None: none)."""
+    import json
+
+    if not path.is_file():
+        return None
+    lines = []
+    with open(path) as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            lines.append(line[1:])
+    try:
+        return json.loads("".join(lines)) if lines else None
+    except ValueError:
+        return None
+
+
+def _flags(pairs) -> str:
+    return "".join(f" --{k} {v}" for k, v in pairs if v not in (None, "", [], {}))
+
+
+def _paper(label) -> str:
+    """The paper's figure label, or what an experiment beyond the paper refers to."""
+    return label if str(label).startswith("fig:") else f"no figure of the paper (beyond it; {label})"
+
+
+def caption(path: Path, own: bool) -> str:
+    """The caption of a figure: its source command, trials and the paper's figure label, read off its files.
+
+    ``rsb reproduce`` and ``rsb plot bounds`` write ``<stem>.csv`` beside the figure with the experiment in
+    its header; ``rsb simulate --out`` writes ``simulate.json``.  A pre-computed figure of ``docs/figures``
+    has no files beside it: its command and the paper's label come from :mod:`proofs_checks.experiments`.
+    """
+    import json
+
+    from .experiments import COMMAND_NAMES, get_experiment
+
+    where = f"your run ({path.parent})" if own else "pre-computed (docs/figures; run it yourself to replace it)"
+    head = _csv_header(path.with_suffix(".csv"))
+    if head and isinstance(head.get("experiment"), dict):
+        exp = head["experiment"]
+        return (f"{exp.get('title', path.stem)}. Paper: {_paper(exp.get('figure'))}. Source: rsb reproduce "
+                f"{exp.get('name', path.stem)} --out DIR --trials {head.get('trials')} --seed {head.get('seed')}; "
+                f"{head.get('trials')} trials per point; {where}.")
+    if head and "algo" in head and "Ts" in head:
+        inst = _flags([("p", ",".join(f"{x:g}" for x in head.get("p") or []) or None),
+                       ("arms", f'"{head["arms"]}"' if head.get("arms") else None)])
+        params = "".join(f" --param {k}={v}" for k, v in (head.get("params") or {}).items())
+        opts = _flags([("rho", head.get("rho")), ("radius-scale", head.get("radius_scale")),
+                       ("explore", head.get("explore"))])
+        return (f"The theorem's bound beside the empirical regret (no figure of the paper). Source: rsb plot bounds "
+                f"--dr '{head.get('dr')}'{params}{inst} --algo {head['algo']} --out DIR --Ts "
+                f"{','.join(str(t) for t in head['Ts'])} --trials {head.get('trials')} --seed {head.get('seed')}{opts}; "
+                f"{head.get('trials')} trials per horizon; {where}.")
+    summary = path.parent / "simulate.json"
+    if path.stem == "trajectory" and summary.is_file():
+        try:
+            s = json.loads(summary.read_text())
+        except ValueError:
+            s = {}
+        return (f"Regret over time of one run (no figure of the paper). Source: rsb simulate --algo {s.get('algo')} "
+                f"--dr '{s.get('distortion')}' --T {s.get('T')} --trials {s.get('trials')} --record ... --out DIR; "
+                f"{s.get('trials')} trials; {where}.")
+    if path.stem in COMMAND_NAMES:
+        exp = get_experiment(path.stem)
+        return (f"{exp.title}. Paper: {_paper(exp.figure)}. Source: rsb reproduce {exp.name} --out DIR (trials: not recorded "
+                f"beside this figure); {where}.")
+    return f"{path.name}: no record of the command that drew it; {where}."
 
 
 def _badge(status: str) -> str:
@@ -142,11 +222,11 @@ def _proof_html(view: proof_view.ProofView) -> str:
     return head + body + tail + "</section>"
 
 
-def _figures_html(figs: list[tuple[str, str, str]]) -> str:
+def _figures_html(figs: list[tuple[str, str, str, str]]) -> str:
     if not figs:
         return "<p>No figure found in the output directory or in docs/figures.</p>"
-    return "".join(f'<figure><img alt="{_e(name)}" src="data:{mime};base64,{data}"><figcaption>{_e(name)}'
-                   f"</figcaption></figure>" for name, mime, data in figs)
+    return "".join(f'<figure><img alt="{_e(name)}" src="data:{mime};base64,{data}"><figcaption><b>{_e(name)}</b>: '
+                   f"{_e(text)}</figcaption></figure>" for name, mime, data, text in figs)
 
 
 _CSS = """

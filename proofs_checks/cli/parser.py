@@ -229,6 +229,9 @@ def build_parser() -> Parser:
     _distortion(o)
     o.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
     o.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
+    o.option("--support", "--support 0,0.5,1", default=None, help="finite-support arms, as for simulate (with --probs)")
+    o.option("--probs", "--probs '0.2,0.3,0.5;0.6,0.2,0.2'", default=None,
+             help="finite-support arms, as for simulate: one law per arm, ';' between arms, ',' between masses")
     o.option("--eps", "--eps 0.1", default=None, help="discretisation level, 0 < eps <= 1 (a number or arithmetic)")
     o.option("--grid", choices=GRIDS, default=None, help="grid of the discrete optimum (default ucb; needs --eps)")
     o.option("--method", choices=METHODS, default=None,

@@ -38,6 +38,8 @@ def validate(args) -> Request:
 
 
 def execute(req: Request) -> str:
+    from rsb_sim.trajectory import spread_text
+
     from ..reproduce import reproduce
 
     show = not req.quiet and sys.stderr.isatty()
@@ -50,5 +52,5 @@ def execute(req: Request) -> str:
         for row in r["rows"]:
             s = f" {row['series']}" if row["series"] else ""
             lines.append(f"  {row['variant']:<5} {row['algo']:<8}{s} x={row['x']:g}: mean regret "
-                         f"{row['mean_regret']:.4g} +- {row['stderr']:.2g}{' (degenerate)' if row['degenerate'] else ''}")
+                         f"{spread_text(row['mean_regret'], row['stderr'], row['trials'])}{' (degenerate)' if row['degenerate'] else ''}")
     return "\n".join(lines)
