@@ -6,7 +6,7 @@ optimal *mixture* (:meth:`~rsb_sim.instances.BernoulliInstance.optimal`).
 
 from __future__ import annotations
 
-import json
+
 import subprocess
 import sys
 import time
@@ -17,6 +17,7 @@ import numpy as np
 
 from rsb_theory.distortions import Distortion
 
+from . import jsontext
 from .arm_laws import run_policy
 from .config import SimConfig
 from .options import READS
@@ -135,7 +136,7 @@ class SimResult:
 
     def to_json(self) -> str:
         """:meth:`summary` as JSON text: the one serialisation of ``rsb simulate --format json``."""
-        return json.dumps(self.summary(), indent=2)
+        return jsontext.dumps(self.summary(), indent=2)
 
     def to_frame(self):
         """A tidy pandas DataFrame: one row per trial and recorded step (:func:`frame_rows`)."""

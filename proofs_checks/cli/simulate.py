@@ -188,11 +188,7 @@ def execute(req: Request) -> str:
     if "quantization" in out:
         print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
-<<<<<<< HEAD
-        return jsontext.dumps(out, indent=2)
-=======
         return res.to_json()  # the one serialisation (SimResult.to_json)
->>>>>>> notebook
     return _table(out)
 
 
