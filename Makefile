@@ -30,6 +30,9 @@ test: install
 
 docs: install
 	$(BIN)/rsb verify --format md > docs/ledger.md
+	$(BIN)/python -c "import sys; from proofs_checks import findings, registry; \
+	  t = open('README.md').read(); \
+	  open('README.md', 'w').write(findings.splice_readme(t, findings.readme_block(registry.run_all(jobs=2))))"
 
 lock:
 	rm -rf .lock-venv
