@@ -62,7 +62,8 @@ def test_ledger_ids_are_derived_from_the_registry():
     assert "lemma:RTD#step:eq:WRTD_lemma_0" in ledger_ids_of("lemma:RTD")
     assert ledger_ids_of("eq:E2C") == ("eq:E2C",)
     # an entry of a result's statement checks the statement's display
-    assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius")
+    assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius",
+                                                      "eq:meta_concentration")
     assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein",)
     # a step after a display is not that display's check
     assert ledger_ids_of("eq:lemma_5_p_mean_3") == ("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_3",)
