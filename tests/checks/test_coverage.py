@@ -54,3 +54,51 @@ def test_meta_concentration_entry_and_mutants():
     assert [m.status for m in r.mutants] == ["verified", "refuted"]
     s = sp.Symbol("s", positive=True)
     assert sp.simplify(ce.use_ratio() - 512 / (512 + 16 * sp.sqrt(sp.E) * s)) == 0
+
+
+# --- the rates of the comparison with the literature stated in running text ------------------------------------------
+
+EXPECTED_TEXT = {
+    "sec:analysis#text.cvar_bounded": "verified", "sec:analysis#text.cvar_subgaussian": "verified",
+    "sec:analysis#text.cvar_rs_etc_m": "conditional",
+    "appendix:lit_comp#text.cvar_bounded": "verified", "appendix:lit_comp#text.cvar_subgaussian": "verified",
+    "appendix:lit_comp#text.cvar_rs_etc_m": "conditional", "appendix:lit_comp#text.cvar_rs_ucb_m": "conditional",
+    "appendix:lit_comp#text.drm_bounded": "verified", "appendix:lit_comp#text.drm_subgaussian": "verified",
+    "appendix:lit_comp#text.drm_q1_rs_etc_m": "conditional", "appendix:lit_comp#text.pht_rs_etc_m": "conditional",
+    "appendix:lit_comp#text.pht_rs_ucb_m": "refuted",
+}
+
+
+def test_literature_text_entries_and_mutants():
+    from proofs_checks.checks import literature_text as lt
+
+    assert set(lt.CLAIMS) == set(EXPECTED_TEXT) == {t.id for t in paper_claims.LITERATURE_TEXT}
+    for ident, want in EXPECTED_TEXT.items():
+        r = evaluate(lt.CLAIMS[ident], mutants=True)
+        assert r.status == want, (ident, r.status, r.evidence)
+        assert r.mutants and any(m.status != r.status for m in r.mutants), ident
+        if ident.endswith(("_bounded", "_subgaussian")):
+            assert "not derivable from this paper's material" in r.evidence  # a cited work's rate: consistency only
+    # the sentence's (log T/T)^(1/5) for PHT is varpi^(2/5): neither the table's varpi^(1/5) nor the derived varpi^(1/3)
+    r = evaluate(lt.CLAIMS["appendix:lit_comp#text.pht_rs_ucb_m"])
+    assert r.derived == "varpi^(1/3)" and "prints varpi^(1/5)" in r.evidence
+
+
+@pytest.mark.parametrize("key, params", [("cvar", {"alpha": sp.Rational(1, 2)}), ("cvar", {"alpha": sp.Rational(1, 4)}),
+                                         ("pht", {"s": sp.Rational(1, 2)})])
+def test_mixture_witness_two_routes(key, params):
+    """The exact witness (SymPy, finite_support_symbolic) against rsb_theory's numeric finite-support U_h."""
+    from proofs_checks.checks import literature_text as lt
+    from rsb_theory import distortions
+    from rsb_theory.riskmetric import finite_support
+
+    uf, ug, um = lt.mixture_witness(key, tuple(sorted(params.items())))
+    assert um > max(uf, ug)
+    h = distortions.get(key, **params).numeric
+    g = float(lt.G)
+    c = float(uf)
+    num = float(finite_support(h, [0.0, c, 1.0], [(1 - g) / 2, 0.5, g / 2]))
+    assert num == pytest.approx(float(um), rel=1e-12)
+    assert float(finite_support(h, [0.0, 1.0], [1 - g, g])) == pytest.approx(float(ug), rel=1e-12)
+    # a linear h (CVaR at alpha = 0 is the mean) has no mixture witness
+    assert lt.mixture_witness("cvar", (("alpha", sp.Integer(0)),)) is None
