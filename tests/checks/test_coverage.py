@@ -102,3 +102,34 @@ def test_mixture_witness_two_routes(key, params):
     assert float(finite_support(h, [0.0, 1.0], [1 - g, g])) == pytest.approx(float(ug), rel=1e-12)
     # a linear h (CVaR at alpha = 0 is the mean) has no mixture witness
     assert lt.mixture_witness("cvar", (("alpha", sp.Integer(0)),)) is None
+
+
+# --- eq:UCB regret: the display against its proof's own term bounds ----------------------------------------------------
+
+def test_ucb_regret_display_entries():
+    from proofs_checks.checks import ucb_regret_display as ur
+
+    rs = evaluate(claims()["eq:UCB regret#rs-ucb-m"], mutants=True)
+    assert rs.status == "verified" and [m.status for m in rs.mutants] == ["refuted"]
+    ce = evaluate(claims()["eq:UCB regret#ce-ucb-m"], mutants=True)
+    assert ce.status == "conditional" and ce.impact == "proof" and "not a counterexample" in ce.note
+    assert [m.status for m in ce.mutants] == ["refuted", "verified"]
+    unit, where = ur.lower_order()
+    q = sp.Symbol("q", positive=True)
+    assert sp.simplify(unit + q / 2) == 0 and where == sp.Interval.Lopen(0, 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(log_t=st.floats(1.0, 1e4), K=st.integers(2, 8))
+def test_log_P0_is_accurate(log_t, K):
+    """log((2/T^2 + 1)^K - 1) in log space against mpmath at 50 digits."""
+    import mpmath
+    import numpy as np
+
+    from proofs_checks.checks import ucb_regret_display as ur
+
+    got = float(ur._log_P0(np.array([log_t]), np.array([float(K)]), 2.0)[0])
+    with mpmath.workdps(50):
+        T = mpmath.exp(mpmath.mpf(log_t))
+        want = float(mpmath.log(mpmath.expm1(K * mpmath.log1p(2 / T**2))))
+    assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
