@@ -175,9 +175,20 @@ LITERATURE_TEXT: tuple[TextRate, ...] = (
 )
 
 
+#: The discrete regrets ``sec:analysis`` states in words after corollary:RS-UCB-M: "In the case of Gini deviation,
+#: we observe that for discrete regret, the RS-ETC-M algorithm achieves O(K/T) regret while RS-UCB-M achieves
+#: O(K/sqrt(T)) regret, ignoring polylogarithmic factors" (``rate``: an expression in K and T).
+DISCRETE_TEXT: tuple[TextRate, ...] = (
+    TextRate(_REL + "gini_discrete_etc", "In the case of Gini deviation, ... for discrete regret, the RS-ETC-M algorithm "
+             "achieves O(K/T) regret ..., ignoring polylogarithmic factors", "K/T", ("RS-ETC-M",), "gini", "Bernoulli"),
+    TextRate(_REL + "gini_discrete_ucb", "... while RS-UCB-M achieves O(K/sqrt(T)) regret, ignoring polylogarithmic "
+             "factors (Gini deviation, discrete regret)", "K/sqrt(T)", ("RS-UCB-M",), "gini", "Bernoulli"),
+)
+
+
 def text_rate(ident: str) -> TextRate:
     """The running-text rate with ledger id ``ident``."""
-    for t in LITERATURE_TEXT:
+    for t in LITERATURE_TEXT + DISCRETE_TEXT:
         if t.id == ident:
             return t
     raise KeyError(ident)

@@ -155,3 +155,19 @@ def test_lipwass_forms_agree_exactly(seed):
 def test_lipwass_entry_and_mutant():
     r = evaluate(claims()["lipwass2"], mutants=True)
     assert r.status == "verified" and [m.status for m in r.mutants] == ["refuted"]
+
+
+# --- sec:analysis: the discrete regrets stated in words for Gini deviation ---------------------------------------------
+
+def test_gini_discrete_text():
+    from proofs_checks.checks import analysis_text as at
+
+    etc = evaluate(claims()["sec:analysis#text.gini_discrete_etc"], mutants=True)
+    ucb = evaluate(claims()["sec:analysis#text.gini_discrete_ucb"], mutants=True)
+    assert (etc.status, ucb.status) == ("refuted", "loose")
+    assert etc.derived.startswith("T^-(1) K^4") and ucb.derived.startswith("T^-(1/2) K^0")
+    assert [m.status for m in etc.mutants] == ["verified", "refuted"]
+    assert [m.status for m in ucb.mutants] == ["verified", "refuted"]
+    assert "differs from the derived one in: the power of K" in ucb.evidence
+    K, T = sp.symbols("K T", positive=True)
+    assert at.powers(K**3 * sp.sqrt(sp.log(T)) / T + K / T**2) == (1, 3)
