@@ -29,6 +29,8 @@ from ..ledger import CheckResult
 from ..verdict import compare, worst
 
 _S = sp.Symbol("s", positive=True)
+#: What a non-verified rate changes: a wrong power of K or T is a wrong rate; a looser one changes nothing.
+IMPACT = {"refuted": "rate", "loose": "none"}
 
 
 def powers(expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
@@ -75,7 +77,7 @@ def check(claim: Claim) -> CheckResult:
     ev += f". The printed rate differs from the derived one in: {', '.join(differs) or 'nothing'}"
     return CheckResult(claim.id, f"'{t.sentence}'", f"O({t.rate})",
                        f"T^-({d_decay}) K^{d_deg} (polylog aside)", status, "symbolic", ev,
-                       uses=(theorem.split(" (")[0],))
+                       uses=(theorem.split(" (")[0],), impact=IMPACT.get(status))
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -229,7 +229,8 @@ def check(claim: Claim) -> CheckResult:
           f"multiples 1 to 4 of 512/sqrt(tau); thresholds in exact arithmetic, logs bracketed): for {claimed}, "
           f"{n_cases} cases, the tail exceeds the printed bound in {len(bad)}")
     if bad:
-        n, a, p, y, lo, b = min(bad, key=lambda r: (r[0], r[3], r[1]))
+        # the smallest tau, a y > 0, the middle p first: the plainest counterexample
+        n, a, p, y, lo, b = min(bad, key=lambda r: (r[0], r[3] == 0, abs(r[2] - Fraction(1, 2)), r[3], r[1]))
         ev += (f"; smallest: {_fmt_case(n, a, p, y)}: log P = {lo:.4g} > log bound = {b:.4g} (y < 512/sqrt(tau) = "
                f"{Fraction(512) / math.isqrt(n)}: the square is taken of a negative number)")
     ev += (f". For y >= 512/sqrt(tau) it exceeds the bound in {len(needed_bad)} cases (undecided: "

@@ -45,6 +45,12 @@ SOLITARY = "the optimum is a solitary arm (the footnote of table:literature_comp
 #: The DR whose mixture witness stands for "the DRMs with q = 1" (a DRM with q = 1 for every law: h is
 #: 2-Lipschitz).
 Q1_WITNESS = ("cvar", {"alpha": sp.Rational(1, 2)})
+#: The paper's labels each kind of sentence is judged through.
+USES = {"prior": ("table:literature_comparison",),
+        "RS-ETC-M": ("theorem: ETC upper bound", "table:table_risks", "table:literature_comparison"),
+        "RS-UCB-M": ("corollary:RS-UCB-M", "table:table_regrets", "table:table_risks")}
+#: What a wrong RS-UCB-M rate changes (a refuted exponent is a wrong rate).
+IMPACT = {"refuted": "rate"}
 #: The mass g of the two-point arm {0: 1 - g, 1: g} of :func:`mixture_witness`.
 G = sp.Rational(1, 4)
 
@@ -175,8 +181,10 @@ def check(claim: Claim) -> CheckResult:
     judge = _etc if t.who == ("RS-ETC-M",) else _ucb if t.who == ("RS-UCB-M",) else _prior
     status, got, ev = judge(claim, t)
     given = "; ".join(f"{v}" for _k, v in claim.given)
+    kind = t.who[0] if t.who[0] in USES else "prior"
     return CheckResult(claim.id, f"'{t.sentence}'" + (f" (given {given})" if given else ""), f"O({t.rate})", got,
-                       status, "symbolic", ev)
+                       status, "symbolic", ev, uses=USES[kind],
+                       impact=IMPACT.get(status) if kind == "RS-UCB-M" else None)
 
 
 def _stronger(t: paper_claims.TextRate) -> paper_claims.TextRate:

@@ -56,6 +56,11 @@ EPSS = (1e-3, 0.1, 0.5, 1.0)
 STEPS = (0.0, 1.0, 3.0, 10.0, 30.0, 100.0, 1e3, 1e4)
 #: The condition under which CE-UCB-M's bonus terms fit the display's coefficient at leading order.
 CE_CONDITION = "(2K)^(1-q) L <= B + L (W^q + 1) and T large (the sweep: log T >= log T_low + 1000)"
+#: The paper's labels each route uses, in the paper's order.
+USES = {"rs-ucb-m": ("eq:regret_decomposition", "eq:A_1 bound refer", "eq:UUB_1", "eq:UCB_UB12",
+                     "lemma:probability of E3"),
+        "ce-ucb-m": ("eq:regret_decomposition", "lemma:probability of E3", "eq:CEUCB1", "eq:CEUCB2", "eq:CEUCB3",
+                     "eq:discrete_error_CE")}
 #: The steps of :data:`STEPS` the condition's "T large" keeps.
 LATE = 1e3
 RS_TERMS = "B_1 + B_21 + B_22 with B_21 <= L (64 X)^q by convexity of the W1 norm"
@@ -181,8 +186,7 @@ def check(claim: Claim) -> CheckResult:
     return CheckResult(claim.id, f"eq:UCB regret for {algo.upper()}: R(T) <= [{coefficient}](64 X)^q + Delta(eps) "
                        "for T > max(e^K, T(eps)), from the proof's own term bounds"
                        + (f" (given {CE_CONDITION})" if stated else ""), step.formula, got, status, "numeric", ev,
-                       uses=("eq:regret_decomposition", "eq:A_1 bound refer", "eq:UUB_1", "eq:UCB_UB12",
-                             "lemma:probability of E3", "eq:CEUCB3", "eq:discrete_error_CE"),
+                       uses=USES[algo],
                        impact="proof" if fails.any() else None, note=note)
 
 
