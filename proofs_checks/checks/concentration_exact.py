@@ -239,7 +239,8 @@ def check(claim: Claim) -> CheckResult:
            f"y = (Delta_min/(2KL))^(1/q), (512/sqrt(tau))/y = {ratio} < 1 identically (SymPy; s > 0 the square root of "
            f"the logarithm in N(eps)), and the radius of "
            f"eq:UCB_confidence_sets is 512/sqrt(tau) plus a positive term, so the repair holds wherever the display "
-           f"is used. Second route: the Monte Carlo of lemma: concentration#bound on its Bernoulli laws agrees with the "
+           "is used. Second route: the Monte Carlo of lemma: concentration#bound on its Bernoulli laws agrees "
+           "with the "
            f"exact tails in {agree} of {cells} cells (within 5 standard errors of [P(W1 > y), P(W1 >= y)]; {ties} "
            "cells have a mass at |S/tau - p| = y/a, which floating point puts on either side)")
     if undecided:

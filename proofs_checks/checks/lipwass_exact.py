@@ -164,7 +164,8 @@ def check(claim: Claim) -> CheckResult:
           f"attains the CDF integral in {wit}; summation by parts (E f(X) - E f(Y) = sum of slope increments times "
           f"F_Y - F_X, hence <= the CDF integral) holds exactly for 3 seeded 1-Lipschitz f in {parts}. Quadrature, "
           "continuous laws with a closed form: " + "; ".join(
-              f"{name}: W1 = {w:g}, CDF integral and quantile integral within {QUAD_TOL:g}: {a < QUAD_TOL and b < QUAD_TOL}"
+              f"{name}: W1 = {w:g}, CDF integral and quantile integral within {QUAD_TOL:g}: "
+              f"{a < QUAD_TOL and b < QUAD_TOL}"
               for name, a, b, w in cont))
     return CheckResult(ID, claim.printed[0].claim + ball, claim.printed[0].printed,
                        "all three equal" if holds else "forms differ", decide(holds=holds), "symbolic", ev,

@@ -146,7 +146,8 @@ def _etc(claim: Claim, t: paper_claims.TextRate) -> tuple[str, str, str]:
         key, p, (uf, ug, um) = wit
         ev += (f". Without the table's footnote the optimum may be a mixture: {key}{derived.fmt_params(p).strip()}, "
                f"arms delta_{{{uf}}} and {{0: {1 - G}, 1: {G}}} (laws on [0, 1], 1-sub-Gaussian): U_h = {uf} and "
-               f"{ug}, the half-half mixture {um} = {float(um):.4g} (exact); then Delta(eps) > 0 at a fixed eps and the rate is "
+               f"{ug}, the half-half mixture {um} = {float(um):.4g} (exact); then Delta(eps) > 0 at a fixed eps and "
+               "the rate is "
                "theorem:RS-ETC-M's. " + ("The footnote (stated here) excludes such instances"
                                          if stated else f"Repair: {SOLITARY}; it holds for Bernoulli arms and a "
                                          "monotone h (the best arm is optimal), where the paper's rows are derived"))
@@ -214,5 +215,6 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
 CLAIMS = claim_map(*(Claim(t.id, t, check, mutants) for t in paper_claims.LITERATURE_TEXT))
 #: The entries that derive a row of table:table_regrets (its profile): run in that row's unit of work
 #: (:func:`proofs_checks.registry.work_units`), so the profile is derived once.
+_ROWS = {r.key for r in paper_claims.TABLE_REGRETS}
 SHARES_ROW: dict[str, str] = {t.id: t.dr for t in paper_claims.LITERATURE_TEXT
-                              if t.who in (("RS-ETC-M",), ("RS-UCB-M",)) and t.dr in {r.key for r in paper_claims.TABLE_REGRETS}}
+                              if t.who in (("RS-ETC-M",), ("RS-UCB-M",)) and t.dr in _ROWS}

@@ -36,8 +36,8 @@ def test_the_log_bracket_holds_the_exact_tail(n, p, y):
 
 
 @settings(max_examples=40, deadline=None)
-@given(root=st.integers(512, 5000), p=st.fractions(0, 1, max_denominator=1000), f=st.fractions(1, 8, max_denominator=50),
-       a=st.sampled_from([Fraction(1), Fraction(2)]))
+@given(root=st.integers(512, 5000), p=st.fractions(0, 1, max_denominator=1000),
+       f=st.fractions(1, 8, max_denominator=50), a=st.sampled_from([Fraction(1), Fraction(2)]))
 def test_the_repaired_display_holds_for_two_point_laws(root, p, f, a):
     """y >= 512/sqrt(tau), any p (ties and the degenerate ends included), span 1 or 2: tail <= printed bound."""
     n, y = root * root, Fraction(512, root) * f
@@ -104,7 +104,7 @@ def test_mixture_witness_two_routes(key, params):
     assert lt.mixture_witness("cvar", (("alpha", sp.Integer(0)),)) is None
 
 
-# --- eq:UCB regret: the display against its proof's own term bounds ----------------------------------------------------
+# --- eq:UCB regret: the display against its proof's own term bounds ---------------------------------------------------
 
 def test_ucb_regret_display_entries():
     from proofs_checks.checks import ucb_regret_display as ur
@@ -135,7 +135,7 @@ def test_log_P0_is_accurate(log_t, K):
     assert got == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 
-# --- lipwass2: the three forms of W1, exactly ---------------------------------------------------------------------------
+# --- lipwass2: the three forms of W1, exactly -------------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
@@ -157,7 +157,7 @@ def test_lipwass_entry_and_mutant():
     assert r.status == "verified" and [m.status for m in r.mutants] == ["refuted"]
 
 
-# --- sec:analysis: the discrete regrets stated in words for Gini deviation ---------------------------------------------
+# --- sec:analysis: the discrete regrets stated in words for Gini deviation --------------------------------------------
 
 def test_gini_discrete_text():
     from proofs_checks.checks import analysis_text as at
