@@ -186,9 +186,18 @@ DISCRETE_TEXT: tuple[TextRate, ...] = (
 )
 
 
+#: The proof sketch of theorem:UCB upper bound: "in Lemma lemma:undersampling ... we show that the regret incurred
+#: by the tracking block of the RS-UCB-M and CE-UCB-M algorithms is of the order O(K/T)".
+SKETCH_TEXT: tuple[TextRate, ...] = (
+    TextRate("theorem:UCB upper bound#sketch.tracking", "Proof sketch: in lemma:undersampling 'we show that the "
+             "regret incurred by the tracking block of the RS-UCB-M and CE-UCB-M algorithms is of the order O(K/T)'",
+             "K/T", ("RS-UCB-M",), "any", "Sub-Gaussian"),
+)
+
+
 def text_rate(ident: str) -> TextRate:
     """The running-text rate with ledger id ``ident``."""
-    for t in LITERATURE_TEXT + DISCRETE_TEXT:
+    for t in LITERATURE_TEXT + DISCRETE_TEXT + SKETCH_TEXT:
         if t.id == ident:
             return t
     raise KeyError(ident)

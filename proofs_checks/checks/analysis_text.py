@@ -1,4 +1,5 @@
-"""The discrete regrets ``sec:analysis`` states in words for Gini deviation (ids ``sec:analysis#text.NAME``).
+"""Rates ``sec:analysis`` states in words: the discrete regrets for Gini deviation (``sec:analysis#text.NAME``) and the
+tracking block's regret in the proof sketch of ``theorem:UCB upper bound`` (``#sketch.tracking``).
 
 "In the case of Gini deviation, we observe that for discrete regret, the RS-ETC-M algorithm achieves O(K/T)
 regret while RS-UCB-M achieves O(K/sqrt(T)) regret, ignoring polylogarithmic factors."
@@ -10,6 +11,12 @@ the power of T it decays with and the power of K it grows with, eps, Delta_min(e
 The square root of N(eps)'s logarithm is read as a polylogarithmic factor (it carries log T and, through
 eps^-(K-1), a further K log(1/eps) that can add one more power of K).  The claim holds when it decays no
 faster in T (:func:`proofs_checks.verdict.compare`, ``"larger"``) and grows no slower in K (``"smaller"``).
+
+The proof sketch says lemma:undersampling shows "the regret incurred by the tracking block ... is of the order
+O(K/T)".  The lemma bounds the tracking *error* of the mixing coefficients by K/t; the regret it incurs in the proof
+(B_22, through eq:Holder and W) is of order K^(1+q) T^-q -- K^2/T at q = 1, slower than 1/T for q < 1.  The
+sentence is refuted as a regret and holds read as the coefficients' error (the mutant states that reading; the
+impact is ``typo``).
 """
 
 from __future__ import annotations
@@ -89,6 +96,52 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return out
 
 
-CLAIMS = claim_map(*(Claim(t.id, t, check, mutants) for t in paper_claims.DISCRETE_TEXT))
+# ---------------------------------------------------------------------------
+# theorem:UCB upper bound#sketch.tracking
+# ---------------------------------------------------------------------------
+#: The reading under which the sketch's sentence holds: the tracking *error* of the mixing coefficients.
+TRACKING_READING = "read as the tracking error |tau_T(i)/T - a*(i)| of the mixing coefficients (lemma:undersampling)"
+
+
+@lru_cache(maxsize=None)
+def tracking_powers() -> tuple[sp.Expr, sp.Expr]:
+    """(T-decay, K-degree) of the regret the tracking block incurs in the proof: the (K/T)^q part of B_22
+    (``eq:UCB_UB12``: 2 L K W^q (K/T)^q through eq:Holder and W), q free in (0, 1]."""
+    chain = chains.ucb_discrete_chain("rs-ucb-m")
+    T, K = rates.T, rates.K
+    for t in sp.Add.make_args(sp.expand(sp.expand_power_base(chain.terms["B_22"], force=True))):
+        decay = sp.simplify(-T * sp.diff(sp.log(t), T))
+        if decay.has(rates.q):  # the (K/T)^q part (the other decays as 1/T)
+            return decay, sp.simplify(K * sp.diff(sp.log(t), K))
+    raise ArithmeticError("B_22 has no (K/T)^q term")  # pragma: no cover - rsb_theory.rates.chains writes one
+
+
+def check_tracking(claim: Claim) -> CheckResult:
+    t: paper_claims.TextRate = claim.printed
+    p_decay, p_deg = powers(parse_expression(t.rate, {"K": rates.K, "T": rates.T}))
+    d_decay, d_deg = tracking_powers()
+    error = claim.assumes("reading") == TRACKING_READING
+    # the coefficients' error: |tau_T(i)/T - a*(i)| < K/T for every arm (lemma:undersampling), K^1 T^-1
+    got_decay, got_deg = (sp.Integer(1), sp.Integer(1)) if error else (d_decay, d_deg)
+    qs = (sp.Rational(1, 100), sp.Rational(1, 2), sp.Integer(1))  # q near 0, the middle, q = 1
+    status = worst(*(compare(p_decay, got_decay.subs(rates.q, x), "larger") for x in qs),
+                   *(compare(p_deg, got_deg.subs(rates.q, x), "smaller") for x in qs))
+    ev = (f"The tracking block's regret in the proof is the (K/T)^q part of B_22 (lemma:undersampling's "
+          "|tau_T(i)/T - a*(i)| < K/T through eq:Holder and W: 2 L K W^q (K/T)^q in eq:UCB_UB12, one more K in "
+          f"eq:UCB_UB11), at q = 1/100, 1/2, 1: T^-({d_decay}) "
+          f"K^({d_deg}), i.e. K^2/T at q = 1 and slower than 1/T for q < 1; the sentence's O({t.rate}) is "
+          f"T^-({p_decay}) K^{p_deg}. Read as the tracking error of the mixing coefficients (lemma:undersampling: "
+          "< K/T per arm) the sentence holds" + (" (the reading stated here)" if error else ""))
+    return CheckResult(claim.id, f"'{t.sentence}'" + (f" ({TRACKING_READING})" if error else ""), f"O({t.rate})",
+                       f"T^-({got_decay}) K^({got_deg})", status, "symbolic", ev,
+                       uses=("lemma:undersampling", "eq:UCB_UB11", "eq:UCB_UB12"), impact=None if error else "typo")
+
+
+def mutants_tracking(claim: Claim, result: CheckResult) -> list[Claim]:
+    return [claim.assuming("reading", TRACKING_READING, TRACKING_READING)]
+
+
+CLAIMS = claim_map(*(Claim(t.id, t, check, mutants) for t in paper_claims.DISCRETE_TEXT),
+                   *(Claim(t.id, t, check_tracking, mutants_tracking) for t in paper_claims.SKETCH_TEXT))
 #: Gini's profile is derived by its table row: run there (:func:`proofs_checks.registry.work_units`).
 SHARES_ROW: dict[str, str] = {t.id: t.dr for t in paper_claims.DISCRETE_TEXT}

@@ -171,3 +171,12 @@ def test_gini_discrete_text():
     assert "differs from the derived one in: the power of K" in ucb.evidence
     K, T = sp.symbols("K T", positive=True)
     assert at.powers(K**3 * sp.sqrt(sp.log(T)) / T + K / T**2) == (1, 3)
+
+
+def test_sketch_tracking():
+    from proofs_checks.checks import analysis_text as at
+
+    r = evaluate(claims()["theorem:UCB upper bound#sketch.tracking"], mutants=True)
+    assert r.status == "refuted" and r.impact == "typo" and [m.status for m in r.mutants] == ["verified"]
+    q = sp.Symbol("q", positive=True)
+    assert at.tracking_powers() == (q, q + 1)
