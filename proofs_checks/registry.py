@@ -173,17 +173,28 @@ def _module_of() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _shared_rows() -> dict[str, str]:
+    """id -> table row key, for entries outside the tables that derive a row's profile (a module's optional
+    ``SHARES_ROW`` mapping, e.g. a running-text rate about CVaR): they join that row's unit of work."""
+    out: dict[str, str] = {}
+    for name in check_modules():
+        out.update(getattr(importlib.import_module(f"{_checks_package.__name__}.{name}"), "SHARES_ROW", {}))
+    return out
+
+
 def work_units(ids: list[str]) -> list[tuple[str, ...]]:
     """The ids grouped into units of work that share derivations, in order of their first id.
 
-    Entries of :data:`ROW_GROUPED` tables are grouped by their row (the two tables share the row's profile);
-    every other entry by its check module.
+    Entries of :data:`ROW_GROUPED` tables are grouped by their row (the two tables share the row's profile), and
+    so are the entries a module names in its ``SHARES_ROW``; every other entry by its check module.
     """
-    module_of = _module_of()
+    module_of, shared = _module_of(), _shared_rows()
     units: dict[str, list[str]] = {}
     for ident in ids:
         label, _, part = ident.partition("#")
-        key = f"row:{part.split('.')[0]}" if label in ROW_GROUPED else f"module:{module_of[ident]}"
+        key = (f"row:{part.split('.')[0]}" if label in ROW_GROUPED else f"row:{shared[ident]}" if ident in shared
+               else f"module:{module_of[ident]}")
         units.setdefault(key, []).append(ident)
     return [tuple(u) for u in units.values()]
 

@@ -37,8 +37,9 @@ def test_every_label_is_classified():
         if x.element == "display" and x.statement and x.relation in paper_labels.INEQUALITIES:
             # an inequality of a statement is a claim, or an assumption's defining inequality that says why
             assert x.kind == "claim" or (x.kind == "definition" and x.note), x.label
-        if x.relation == "def":  # introduced with ≜
-            assert x.kind in ("definition", "algorithm"), x.label
+        if x.relation == "def":  # introduced with ≜: a definition, or a choice in a proof with an attached assertion
+            assert x.kind in ("definition", "algorithm") or (x.label in paper_labels.DEFINING_CLAIMS and x.proof
+                                                             and "readily verified" in x.note), x.label
         if x.kind in ("definition", "algorithm") and x.relation:
             assert x.note, f"{x.label}: a definition with a relation sign needs the reason it is one"
         for ref in (x.proof, x.statement):
@@ -61,9 +62,13 @@ def test_ledger_ids_are_derived_from_the_registry():
     assert ledger_ids_of("eq:WRTD_lemma_0") == ("lemma:RTD#step:eq:WRTD_lemma_0",)
     assert "lemma:RTD#step:eq:WRTD_lemma_0" in ledger_ids_of("lemma:RTD")
     assert ledger_ids_of("eq:E2C") == ("eq:E2C",)
+    # eq:number of samples is a claim (issue 25): the proof's choice of N(eps) with the assertion attached to it
+    assert paper_labels.DEFINING_CLAIMS == ("eq:number of samples",)
+    assert ledger_ids_of("eq:number of samples") == ("theorem: ETC upper bound#step:eq:number of samples",)
     # an entry of a result's statement checks the statement's display
-    assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius")
-    assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein",)
+    assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius",
+                                                      "eq:meta_concentration")
+    assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein", "lipwass2")
     # a step after a display is not that display's check
     assert ledger_ids_of("eq:lemma_5_p_mean_3") == ("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_3",)
     assert step_position("lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3") == \
