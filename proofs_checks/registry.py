@@ -216,7 +216,9 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     if res.status == "gap" and axis == "statement":
         raise RuntimeError(f"{claim.id!r}: status gap on the statement axis (only a proof step can have a gap)")
     about = claim.about or about_of(claim.id)
-    typo, evidence = False, res.evidence
+    # a check that read the claim with its evident correction itself says so with impact "typo" (refuted entries only:
+    # a typo is false as printed); every other impact is derived here
+    typo, evidence = res.impact == "typo" and res.status == "refuted", res.evidence
     fixed = claim.corrected()
     if fixed is not None and res.status in ("refuted", "conditional"):
         status = fixed.run().status
