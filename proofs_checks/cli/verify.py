@@ -1,11 +1,17 @@
-"""``rsb verify [--format json|md|table] [--jobs N] [--mutants] [--status S,...] [--id PREFIX] [--proof LABEL]``.
+"""``rsb verify [--format json|md|table] [--jobs N] [--mutants] [--status S,...] [--id PREFIX] [--proof LABEL] [--fresh]``.
 
 The claims ledger.  Every format starts with the summary line (counts by status,
 and how many entries the filters kept); with ``--format json`` it goes to stderr
 so that stdout stays the JSON list of the contract.  ``--status`` and ``--id``
-select the entries shown (``--id`` also selects the checks that run);
-``--proof LABEL`` prints one lemma's or theorem's statement entries and its
-steps in the paper's order, with the first broken step.
+select the entries shown; ``--proof LABEL`` prints one lemma's or theorem's
+statement entries and its steps in the paper's order, with the first broken step.
+
+The entries come from :func:`proofs_checks.stored.load_or_compute`: the stored
+ledger when it is current (same code, same installed versions; nothing runs and
+neither NumPy nor SymPy is imported for ``--status`` and ``--id``), else the whole
+ledger is computed and stored -- except for ``--id`` and ``--proof``, which then
+run only their own checks.  ``--fresh`` computes whatever is stored.  Where the
+entries came from is one line on stderr.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ class Request:
     statuses: tuple[str, ...] | None = None
     prefix: str | None = None
     proof: str | None = None
+    fresh: bool = False
 
 
 def _prefix(text) -> str:
@@ -61,7 +68,7 @@ def validate(args) -> Request:
     proof = None if args.proof is None else _proof(args.proof)
     if proof is not None and (statuses or prefix or args.mutants):
         raise fail("--proof", "shows one proof's steps; not with --status, --id or --mutants")
-    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof)
+    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof, bool(args.fresh))
 
 
 def _table(results) -> str:
@@ -83,23 +90,26 @@ def _filters(req: Request) -> str:
 def execute(req: Request) -> str:
     import os
 
-    from .. import proof_view
     from ..ledger import select, summary, to_json, to_markdown
-    from ..registry import claims, run_claims
+    from ..stored import load_or_compute
 
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
-    ids = list(claims())
     if req.proof is not None:
-        ids = list(proof_view.ids_of(req.proof, ids))
-        view = proof_view.build(req.proof, run_claims(ids, progress=True, jobs=jobs))
+        from .. import proof_view
+
+        got = load_or_compute(fresh=req.fresh, jobs=jobs, progress=True,
+                              subset=lambda ids: proof_view.ids_of(req.proof, ids))
+        print(got.note, file=sys.stderr)
+        view = proof_view.build(req.proof, list(got.entries))
         if req.format == "json":
             return proof_view.to_json(view)
         return proof_view.to_markdown(view) if req.format == "md" else proof_view.to_text(view)
-    if req.prefix is not None:
-        ids = [i for i in ids if i.startswith(req.prefix)]
-        if not ids:
-            raise fail("--id", f"no ledger id starts with {req.prefix!r}")
-    results = run_claims(ids, progress=True, jobs=jobs, mutants=req.mutants)
+    subset = None if req.prefix is None else (lambda ids: [i for i in ids if i.startswith(req.prefix)])
+    got = load_or_compute(mutants=req.mutants, fresh=req.fresh, jobs=jobs, progress=True, subset=subset)
+    results = list(got.entries)
+    if req.prefix is not None and not results:
+        raise fail("--id", f"no ledger id starts with {req.prefix!r}")
+    print(got.note, file=sys.stderr)
     shown = select(results, req.statuses)
     line = summary(results, len(shown), _filters(req))
     if req.format == "json":
