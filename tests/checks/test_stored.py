@@ -222,6 +222,27 @@ def test_a_damaged_or_foreign_file_is_moved_aside_and_recomputed(tmp_path, damag
     assert _load(tmp_path, roots, Refusing()).entries == got.entries
 
 
+def test_nothing_is_stored_when_the_sources_change_during_the_run_or_it_is_interrupted(tmp_path):
+    roots = _tree(tmp_path)
+
+    class Editing(Counting):
+        def run(self, *args):
+            (roots["pkg_a"] / "sub" / "rule.py").write_text("LIMIT = 5\n")  # an edit while the checks run
+            return super().run(*args)
+
+    got = _load(tmp_path, roots, Editing())
+    assert got.origin == "computed" and got.stored is None and "sources changed" in got.note
+    assert not got.path.exists()
+
+    class Interrupted(Counting):
+        def run(self, *args):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _load(tmp_path, roots, Interrupted())
+    assert not list((tmp_path / "store").glob("*.json"))
+
+
 def test_mutants_are_stored_apart(tmp_path):
     roots, checks = _tree(tmp_path), Counting()
     plain = _load(tmp_path, roots, checks)
