@@ -10,7 +10,7 @@ The entries come from :func:`proofs_checks.stored.load_or_compute`: the stored
 ledger when it is current (same code, same installed versions; nothing runs and
 neither NumPy nor SymPy is imported for ``--status`` and ``--id``), else the whole
 ledger is computed and stored -- except for ``--id`` and ``--proof``, which then
-run only their own checks.  ``--fresh`` computes whatever is stored.  Where the
+run only their own checks.  ``--fresh`` computes even when it is current.  Where the
 entries came from is one line on stderr.
 """
 
