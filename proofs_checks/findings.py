@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 from . import graph, paper_labels, proof_view
 from .ledger import IMPACTS, CheckResult
-from .verdict import BROKEN, worst
+from .statuses import BROKEN, worst
 
 #: Impacts that change what the paper states: the findings :func:`what_matters` lists.
 MATTERS = ("statement", "rate", "constant")

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from . import findings, graph, paper_labels, proof_view
 from .ledger import CheckResult
-from .verdict import SEVERITY, worst
+from .statuses import SEVERITY, worst
 
 #: Border colours of statement statuses (ledger statuses; ``none`` for a rule without entries).
 STATEMENT_COLOURS = {

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from . import findings, graph, paper_labels, proof_view
 from .ledger import CheckResult
-from .verdict import BROKEN
+from .statuses import BROKEN
 
 
 @dataclass(frozen=True)

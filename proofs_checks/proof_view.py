@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from . import paper_labels
 from .ledger import STATUSES, CheckResult
 from .registry import label_of, step_of, step_position
-from .verdict import BROKEN
+from .statuses import BROKEN
 
 #: Where a step that names no label of the paper sits, relative to its result's label.
 UNLABELLED_OFFSET = 0.25

@@ -30,7 +30,7 @@ from . import contexts, paper_labels
 from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
-from .verdict import impact
+from .statuses import impact
 
 
 def check_modules() -> tuple[str, ...]:

@@ -11,6 +11,9 @@ run in a fresh process that differs in everything that varies between machines a
   another order, so any printed number at the level of rounding noise comes out different (the failure of issue 24:
   "relative excess 1.3e-15" here, 1.4e-15 on another machine);
 * every core kept busy by another process (a check that consulted a clock would differ under load).
+
+The same run stores its ledger (``--fresh``: computed, never read from the store) over the session's, stored first
+(``proofs_checks/stored.py``): the file must not change by a byte.
 """
 
 from __future__ import annotations
@@ -43,9 +46,10 @@ def perturbed_env() -> dict[str, str]:
     return env
 
 
-def _verify(env: dict[str, str]) -> bytes:
+def _verify(env: dict[str, str], store) -> bytes:
     rsb = os.path.join(os.path.dirname(sys.executable), "rsb")  # the console script of this environment
-    cmd = [rsb, "verify", "--format", "json", "--jobs", "2"]
+    cmd = [rsb, "verify", "--format", "json", "--jobs", "2", "--fresh"]  # computed, never read from the store
+    env = {**env, "RSB_LEDGER_DIR": str(store)}
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True, timeout=1500, env=env)
     return out.stdout
 
@@ -64,13 +68,19 @@ def test_the_perturbed_environment_changes_what_it_should():
         assert env["OPENBLAS_CORETYPE"] == "Nehalem"
 
 
-def test_the_ledger_does_not_depend_on_jobs_threads_cpu_features_or_load(ledger):
+def test_the_ledger_does_not_depend_on_jobs_threads_cpu_features_or_load(ledger, tmp_path):
+    from proofs_checks import stored
     from proofs_checks.ledger import to_json
 
     here = to_json(ledger).strip().encode()
+    # the session's ledger stored as `rsb verify` stores it; --fresh then stores its own computation over it
+    key = stored.ledger_key()
+    path = stored.save(stored.path_of(tmp_path, key), key, ledger, stored.installed_versions(),
+                       stored.python_version())
+    kept, inode = path.read_bytes(), path.stat().st_ino
     hogs = [subprocess.Popen([sys.executable, "-c", HOG.format(limit=1500)]) for _ in range(_cpus())]
     try:
-        there = _verify(perturbed_env())
+        there = _verify(perturbed_env(), tmp_path)
     finally:
         for h in hogs:
             h.kill()
@@ -78,3 +88,5 @@ def test_the_ledger_does_not_depend_on_jobs_threads_cpu_features_or_load(ledger)
             h.wait()
     assert here == there.strip()
     assert here.lstrip().startswith(b"[")
+    # the stored ledger is byte for byte what a fresh computation stores (every field, not only the JSON's)
+    assert path.stat().st_ino != inode and path.read_bytes() == kept  # written again (atomically), same bytes

@@ -4,7 +4,9 @@ The kinds are data (:mod:`proofs_checks.paper_labels`); the ids are derived from
 the registry (:func:`proofs_checks.registry.ids_by_label`: an entry checks its
 own label; ``RESULT#step:LABEL`` also the step's label; another entry of a result
 also the displays of the result's statement); ``uses`` (JSON) from the dependency
-graph (:mod:`proofs_checks.paper_uses`).  No check runs.
+graph (:mod:`proofs_checks.paper_uses`).  No check runs: the ids are those of
+the stored ledger when it is current (:func:`proofs_checks.stored.read_current`;
+no check module is imported), else those of the registry's claims.
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ def rows() -> list[dict]:
     from .. import paper_labels
     from ..graph import uses
     from ..registry import ids_by_label
+    from ..stored import read_current
 
-    ids = ids_by_label()
+    # every id, in ledger order: from the store when current, else from the registry (no check runs either way)
+    got = read_current()
+    ids = ids_by_label(None if got is None else [e.id for e in got.entries])
     return [{"label": x.label, "kind": x.kind, "ledger_ids": list(ids[x.label]), "uses": list(uses(x.label))}
             for x in paper_labels.LABELS]
 

@@ -168,6 +168,12 @@ def _max_work(p: Parser) -> None:
     p.option("--max-work", "--max-work 10^12", dest="max_work", default=None, help=HELP)
 
 
+def _fresh(p: Parser) -> None:
+    p.option("--fresh", action="store_true",
+             help="run the checks even when the stored ledger is current (it is kept in $RSB_LEDGER_DIR, default "
+                  "~/.cache/rsb/ledger, keyed by the code and the installed versions; docs/architecture.md)")
+
+
 def _quiet(p: Parser) -> None:
     p.option("--quiet", action="store_true", help="no progress bar")
 
@@ -189,13 +195,15 @@ def build_parser() -> Parser:
              help="show only entries with these statuses, comma-separated: verified, refuted, loose, conditional, "
                   "vacuous, gap, unchecked (the summary line still counts every entry)")
     v.option("--id", "--id lemma:RTD", default=None, metavar="PREFIX",
-             help="only the entries whose id starts with PREFIX (only their checks run)")
+             help="only the entries whose id starts with PREFIX (from the stored ledger when it is current, else only "
+                  "their checks run)")
     v.option("--proof", "--proof lemma:RTD", default=None, metavar="LABEL",
              help="one lemma's or theorem's statement entries and its steps in the paper's order, with the first "
                   "broken step (see rsb labels for the labels)")
     v.option("--findings", action="store_true",
              help="only what matters (the findings that change a statement, a rate or a constant, ranked) and the "
                   "bottom line of every lemma and theorem; with --format json an object {what_matters, bottom_lines}")
+    _fresh(v)
     v.set_defaults(module="verify")
 
     lb = sub.add_parser("labels", help="every label of the paper: its kind and the ledger ids that check it",
@@ -212,6 +220,7 @@ def build_parser() -> Parser:
     rp.option("--out", "--out report", required=True, help="output directory (created if needed)")
     rp.option("--jobs", "--jobs 2", default=None,
               help="worker processes of the checks (default: the number of CPUs, at most 4)")
+    _fresh(rp)
     rp.set_defaults(module="report")
 
     d = sub.add_parser("derive", help="q, L, r, beta and rates for a distortion h",

@@ -1,5 +1,5 @@
 """``rsb verify [--format json|md|table] [--jobs N] [--mutants] [--status S,...] [--id PREFIX] [--proof LABEL]
-[--findings]``.
+[--findings] [--fresh]``.
 
 The claims ledger.  Every format starts with the summary line (counts by status,
 and how many entries the filters kept); with ``--format json`` it goes to stderr
@@ -7,12 +7,18 @@ so that stdout stays the JSON list of the contract.  The table and Markdown open
 what matters (:mod:`proofs_checks.findings`: the findings that change a statement, a
 rate or a constant, ranked, and a bottom line per lemma and theorem); ``--findings``
 prints only that (as a JSON object with ``--format json``).  ``--status`` and ``--id``
-select the entries shown (``--id`` also selects the checks that run);
-``--proof LABEL`` prints one lemma's or theorem's statement entries and its
-steps in the paper's order, with the first broken step, then what the proof uses
-(:mod:`proofs_checks.proof_uses`: the results and rules of the dependency graph,
-each used result's statement and proof verdicts, and the places where a used claim
-that does not hold as printed is used).
+select the entries shown; ``--proof LABEL`` prints one lemma's or theorem's
+statement entries and its steps in the paper's order, with the first broken step,
+then what the proof uses (:mod:`proofs_checks.proof_uses`: the results and rules of
+the dependency graph, each used result's statement and proof verdicts, and the places
+where a used claim that does not hold as printed is used).
+
+The entries come from :func:`proofs_checks.stored.load_or_compute`: the stored
+ledger when it is current (same code, same installed versions; nothing runs and
+neither NumPy nor SymPy is imported for ``--status`` and ``--id``), else the whole
+ledger is computed and stored -- except for ``--id`` and ``--proof``, which then
+run only their own checks.  ``--fresh`` computes even when it is current.  Where the
+entries came from is one line on stderr.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class Request:
     prefix: str | None = None
     proof: str | None = None
     findings: bool = False
+    fresh: bool = False
 
 
 def _prefix(text) -> str:
@@ -71,7 +78,8 @@ def validate(args) -> Request:
         raise fail("--proof", "shows one proof's steps; not with --status, --id, --mutants or --findings")
     if args.findings and (statuses or prefix or args.mutants):
         raise fail("--findings", "summarises the whole ledger; not with --status, --id or --mutants")
-    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof, bool(args.findings))
+    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof, bool(args.findings),
+                   bool(args.fresh))
 
 
 def _table(results) -> str:
@@ -90,20 +98,24 @@ def _filters(req: Request) -> str:
     return ", ".join(bits)
 
 
-def _proof_uses(label: str, fmt: str, ids: list[str], jobs: int) -> str:
+def _proof_uses(label: str, fmt: str, jobs: int, fresh: bool) -> str:
     """``--proof LABEL``: the proof's view, then what it uses (the dependency graph) with the used results'
-    verdicts; the entries of the proof and of the results it uses are run."""
-    import json
+    verdicts; the entries of the proof and of the results it uses come from the stored ledger when it is current,
+    else their checks run."""
+    from rsb_sim import jsontext
 
     from .. import proof_uses, proof_view
-    from ..registry import run_claims
+    from ..stored import load_or_compute
 
-    results = run_claims(list(proof_uses.ids_needed(label, ids)), progress=True, jobs=jobs)
+    got = load_or_compute(fresh=fresh, jobs=jobs, progress=True,
+                          subset=lambda ids: proof_uses.ids_needed(label, ids))
+    print(got.note, file=sys.stderr)
+    results = list(got.entries)
     view = proof_view.build(label, results)
     used = proof_uses.build(label, results)
     if fmt == "json":
-        return json.dumps({**proof_view.to_dict(view), "uses": [u.to_dict() for u in used]}, indent=2,
-                          ensure_ascii=False)
+        return jsontext.dumps({**proof_view.to_dict(view), "uses": [u.to_dict() for u in used]},
+                              ensure_ascii=False)
     if fmt == "md":
         return proof_view.to_markdown(view) + "\n" + proof_uses.to_markdown(label, used)
     return proof_view.to_text(view) + "\n" + proof_uses.to_text(label, used)
@@ -112,22 +124,22 @@ def _proof_uses(label: str, fmt: str, ids: list[str], jobs: int) -> str:
 def execute(req: Request) -> str:
     import os
 
-    from .. import proof_view
     from ..ledger import select, summary, to_json
-    from ..registry import claims, run_claims
+    from ..stored import load_or_compute
 
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
-    ids = list(claims())
     if req.proof is not None:
-        return _proof_uses(req.proof, req.format, ids, jobs)
-    if req.prefix is not None:
-        ids = [i for i in ids if i.startswith(req.prefix)]
-        if not ids:
-            raise fail("--id", f"no ledger id starts with {req.prefix!r}")
-    from .. import findings
+        return _proof_uses(req.proof, req.format, jobs, req.fresh)
+    subset = None if req.prefix is None else (lambda ids: [i for i in ids if i.startswith(req.prefix)])
+    got = load_or_compute(mutants=req.mutants, fresh=req.fresh, jobs=jobs, progress=True, subset=subset)
+    results = list(got.entries)
+    if req.prefix is not None and not results:
+        raise fail("--id", f"no ledger id starts with {req.prefix!r}")
+    print(got.note, file=sys.stderr)
     from rsb_sim import jsontext
 
-    results = run_claims(ids, progress=True, jobs=jobs, mutants=req.mutants)
+    from .. import findings
+
     shown = select(results, req.statuses)
     line = summary(results, len(shown), _filters(req))
     if req.findings:
@@ -139,4 +151,6 @@ def execute(req: Request) -> str:
         return to_json(shown)
     if req.format == "md":
         return findings.document(shown, results, _filters(req)).rstrip("\n")
-    return "\n".join(x for x in (line, findings.to_text(results), _table(shown)) if x)
+    # the whole ledger opens with what matters; a filtered query (--status, --id) shows its entries only
+    opening = findings.to_text(results) if not _filters(req) else ""
+    return "\n".join(x for x in (line, opening, _table(shown)) if x)

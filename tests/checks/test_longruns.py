@@ -201,7 +201,7 @@ def test_reproduce_interrupted_keeps_its_chunks(tmp_path):
 
 @pytest.mark.parametrize("sig, group", [(signal.SIGINT, True), (signal.SIGTERM, False)])
 def test_verify_with_workers_stops_at_once(tmp_path, sig, group):
-    proc = _start(["verify", "--jobs", "2", "--format", "json"], tmp_path)
+    proc = _start(["verify", "--jobs", "2", "--format", "json", "--fresh"], tmp_path)
     workers = _until(proc, lambda: _children(proc.pid), "the worker processes")
     seconds, out, err = _stop(proc, sig, group)
     line = _assert_stopped(proc, seconds, err, sig, workers)

@@ -1,0 +1,91 @@
+"""The statuses and the rule that decides one from a check's facts, without SymPy (the light half of
+:mod:`proofs_checks.verdict`, which re-exports everything here).
+
+:func:`decide` is the decision rule of ``docs/theory.md`` ("The decision rule"); :func:`worst` combines the
+verdicts of a sweep; :func:`impact` says what an entry changes.  Kept free of SymPy and NumPy so that reading a
+stored ledger (``rsb verify --status``, :mod:`proofs_checks.findings`, :mod:`proofs_checks.proof_view`) imports
+neither.
+"""
+
+from __future__ import annotations
+
+#: How bad a status is when several cases are combined (:func:`worst`).
+SEVERITY = {"verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
+#: Statuses of a step that does not hold as printed in its proof's context (the per-proof view's "broken").
+BROKEN = ("refuted", "conditional")
+#: What a ``loose`` verdict's better value is better in (the entry's ``loose_in``).
+LOOSE_IN = ("exponent", "constant", "bound")
+#: What a claim's printed value is (:attr:`proofs_checks.claims.Claim.about`): a rate or an exponent that sets one,
+#: a constant, a bound as a whole, or a statement (anything else).
+ABOUT = ("rate", "exponent", "constant", "bound", "statement")
+
+
+def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sharper: bool = False,
+           untestable: bool = False, follows: bool = True, repair_at_uses: bool = True) -> str:
+    """The status of a claim from what its check found (the rule of `docs/theory.md`, "The decision rule").
+
+    Parameters
+    ----------
+    holds : bool
+        The claim holds in every case its hypotheses (as printed, plus any the
+        claim states) allow, among the cases tried.
+    repair : str or None
+        When it does not hold: an unstated condition under which it held in
+        every case tried (and which some tried case satisfies).
+    vacuous : bool
+        A bound informative at none of the cases the claim is about.
+    sharper : bool
+        A strictly better value is proven.
+    untestable : bool
+        The failure was only observed where the claim cannot be contradicted
+        (e.g. a measured rate at horizons where the theorem's bound is not
+        informative).
+    follows : bool
+        For a proof step: it follows from what the proof has established (False with ``holds``: a gap).
+    repair_at_uses : bool
+        The repair holds wherever the paper uses the claim (False: it is no repair).
+
+    Returns
+    -------
+    str
+        One of ``verified, loose, gap, vacuous, conditional, refuted``.
+    """
+    if vacuous:
+        return "vacuous"
+    if not holds:
+        if repair and repair_at_uses:
+            return "conditional"
+        return "vacuous" if untestable else "refuted"
+    if not follows:
+        return "gap"
+    return "loose" if sharper else "verified"
+
+
+def impact(*, axis: str, status: str, about: str, typo: bool = False) -> str:
+    """What a ledger entry changes, from its axis, status and what its printed value is about.
+
+    * ``none`` — verified or loose (the printed claim holds);
+    * ``typo`` — refuted or conditional as printed, and the evident correction holds (``typo``: the check found
+      the corrected claim verified or loose);
+    * ``proof`` — a step of a proof (axis ``proof``) that is a gap, refuted or conditional: the result's proof is
+      affected, not (by this entry) its statement;
+    * for a statement that is refuted or conditional: ``rate`` (a rate, or an exponent that sets one),
+      ``constant`` (a constant), else ``statement``;
+    * a vacuous statement: ``statement`` (it says nothing where the paper applies it).
+    """
+    if about not in ABOUT:
+        raise ValueError(f"argument 'about': {about!r} is not one of {ABOUT}")
+    if status in ("verified", "loose", "unchecked"):
+        return "none"
+    if typo and status in ("refuted", "conditional"):
+        return "typo"
+    if axis == "proof":
+        return "proof"
+    if status == "vacuous":
+        return "statement"
+    return {"rate": "rate", "exponent": "rate", "constant": "constant"}.get(about, "statement")
+
+
+def worst(*statuses: str) -> str:
+    """The worst of several statuses (:data:`SEVERITY`); ``verified`` for none."""
+    return max(statuses, key=SEVERITY.__getitem__, default="verified")
