@@ -1,7 +1,7 @@
 """Plain per-trial reference loops of the competitors (UCB-FW, U-UCB, CVaR-UCB, B-CVTS): the independent route.
 
-Written for clarity, one trial at a time, from Python lists of the outcome indices of each arm's pulls:
-the empirical survival function is counted level by level with plain loops, U_h of a law is
+Written for clarity, one trial at a time, from a Python list per arm of how many of its rewards fell
+on each level: the empirical survival function is summed level by level with plain loops, U_h of a law is
 :func:`rsb_theory.riskmetric.finite_support` of its masses (not the cumulative sums of the policies),
 and each index is the formula of its policy module's docstring written out
 (:mod:`rsb_sim.policies.ucb_fw`, :mod:`~rsb_sim.policies.u_ucb`, :mod:`~rsb_sim.policies.cvar_ucb`,
@@ -26,9 +26,9 @@ from .rewards import RewardTable, ScalarRewards
 from .setup import Setup
 
 
-def _above(outcomes: list[int], m: int) -> list[int]:
-    """How many of the outcomes lie above level j, for j = 0..m-2 (plain counting)."""
-    return [sum(1 for o in outcomes if o > j) for j in range(m - 1)]
+def _above(hist: list[int], m: int) -> list[int]:
+    """How many rewards lie above level j, for j = 0..m-2, from the count of each level (plain sums)."""
+    return [sum(hist[j + 1:]) for j in range(m - 1)]
 
 
 def _h(d, u: float) -> float:
@@ -36,7 +36,7 @@ def _h(d, u: float) -> float:
 
 
 def ucb_fw_indices(setup: Setup, d, instance, seen: list[list[int]], n: int) -> list[float]:
-    """UCB-FW's indices before the pull of step n + 1: dV_i(tau/n) + radius_scale b sqrt(2 log n / tau_i)."""
+    """UCB-FW's indices before the pull of step n + 1 (``seen[i][j]``: rewards of arm i on level j)."""
     x = [float(v) for v in instance.support]
     m, K = len(x), len(seen)
     hp = numeric_derivative(d)
@@ -44,45 +44,47 @@ def ucb_fw_indices(setup: Setup, d, instance, seen: list[list[int]], n: int) -> 
     out = []
     for i in range(K):
         grad = 0.0
+        tau = sum(seen[i])
         for j in range(m - 1):
-            s_i = above[i][j] / len(seen[i])
+            s_i = above[i][j] / tau
             if s_i == 0:
                 continue
             pooled = sum(above[a][j] for a in range(K)) / n  # the pooled survival: integers divided once
             grad += (x[j + 1] - x[j]) * float(hp(np.array([pooled]))[0]) * s_i
-        bonus = setup.radius_c * float(instance.width) * math.sqrt(2.0 * math.log(n) / len(seen[i]))
+        bonus = setup.radius_c * float(instance.width) * math.sqrt(2.0 * math.log(n) / tau)
         out.append(grad + bonus)
     return out
 
 
-def u_ucb_index(setup: Setup, d, instance, outcomes: list[int], n: int) -> float:
+def u_ucb_index(setup: Setup, d, instance, hist: list[int], n: int) -> float:
     """U-UCB: U_h(F_i) + L b (radius_scale sqrt(2 log n / tau_i))^q."""
     x = [float(v) for v in instance.support]
-    masses = np.bincount(np.asarray(outcomes, dtype=np.int64), minlength=len(x)) / len(outcomes)
-    radius = setup.radius_c * math.sqrt(2.0 * math.log(n) / len(outcomes))
+    tau = sum(hist)
+    masses = np.array([c / tau for c in hist])
+    radius = setup.radius_c * math.sqrt(2.0 * math.log(n) / tau)
     return float(finite_support(d.numeric, x, masses)) + setup.L_bonus * radius ** setup.q
 
 
-def cvar_ucb_index(setup: Setup, d, instance, outcomes: list[int], n: int) -> float:
+def cvar_ucb_index(setup: Setup, d, instance, hist: list[int], n: int) -> float:
     """CVaR-UCB: U_h of the DKW-optimistic law (a mass eps moved from the bottom to b)."""
     x = [float(v) for v in instance.support]
-    b, tau = float(instance.width), len(outcomes)
+    b, tau = float(instance.width), sum(hist)
     eps = setup.radius_c * math.sqrt(math.log(2.0 * n * n) / (2.0 * tau))
     value = x[0]
-    for j, a in enumerate(_above(outcomes, len(x))):
+    for j, a in enumerate(_above(hist, len(x))):
         value += (x[j + 1] - x[j]) * _h(d, min(1.0, a / tau + eps))
     if b > x[-1]:
         value += (b - x[-1]) * _h(d, min(1.0, eps))
     return value
 
 
-def b_cvts_sample(d, instance, outcomes: list[int], gen: np.random.Generator) -> float:
+def b_cvts_sample(d, instance, hist: list[int], gen: np.random.Generator) -> float:
     """B-CVTS: U_h of the law with Dirichlet(c_1, ..., c_m, 1) weights on the levels and b."""
     x = [float(v) for v in instance.support] + [float(instance.width)]
     m = len(x) - 1
     weights = []
     for j in range(m):
-        c = sum(1 for o in outcomes if o == j)
+        c = hist[j]
         weights.append(float(gen.standard_gamma(float(c))) if c > 0 else 0.0)
     weights.append(float(gen.standard_gamma(1.0)))
     total = sum(weights)
@@ -98,7 +100,8 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int) -> np
         table, k, instance = instance.for_trial(table, k, trial_draws(setup))
     rew = ScalarRewards(table, k)
     gens = [sampler(table, k, i) for i in range(K)] if setup.algo == "b-cvts" else None
-    seen: list[list[int]] = [[] for _ in range(K)]
+    m = len(instance.support)
+    seen: list[list[int]] = [[0] * m for _ in range(K)]  # rewards of arm i on level j
     actions: list[int] = []
     for t in range(1, T + 1):
         n = t - 1
@@ -112,6 +115,6 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int) -> np
             arm = choose_arm([cvar_ucb_index(setup, d, instance, seen[i], n) for i in range(K)])
         else:
             arm = choose_arm([b_cvts_sample(d, instance, seen[i], gens[i]) for i in range(K)])
-        seen[arm].append(rew.next(arm))
+        seen[arm][rew.next(arm)] += 1
         actions.append(arm)
     return np.array(actions, dtype=np.int64)
