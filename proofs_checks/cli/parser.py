@@ -282,6 +282,8 @@ def build_parser() -> Parser:
     b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
     b.option("--quick", action="store_true", help="small sizes")
     b.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
+    # issue 26 (competitors)
+    b.option("--competitors", action="store_true", help="only the competitors' rows (ucb-fw, u-ucb, cvar-ucb, b-cvts)")
     b.set_defaults(module="bench")
 
     sl = sub.add_parser("slopes", help="regret-rate slopes beside the slope of the derived bound",
