@@ -263,7 +263,7 @@ def compare_figure(regrets: dict, props: dict, alpha_star, floor, title: str, tr
 
     Ts = sorted(regrets)
     algos = list(regrets[Ts[0]])
-    fig = _figure(figsize=(15, 4.6))
+    fig = _figure(figsize=(15, 4.6), layout="constrained")
     ax_a, ax_b, ax_c = fig.subplots(1, 3)
     colors = {a: f"C{i}" for i, a in enumerate(algos)}
     for a in algos:
@@ -271,7 +271,8 @@ def compare_figure(regrets: dict, props: dict, alpha_star, floor, title: str, tr
         lo_hi = np.array([mean_ci(regrets[T][a]) for T in Ts], dtype=float)
         pos = np.maximum(m, 1e-12)
         ax_a.plot(Ts, pos, "o-", color=colors[a], label=a)
-        ax_a.fill_between(Ts, np.maximum(lo_hi[:, 0], 1e-12), np.maximum(lo_hi[:, 1], 1e-12), color=colors[a],
+        # a lower end at or below 0 cannot be drawn on a log axis: cut at a twentieth of the mean (said in the title)
+        ax_a.fill_between(Ts, np.maximum(lo_hi[:, 0], pos / 20), np.maximum(lo_hi[:, 1], 1e-12), color=colors[a],
                           alpha=0.15)
     if floor is not None and floor > 1e-12:
         ax_a.axhline(floor, color="k", ls="--", lw=1, label="best-arm floor")
@@ -279,12 +280,14 @@ def compare_figure(regrets: dict, props: dict, alpha_star, floor, title: str, tr
     ax_a.set_yscale("log")
     ax_a.set_xlabel("horizon T")
     ax_a.set_ylabel("mean regret V* - V(tau_T/T)")
-    ax_a.set_title("(a) mean regret, 95 % intervals")
+    ax_a.set_title("(a) mean regret, 95 % intervals (cut at mean/20)", fontsize=10)
     ax_a.legend(fontsize=8)
     last = Ts[-1]
     ax_b.boxplot([regrets[last][a] for a in algos], showfliers=True)
     ax_b.set_xticks(range(1, len(algos) + 1), algos, rotation=30, fontsize=8)
+    low = min(float(np.min(regrets[last][a])) for a in algos)
     ax_b.set_yscale("symlog", linthresh=1e-4)
+    ax_b.set_ylim(bottom=min(0.0, low))
     ax_b.set_ylabel(f"final regret at T = {last}")
     ax_b.set_title(f"(b) final regret, {trials} trials")
     K = len(alpha_star)
