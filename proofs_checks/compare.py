@@ -133,12 +133,33 @@ def compare(req: CompareRequest, out, progress=None, **sweep_opts) -> dict:
     from rsb_sim.sweep import sweep
 
     out = check_out(out)
+    _build(req)  # h and the arms, before anything is written (a bad one names its flag)
     runs = specs(req)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
         keys = sweep([s for _a, _T, s in runs], out / "runs", progress=progress, **sweep_opts)
         with kept(f"every run of the comparison in {out / 'runs'}"):
             loaded = [(a, T, *store.load(out / "runs", k)) for (a, T, _s), k in zip(runs, keys)]
             return _write(req, out, loaded)
+
+
+def _build(req: CompareRequest) -> None:
+    """Resolve h and build the instance of ``req`` (ValueError naming ``dr``/``h``/``arms``), and prepare every
+    algorithm on it (ValueError naming the argument of an algorithm that does not apply): nothing is written yet."""
+    from rsb_sim.config import SimConfig
+    from rsb_sim.instances import make_instance
+    from rsb_sim.setup import prepare
+    from rsb_theory.distortions import resolve
+
+    d = resolve(req.dr, **dict(req.params))
+    for algo in req.algos:
+        if req.arms is not None:
+            from rsb_sim.arm_laws import law_instance
+            from rsb_theory.laws import parse_arms
+
+            inst = law_instance(parse_arms(req.arms), algo, int(max(req.Ts)))
+        else:
+            inst = make_instance(list(req.p), None, None)
+        prepare(SimConfig(T=int(min(req.Ts)), trials=1), inst, d, algo)
 
 
 def _write(req: CompareRequest, out: Path, loaded) -> dict:

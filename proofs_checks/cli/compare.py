@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from . import values
 from .errors import fail
 
-LIBRARY_FLAGS = {"scheduler": "scheduler"}
+LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "algo": "--algos", "scheduler": "scheduler"}
 #: Default horizons of ``rsb compare``.
 DEFAULT_TS = (1000, 3000, 10000)
 
