@@ -4,7 +4,9 @@ For every algorithm of ``algos`` and horizon T of ``Ts`` one run of ``trials`` t
 :func:`rsb_sim.sweep.sweep` into ``DIR/runs`` (resumable and interruptible as ``rsb reproduce``: a rerun
 skips the chunks already stored; ``DIR`` is held by one run at a time).  Horizon j of ``Ts`` is stream
 (j,) of the root ``SeedSequence(seed)`` and every algorithm at that horizon sees the same reward table
-(common random numbers: trial k of two algorithms is paired).  Then, each written atomically:
+(common random numbers: trial k of two algorithms is paired).  ``radius_scale`` scales the paper's radius
+(``eq:UCB_confidence_sets``) of the algorithms that use it (:data:`PAPER_RADIUS`); the competitors keep
+their printed bonuses.  Then, each written atomically:
 
 * ``DIR/compare.csv`` -- tidy: one row per (algorithm, T, trial) (:data:`COLUMNS`: the final regret
   ``eq:regret`` and the pulls of each arm); ``#`` header lines hold the instance, alpha*, V*, the
@@ -59,17 +61,20 @@ class CompareRequest:
     radius_scale: float | None = None
 
 
-def specs(req: CompareRequest) -> list[tuple[str, int, dict]]:
-    """(algo, T, sweep spec) of every run; ``radius_scale`` goes to the algorithms that read it."""
-    from rsb_sim.options import READS
+#: The algorithms whose radius is the paper's ``eq:UCB_confidence_sets`` (degenerate at scale 1 on small
+#: instances): ``--radius-scale`` goes to these; the competitors keep their printed bonuses.
+PAPER_RADIUS: tuple[str, ...] = ("rs-ucb-m", "ce-ucb-m", "dr-ucb")
 
+
+def specs(req: CompareRequest) -> list[tuple[str, int, dict]]:
+    """(algo, T, sweep spec) of every run; ``radius_scale`` goes to the algorithms of :data:`PAPER_RADIUS`."""
     from .simulate_out import spec_of
 
     out = []
     for j, T in enumerate(req.Ts):
         for algo in req.algos:
             config = {"T": int(T), "trials": int(req.trials), "seed": int(req.seed), "stream": (j,)}
-            if req.radius_scale is not None and "radius_scale" in READS[algo]:
+            if req.radius_scale is not None and algo in PAPER_RADIUS:
                 config["radius_scale"] = float(req.radius_scale)
             spec = spec_of(algo, req.dr, dict(req.params), req.p, None, None, config, arms=req.arms)
             out.append((algo, int(T), spec))

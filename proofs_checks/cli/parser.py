@@ -344,7 +344,8 @@ def build_parser() -> Parser:
     c.option("--trials", "--trials 100", default="100", help="trials per algorithm and horizon (default 100)")
     c.option("--seed", "--seed 0", default="0", help="root seed: horizon j is stream j of it (default 0)")
     c.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
-             help="factor on the radius or bonus of every chosen algorithm that reads one (default 1)")
+             help="factor on the paper's radius of rs-ucb-m, ce-ucb-m and dr-ucb (default 1); the competitors "
+                  "keep their printed bonuses")
     c.option("--out", "--out results/compare", required=True,
              help="output directory (runs are cached in OUT/runs: reruns resume)")
     _format(c)

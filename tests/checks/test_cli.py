@@ -470,6 +470,7 @@ def test_compare_writes_the_tidy_csv_tests_and_figure_and_resumes(tmp_path):
     (["--Ts", "1"], "--Ts"),
     (["--trials", "1"], "--trials"),
     (["--p", "0.4,1.5"], "--p"),
+    (["--radius-scale", "0.1"], "--radius-scale"),  # ucb-fw keeps its printed bonus
 ])
 def test_compare_bad_input_is_one_line_naming_the_flag_and_writes_nothing(tmp_path, capsys, bad, flag):
     from proofs_checks.cli import main
