@@ -194,12 +194,22 @@ def _write(req: CompareRequest, out: Path, loaded) -> dict:
              "pdf": out / "compare.pdf"}
     write_text(paths["csv"], csv_text(rows, COLUMNS + tuple(f"pulls_{i + 1}" for i in range(K)), header))
     write_text(paths["tests"], csv_text(tests, TEST_COLUMNS, {"tests": header["tests"]}))
-    save_figure(compare_figure(regrets, props, alpha, header["best_arm_gap"], header["dr"], req.trials),
+    title = f"{header['dr']} on {_instance_words(first['instance'])}"
+    save_figure(compare_figure(regrets, props, alpha, header["best_arm_gap"], title, req.trials),
                 paths["png"], paths["pdf"])
     means = {algo: {T: float(regrets[T][algo].mean()) for T in req.Ts} for algo in req.algos}
     return {"files": {k: str(v) for k, v in paths.items()}, "mean_regret": means, "tests": tests,
             "best_arm_gap": header["best_arm_gap"], "alpha_star": alpha, "v_star": header["v_star"],
             "warnings": header["warnings"]}
+
+
+def _instance_words(inst: dict) -> str:
+    """The instance of a run's summary in a few words, for the figure's title."""
+    if inst.get("kind") == "bernoulli":
+        return ", ".join(f"Bern({p:g})" for p in inst["p"])
+    if inst.get("kind") == "laws":
+        return "; ".join(inst["arms"])
+    return f"finite arms on {inst.get('support')}"
 
 
 def format_summary(res: dict) -> str:
