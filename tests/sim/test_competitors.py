@@ -117,3 +117,11 @@ def test_ucb_fw_tracks_the_optimal_mixture():
               "ucb-fw")
     share = res.counts.mean(axis=0) / 4000
     assert abs(share[0] - 0.8) < 0.05 and res.mean_regret < 0.5 * (res.v_star - max(res.arm_values))
+
+
+@pytest.mark.parametrize("algo", ["b-cvts", "ucb-fw"])
+def test_a_chunk_of_trials_sees_what_those_trials_see_in_one_run(algo):
+    d, inst = get(DR[algo]), BernoulliInstance((0.3, 0.6, 0.8))
+    whole = run(SimConfig(T=150, trials=4, seed=9, stream=(2,)), inst, d, algo)
+    part = run(SimConfig(T=150, trials=2, seed=9, stream=(2,), first_trial=2), inst, d, algo)
+    assert np.array_equal(whole.counts[2:], part.counts)
