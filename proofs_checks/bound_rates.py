@@ -35,7 +35,7 @@ from functools import lru_cache
 import sympy as sp
 
 from rsb_theory import expressions, rates
-from rsb_sim.options import BASELINES
+from rsb_sim.options import NOT_PAPER
 
 from .eps_rules import EXPERIMENTS_EPS
 
@@ -217,8 +217,8 @@ def derived_rate(algo: str, rule: str, eps_expr: sp.Expr | None, K: int, q, r, b
     """
     if algo == "uniform":
         return None, None, "uniform sampling: no bound in the paper"
-    if algo in BASELINES:
-        return None, None, f"{algo}: a solitary baseline, no bound in the paper"
+    if algo in NOT_PAPER:
+        return None, None, f"{algo}: not an algorithm of the paper (a baseline or a competitor), no bound in the paper"
     q, r = _exact(q), _exact(r)
     beta = None if beta is None else _exact(beta)
     ucb = algo in ("rs-ucb-m", "ce-ucb-m")

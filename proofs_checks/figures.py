@@ -261,3 +261,64 @@ def trajectory_figure(summaries: list[dict], title: str = "Regret over time"):
     ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
     return fig
+
+
+def compare_figure(regrets: dict, props: dict, alpha_star, floor, title: str, trials: int):
+    """``rsb compare``'s figure (:mod:`proofs_checks.compare`): three panels.
+
+    (a) mean regret against T, log axes, 95 % Student-t intervals (:func:`rsb_sim.trajectory.mean_ci`),
+    and the best-arm floor V(alpha*) - max_i U_h(F_i) (dashed) when it is positive; (b) boxes of the
+    final regret of each algorithm at the largest T; (c) the mean proportion of pulls tau_T/T of each arm
+    at each T (one line per algorithm and arm) against alpha* (dotted, grey).
+
+    ``regrets``: {T: {algo: per-trial regrets}}; ``props``: {algo: {T: mean proportions (K,)}}.
+    """
+    from rsb_sim.trajectory import mean_ci
+
+    Ts = sorted(regrets)
+    algos = list(regrets[Ts[0]])
+    fig = _figure(figsize=(15, 4.6), layout="constrained")
+    ax_a, ax_b, ax_c = fig.subplots(1, 3)
+    colors = {a: f"C{i}" for i, a in enumerate(algos)}
+    for a in algos:
+        m = np.array([regrets[T][a].mean() for T in Ts])
+        lo_hi = np.array([mean_ci(regrets[T][a]) for T in Ts], dtype=float)
+        pos = np.maximum(m, 1e-12)
+        ax_a.plot(Ts, pos, "o-", color=colors[a], label=a)
+        # a lower end at or below 0 cannot be drawn on a log axis: cut at a twentieth of the mean (said in the title)
+        ax_a.fill_between(Ts, np.maximum(lo_hi[:, 0], pos / 20), np.maximum(lo_hi[:, 1], 1e-12), color=colors[a],
+                          alpha=0.15)
+    if floor is not None and floor > 1e-12:
+        ax_a.axhline(floor, color="k", ls="--", lw=1, label="best-arm floor")
+    ax_a.set_xscale("log")
+    ax_a.set_yscale("log")
+    ax_a.set_xlabel("horizon T")
+    ax_a.set_ylabel("mean regret V* - V(tau_T/T)")
+    ax_a.set_title("(a) mean regret, 95 % intervals (cut at mean/20)", fontsize=10)
+    ax_a.legend(fontsize=8)
+    last = Ts[-1]
+    ax_b.boxplot([regrets[last][a] for a in algos], showfliers=True)
+    ax_b.set_xticks(range(1, len(algos) + 1), algos, rotation=30, fontsize=8)
+    low = min(float(np.min(regrets[last][a])) for a in algos)
+    ax_b.set_yscale("symlog", linthresh=1e-4)
+    high = max(float(np.max(regrets[last][a])) for a in algos)
+    ax_b.set_ylim(bottom=min(0.0, low), top=max(high * 2.0, 1e-4))
+    ax_b.set_ylabel(f"final regret at T = {last}")
+    ax_b.set_title(f"(b) final regret, {trials} trials")
+    K = len(alpha_star)
+    styles = ["-", "--", "-.", ":", (0, (3, 1, 1, 1)), (0, (5, 2))]
+    for a in algos:
+        P = np.array([props[a][T] for T in Ts])
+        for i in range(K):
+            ax_c.plot(Ts, P[:, i], ls=styles[i % len(styles)], marker=".", color=colors[a],
+                      label=f"{a}" if i == 0 else None)
+    for i, x in enumerate(alpha_star):
+        ax_c.axhline(x, color="grey", ls=":", lw=1.2)
+        ax_c.annotate(f"alpha*_{i + 1}", (Ts[0], x), fontsize=7, color="grey", va="bottom")
+    ax_c.set_xscale("log")
+    ax_c.set_ylim(-0.02, 1.02)
+    ax_c.set_xlabel("horizon T")
+    ax_c.set_ylabel("mean tau_T(i)/T (line style: arm i)")
+    ax_c.set_title("(c) pull proportions against alpha*")
+    fig.suptitle(title)
+    return fig

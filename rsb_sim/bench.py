@@ -90,17 +90,20 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
 
 
 def bench(quick: bool = False, algos=("rs-ucb-m", "ce-ucb-m", "rs-etc-m", "uniform"), Ks=(2, 4), eps: float = 0.05,
-          radius_scales=(1.0, 0.01)) -> list:
-    """Issue 18's rows (:func:`issue_rows`, :class:`IssueRow`) first, then a :class:`BenchRow` per policy; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's
+          radius_scales=(1.0, 0.01), competitors_only: bool = False) -> list:
+    """Issue 18's rows (:func:`issue_rows`, :class:`IssueRow`) first, issue 26's (:func:`competitor_rows`; only
+    these with ``competitors_only``), then a :class:`BenchRow` per policy; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's
     number of trials: the engine's per-step cost is shared by all trials) and 5 (fewer let the
     reference's rate vary by 1.5x between runs, measured).
 
     CE-UCB-M's rows come twice on a machine with several CPUs: its compiled loop on one thread,
     then on all of them (``threads`` column; the other policies run on one).
     """
+    if competitors_only:
+        return list(competitor_rows(quick))
     T, nf, nr = (1000, 100, 1) if quick else (3000, 1000, 5)
     cpus = available_cpus()
-    rows: list = issue_rows(quick)
+    rows: list = issue_rows(quick) + competitor_rows(quick)
     for algo in algos:
         for K in Ks:
             for rs in (radius_scales if algo in ("rs-ucb-m", "ce-ucb-m") else (1.0,)):
@@ -196,10 +199,79 @@ def format_issue_rows(rows) -> str:
     return "\n".join(lines)
 
 
+#: Issue 26's rows: the competitors, each on a distortion it applies to, T = 2e4, 1000 trials, K = 2 and 4.
+COMPETITOR_ROWS = {"T": 20_000, "trials": 1000, "Ks": (2, 4),
+                   "algos": {"ucb-fw": "gini", "u-ucb": "gini", "cvar-ucb": "cvar_lower", "b-cvts": "cvar_lower"}}
+
+
+@dataclass(frozen=True)
+class CompetitorRow(IssueRow):
+    """One row of issue 26 (a competitor): the fields of :class:`IssueRow`, and the distortion."""
+
+    dr: str = "gini"
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        d["kind"] = "competitor"
+        return d
+
+
+def competitor_one(algo: str, dr: str, K: int, T: int, trials: int, ref_trials: int) -> CompetitorRow:
+    """One competitor row: ``rsb simulate`` as a whole process, the engine in this process, the reference loop
+    on ``ref_trials`` of the same trials (times trials / ref_trials); the default options of each."""
+    argv = _cli() + ["simulate", "--algo", algo, "--dr", dr, "--p", ",".join(map(str, INSTANCES[K])), "--T", str(T),
+                     "--trials", str(trials), "--format", "json", "--quiet", "--max-work", "10^12"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    pw = time.perf_counter() - w0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pc = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    d, inst = get(dr), BernoulliInstance(INSTANCES[K])
+    run(SimConfig(T=50, trials=2, seed=0), inst, d, algo)  # warm-up: caches, compiled code
+    cfg = SimConfig(T=T, trials=trials, seed=0)
+    c0, w0 = time.process_time(), time.perf_counter()
+    res = run(cfg, inst, d, algo)
+    ew, ec = time.perf_counter() - w0, time.process_time() - c0
+    setup = prepare(cfg, inst, d, algo)
+    table = RewardTable.from_seed(0, trials, inst)
+    same = True
+    c0, w0 = time.process_time(), time.perf_counter()
+    for k in range(ref_trials):
+        acts = reference_trial(setup, d, inst, table, k)
+        same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
+    rw, rc = time.perf_counter() - w0, time.process_time() - c0
+    scale = trials / ref_trials
+    return CompetitorRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw * scale, rc * scale, same, dr)
+
+
+def competitor_rows(quick: bool = False) -> list[CompetitorRow]:
+    """Issue 26's rows (:data:`COMPETITOR_ROWS`; ``quick``: T = 2000, 100 trials, 1 reference trial; else 2
+    reference trials)."""
+    T, trials, nr = (2000, 100, 1) if quick else (COMPETITOR_ROWS["T"], COMPETITOR_ROWS["trials"], 2)
+    return [competitor_one(a, dr, K, T, trials, nr) for a, dr in COMPETITOR_ROWS["algos"].items()
+            for K in COMPETITOR_ROWS["Ks"]]
+
+
+def format_competitor_rows(rows) -> str:
+    lines = ["issue 26: the competitors, default options, T = 2e4; seconds for all trials (wall / CPU); the "
+             "reference timed on ref trials in the same run, times trials / ref",
+             f"{'algo':<9} {'dr':<10} {'K':>2} {'trials':>6} {'ref':>3} {'process':>13} {'engine':>13} "
+             f"{'reference':>15} {'x process':>9} {'x engine':>8} same"]
+    for r in rows:
+        lines.append(f"{r.algo:<9} {r.dr:<10} {r.K:>2} {r.trials:>6} {r.ref_trials:>3} "
+                     f"{r.process_wall:>6.2f}/{r.process_cpu:<6.2f} {r.engine_wall:>6.2f}/{r.engine_cpu:<6.2f} "
+                     f"{r.ref_wall:>7.1f}/{r.ref_cpu:<7.1f} {r.ref_wall / r.process_wall:>9.0f} "
+                     f"{r.ref_wall / r.engine_wall:>8.0f} {r.same_actions}")
+    return "\n".join(lines)
+
+
 def format_rows(rows) -> str:
-    issue = [r for r in rows if isinstance(r, IssueRow)]
+    comp = [r for r in rows if isinstance(r, CompetitorRow)]
+    issue = [r for r in rows if isinstance(r, IssueRow) and not isinstance(r, CompetitorRow)]
     rows = [r for r in rows if not isinstance(r, IssueRow)]
     head = format_issue_rows(issue) + "\n\n" if issue else ""
+    head += format_competitor_rows(comp) + "\n\n" if comp else ""
     return head + _format_bench_rows(rows)
 
 

@@ -19,7 +19,15 @@ paper; :mod:`rsb_sim.policies.ucb1`, :mod:`rsb_sim.policies.dr_ucb`) read
 
 * ``explore`` -- the round-robin pulls per arm before the index rule (default 1);
 * ``radius_scale`` -- DR-UCB only: the factor on the radius of ``eq:UCB_confidence_sets``
-  in its bonus L_H r_i^q.  An option given for an algorithm that does
+  in its bonus L_H r_i^q.
+
+The competitors from the literature (``COMPETITORS``, not in the paper; ``docs/simulation.md``,
+"Competitors") read ``explore`` (round-robin pulls per arm, default 1) and ``radius_scale``
+(a factor on each one's printed exploration bonus, 1 by default) -- except B-CVTS, a Thompson
+sampler with no bonus, which reads ``explore`` only.  CVaR-UCB and B-CVTS are defined for
+CVaR only: :func:`check_distortion` refuses them on any other distortion, naming ``algo``.
+
+An option given for an algorithm that does
 not read it is an error naming the option (it would otherwise be silently ignored,
 and printed in plot titles as if it had an effect).
 
@@ -36,8 +44,19 @@ PAPER_ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "unifor
 #: Solitary baselines (not in the paper): each converges to one arm, so on a mixture-optimal instance their regret
 #: stays at least V(alpha*) - max_i U_h(F_i) (``eq:regret``); no bound of the paper applies to them.
 BASELINES: tuple[str, ...] = ("ucb1", "dr-ucb")
+#: Competitors from the literature (not in the paper; ``docs/simulation.md``, "Competitors"): Upper-Confidence
+#: Frank-Wolfe (Berthet and Perchet 2017), a mixture learner on V(tau/t); U-UCB (Cassel, Mannor and Zeevi 2018),
+#: CVaR-UCB (Tamkin et al. 2019) and B-CVTS (Baudry et al. 2021), solitary risk-aware learners.
+COMPETITORS: tuple[str, ...] = ("ucb-fw", "u-ucb", "cvar-ucb", "b-cvts")
+#: The algorithms that are not the paper's: no bound of the paper applies to them.
+NOT_PAPER: tuple[str, ...] = BASELINES + COMPETITORS
 #: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`).
-ALGORITHMS: tuple[str, ...] = PAPER_ALGORITHMS + BASELINES
+ALGORITHMS: tuple[str, ...] = PAPER_ALGORITHMS + BASELINES + COMPETITORS
+
+#: Algorithms defined for CVaR only, and the distortion families (``rsb_theory.distortions`` keys) they accept:
+#: the papers' CVaR is the lower tail (``cvar_lower``); the same rules are optimistic for the upper tail
+#: (``cvar``) too (an increasing h), so both are accepted (``docs/simulation.md``).
+CVAR_ONLY: dict[str, tuple[str, ...]] = {"cvar-ucb": ("cvar", "cvar_lower"), "b-cvts": ("cvar", "cvar_lower")}
 
 #: The default discretisation level of ``sec: experiments``, eps = sqrt(K log T / T), as an expression
 #: in T and K read by :mod:`rsb_theory.expressions` (:meth:`rsb_sim.config.SimConfig.eps_for` evaluates
@@ -52,13 +71,17 @@ READS: dict[str, frozenset[str]] = {
     "uniform": frozenset(),
     "ucb1": frozenset({"explore"}),
     "dr-ucb": frozenset({"radius_scale", "explore"}),
+    "ucb-fw": frozenset({"radius_scale", "explore"}),
+    "u-ucb": frozenset({"radius_scale", "explore"}),
+    "cvar-ucb": frozenset({"radius_scale", "explore"}),
+    "b-cvts": frozenset({"explore"}),
 }
 
 #: What each option does, for the error message.
 ROLE: dict[str, str] = {
     "eps": "the discretisation level of the grid",
     "rho": "the rate of the forced exploration ceil(rho T eps / 4) of the UCBs",
-    "radius_scale": "the factor on the confidence radius of the UCBs (and of DR-UCB's bonus)",
+    "radius_scale": "the factor on the confidence radius of the UCBs (and on the bonus of DR-UCB and the competitors)",
     "explore": "the forced-exploration pulls per arm",
     "threads": "the threads of CE-UCB-M's compiled loop",
     "quantize": "the quantisation of rewards to M levels in the estimates of the UCB-type algorithms (--arms)",
@@ -98,3 +121,13 @@ def check_applies(algo: str, given: Iterable[str], *, bound: bool = False) -> No
         raise ValueError(f"argument '{name}': has no effect when an exploration count is given ({algo} then "
                          f"explores that many pulls per arm instead of ceil(rho T eps / 4)); leave one of them out")
     raise ValueError(f"argument '{name}': {algo} does not use {ROLE.get(name, name)}; leave it out")
+
+
+def check_distortion(algo: str, family: str) -> None:
+    """ValueError naming ``algo`` when ``algo`` is defined for CVaR only (:data:`CVAR_ONLY`) and ``family``
+    (the key of the distortion, ``Distortion.key``) is not a CVaR: the one "does not apply" check of an
+    algorithm against the distortion."""
+    accepted = CVAR_ONLY.get(algo)
+    if accepted is not None and family not in accepted:
+        raise ValueError(f"argument 'algo': {algo} is defined for CVaR only ({' or '.join(accepted)}), not for "
+                         f"{family}; choose another --algo or --dr")

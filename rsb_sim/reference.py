@@ -23,8 +23,8 @@ import numpy as np
 
 from rsb_theory.riskmetric import finite_support
 
-from . import reference_solitary
-from .options import BASELINES
+from . import reference_competitors, reference_solitary
+from .options import BASELINES, COMPETITORS
 from .rewards import RewardTable, ScalarRewards
 from .rules import FLOOR_GUARD, TIE_TOL, track_arm
 from .setup import Setup
@@ -89,6 +89,8 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decis
     """
     if setup.algo in BASELINES:
         return reference_solitary.reference_trial(setup, d, instance, table, k)
+    if setup.algo in COMPETITORS:
+        return reference_competitors.reference_trial(setup, d, instance, table, k)
     if decisions is None:
         decisions = []
     K, T = setup.K, setup.T

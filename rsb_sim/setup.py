@@ -20,7 +20,7 @@ from rsb_theory.grids import Grid
 
 from rsb_theory.rates import N_eps_value, radius_constant
 
-from .options import BASELINES
+from .options import NOT_PAPER, check_distortion
 from .config import (
     ALGORITHMS,
     SimConfig,
@@ -176,7 +176,7 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     K, T = instance.K, cfg.T
     cfg.check_K(K)
     eps = cfg.eps_for(K)
-    if algo in BASELINES:
+    if algo in NOT_PAPER:
         return _solitary(cfg, instance, d, algo, eps)
     warnings: list[str] = []
     grid = None
@@ -279,8 +279,48 @@ def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str, eps: float) ->
                 f"(radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {float(confidence_radius(radius_c, max_tau)):.3g} "
                 f"for tau <= {max_tau}), so every law on the support is in every confidence set; the bonus L_H r^q "
                 f"dominates the estimate and the pulls stay nearly balanced, like uniform sampling")
+    if algo in ("ucb-fw", "u-ucb", "cvar-ucb", "b-cvts"):
+        q, L, L_bonus, radius_c = _competitor(cfg, instance, d, algo, warnings)
     return Setup(algo, K, T, eps, None, n0, radius_c, q, L, L_bonus, float("nan"), None, None, tuple(warnings),
                  cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
+
+
+def _competitor(cfg: SimConfig, instance, d: Distortion, algo: str, warnings: list) -> tuple:
+    """(q, L, L_bonus, radius_c) of a competitor (``docs/simulation.md``, "Competitors"); notes in ``warnings``.
+
+    ``radius_c`` is ``radius_scale``, the factor on the printed bonus (0 for B-CVTS, which has none).
+    U-UCB's bonus is f(r) = L_inf r^q with the stability constants of U_h in the sup norm that rsb
+    derives: q and L of ``assumption:Holder`` (:func:`rsb_theory.holder.holder`) and L_inf = L b
+    (``L_bonus``; int_0^b |h(S) - h(S')| <= L b ||S - S'||_inf^q).  UCB-FW is told in words when h is
+    not concave (V is then not concave and Frank-Wolfe is a local rule) or not smooth (a kink: the
+    derivative there is a supergradient, and the fast rates of Berthet and Perchet, which assume a
+    smooth objective, do not apply).
+    """
+    from rsb_theory.distortions import breakpoints
+    from rsb_theory.holder import holder
+
+    check_distortion(algo, d.key)
+    q = L = L_bonus = float("nan")
+    scale = float(cfg.radius_scale) if algo != "b-cvts" else 0.0
+    if algo == "u-ucb":
+        hr = holder(d)
+        q, L = float(hr.q), float(hr.L_H)
+        if not (hr.attained and math.isfinite(L)):
+            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+                             f"u-ucb needs one for its bonus L b r^q")
+        L_bonus = L * instance.width
+    if algo == "ucb-fw":
+        kinks = [float(x) for x in breakpoints(d.expr)]
+        if not d.shape.is_concave:
+            warnings.append(f"UCB-FW: h = {d.describe()} is not concave, so V(alpha) is not concave in alpha: "
+                            f"Frank-Wolfe's step toward the largest partial derivative is a local rule, and the "
+                            f"guarantees of Berthet and Perchet (2017) do not apply")
+        if kinks:
+            warnings.append(f"UCB-FW: h = {d.describe()} has a kink at u = {', '.join(f'{x:g}' for x in kinks)}: V "
+                            f"is not smooth there, the derivative used at a kink is a supergradient (the mean of the "
+                            f"one-sided derivatives), and the fast rates of Berthet and Perchet (2017, smooth "
+                            f"objective) do not apply")
+    return q, L, L_bonus, scale
 
 
 def _size(x) -> str:

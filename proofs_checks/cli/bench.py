@@ -10,16 +10,17 @@ from dataclasses import dataclass
 class Request:
     quick: bool
     format: str
+    competitors: bool = False
 
 
 def validate(args) -> Request:
-    return Request(bool(args.quick), args.format)
+    return Request(bool(args.quick), args.format, bool(getattr(args, "competitors", False)))
 
 
 def execute(req: Request) -> str:
     from rsb_sim.bench import bench, format_rows
 
-    rows = bench(quick=req.quick)
+    rows = bench(quick=req.quick, competitors_only=req.competitors)
     if req.format == "json":
         return jsontext.dumps([r.to_dict() for r in rows], indent=2)
     return format_rows(rows)

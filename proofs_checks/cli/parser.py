@@ -297,6 +297,8 @@ def build_parser() -> Parser:
     b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
     b.option("--quick", action="store_true", help="small sizes")
     b.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
+    # issue 26 (competitors)
+    b.option("--competitors", action="store_true", help="only the competitors' rows (ucb-fw, u-ucb, cvar-ucb, b-cvts)")
     b.set_defaults(module="bench")
 
     sl = sub.add_parser("slopes", help="regret-rate slopes beside the slope of the derived bound",
@@ -344,6 +346,27 @@ def build_parser() -> Parser:
     _sweep(r, "the number of CPUs")
     _quiet(r)
     r.set_defaults(module="reproduce")
+
+    # issue 26 (competitors): rsb compare
+    c = sub.add_parser("compare", help="several algorithms on one instance over horizons: figure, tidy CSV, "
+                                       "pairwise tests (Welch, Holm)")
+    c.option("--algos", "--algos ce-ucb-m,ucb-fw,dr-ucb", required=True,
+             help=f"comma-separated, from: {', '.join(ALGORITHMS)}")
+    _distortion(c)
+    c.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
+    c.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
+    c.option("--Ts", "--Ts 1000,3000,10000", default=None, help="horizons, comma-separated (default 1000,3000,10000)")
+    c.option("--trials", "--trials 100", default="100", help="trials per algorithm and horizon (default 100)")
+    c.option("--seed", "--seed 0", default="0", help="root seed: horizon j is stream j of it (default 0)")
+    c.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
+             help="factor on the paper's radius of rs-ucb-m, ce-ucb-m and dr-ucb (default 1); the competitors "
+                  "keep their printed bonuses")
+    c.option("--out", "--out results/compare", required=True,
+             help="output directory (runs are cached in OUT/runs: reruns resume)")
+    _format(c)
+    _sweep(c, "1")
+    _quiet(c)
+    c.set_defaults(module="compare")
 
     pl = sub.add_parser("plot", help="figures: 'bounds' = the theorem's bound vs the empirical regret")
     pl.option("what", choices=PLOTS, help="bounds")

@@ -103,6 +103,7 @@ def validate(args) -> Request:
         config["quantize"] = values.count(args.quantize, "--quantize", 1)
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
+    sim_options.check_distortion(algo, dr)  # CVaR-only learners (names --algo) before anything is built or written
     eps = config.get("eps") if "eps" in config else work.eps_at(None, K, T)
     if "eps" not in sim_options.READS[algo]:  # the baselines search no grid
         eps = None

@@ -1,4 +1,5 @@
-"""The policies, one per module (the paper's four; the baselines ``ucb1``, ``dr-ucb``), vectorised across trials.
+"""The policies, one per module (the paper's four; the baselines ``ucb1``, ``dr-ucb``; the competitors ``ucb-fw``,
+``u-ucb``, ``cvar-ucb``, ``b-cvts``), vectorised across trials (B-CVTS: compiled, one trial at a time).
 
 Each module exposes ``simulate(setup, d, instance, table, record_actions=False,
 progress=None) -> PolicyRun``.
@@ -50,11 +51,13 @@ def round_robin_start(setup, trials: int, record_actions: bool):
 
 def get_policy(algo: str):
     """The ``simulate`` function of a policy name (:data:`rsb_sim.options.ALGORITHMS`)."""
-    from . import ce_ucb_m, dr_ucb, rs_etc_m, rs_ucb_m, ucb1, uniform
+    from . import b_cvts, ce_ucb_m, cvar_ucb, dr_ucb, rs_etc_m, rs_ucb_m, u_ucb, ucb1, ucb_fw, uniform
 
     table = {"rs-etc-m": rs_etc_m.simulate, "rs-ucb-m": rs_ucb_m.simulate,
              "ce-ucb-m": ce_ucb_m.simulate, "uniform": uniform.simulate,
-             "ucb1": ucb1.simulate, "dr-ucb": dr_ucb.simulate}
+             "ucb1": ucb1.simulate, "dr-ucb": dr_ucb.simulate,
+             "ucb-fw": ucb_fw.simulate, "u-ucb": u_ucb.simulate, "cvar-ucb": cvar_ucb.simulate,
+             "b-cvts": b_cvts.simulate}
     if algo not in table:
         raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(table)}")
     return table[algo]

@@ -164,6 +164,8 @@ _PLOT = ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m
 _PLOT_ARMS = ["plot", "bounds", "--dr", "gini", "--arms", "beta(2,5);uniform(0.3,0.1)", "--algo", "ce-ucb-m", "--out",
               "plots", "--Ts", "200,400", "--trials", "2", "--quiet"]
 _REPRO = ["reproduce", "vs-rho", "--out", "results", "--trials", "2", "--quiet"]
+_COMPARE = ["compare", "--algos", "ucb-fw,dr-ucb", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "100,200", "--trials", "3",
+            "--out", "cmp", "--quiet"]
 # (command line, flag whose value is replaced, how it is named in the error)
 EXPRESSION_FLAGS = [
     (["verify"], "--jobs"),
@@ -194,6 +196,10 @@ EXPRESSION_FLAGS = [
     (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--wait"),
     (_SLOPES[:1] + ["--dr", "pht"] + _SLOPES[1:], "--param"),
     *((_REPRO, f) for f in ("--trials", "--seed", "--jobs", "--chunk", "--wait")),
+    *((_COMPARE, f) for f in ("--algos", "--dr", "--p", "--Ts", "--trials", "--seed", "--radius-scale", "--jobs",
+                              "--chunk", "--wait")),
+    (_COMPARE[:4] + ["pht"] + _COMPARE[5:], "--param"),
+    (_COMPARE[:5] + ["--arms", "beta(2,5);uniform(0.3,0.1)"] + _COMPARE[7:], "--arms"),
     *((_PLOT, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--rho", "--radius-scale", "--explore", "--jobs",
                            "--chunk", "--wait")),
     (_PLOT[:2] + ["--param", "s=0.5"] + _PLOT[2:3] + ["pht"] + _PLOT[4:], "--param"),
@@ -271,6 +277,8 @@ def test_no_user_string_is_evaluated_in_a_process(tmp_path, argv):
     ["slopes", "--explore", "__import__('os')"],
     ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "uniform", "--out", "o", "--rho", "0.2"],
     ["reproduce", "vs-rho", "--out", "o", "--trials", "0"],
+    ["compare", "--algos", "b-cvts", "--dr", "gini", "--p", "0.4,0.9", "--out", "o"],
+    ["compare", "--help"],
     ["derive", "--h", "u.real"],
     ["optimize", "--dr", "gini", "--p", "0.4", "0.9"],
     ["optimize", "--dr", "gini", "--arms", "betta(2,5);uniform(0,1)"],
@@ -437,3 +445,48 @@ def test_every_value_flag_is_tried_with_code_carrying_strings():
 
     walk(next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)), "")
     assert not missing, "flags never tried with code-carrying strings: " + ", ".join(missing)
+
+
+# ---------------------------------------------------------------------------
+# rsb compare (issue 26)
+# ---------------------------------------------------------------------------
+def test_compare_writes_the_tidy_csv_tests_and_figure_and_resumes(tmp_path):
+    from proofs_checks.cli import main
+
+    out = tmp_path / "cmp"
+    argv = ["compare", "--algos", "ucb-fw,dr-ucb,u-ucb", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "60,120",
+            "--trials", "3", "--radius-scale", "0.05", "--out", str(out), "--quiet", "--format", "json"]
+    assert main(argv) == 0
+    names = {p.name for p in out.iterdir()}
+    assert {"compare.csv", "compare_tests.csv", "compare.png", "compare.pdf", "runs"} <= names
+    rows = [ln for ln in (out / "compare.csv").read_text().splitlines() if not ln.startswith("#")]
+    assert rows[0] == "algo,T,trial,regret,pulls_1,pulls_2" and len(rows) == 1 + 3 * 2 * 3
+    tests = [ln for ln in (out / "compare_tests.csv").read_text().splitlines() if not ln.startswith("#")]
+    assert len(tests) == 1 + 2 * 3  # three pairs at each of two horizons
+    first = (out / "compare.csv").read_text()
+    assert main(argv) == 0 and (out / "compare.csv").read_text() == first  # resumed from OUT/runs, same numbers
+
+
+@pytest.mark.parametrize("bad, flag", [
+    (["--algos", "ucb-fw,nope"], "--algos"),
+    (["--algos", "ucb-fw,ucb-fw"], "--algos"),
+    (["--algos", "cvar-ucb"], "--algos"),
+    (["--Ts", "1"], "--Ts"),
+    (["--trials", "1"], "--trials"),
+    (["--p", "0.4,1.5"], "--p"),
+    (["--radius-scale", "0.1"], "--radius-scale"),  # ucb-fw keeps its printed bonus
+])
+def test_compare_bad_input_is_one_line_naming_the_flag_and_writes_nothing(tmp_path, capsys, bad, flag):
+    from proofs_checks.cli import main
+
+    argv = ["compare", "--algos", "ucb-fw", "--dr", "gini", "--p", "0.4,0.9", "--out", str(tmp_path / "o"), "--quiet"]
+    for i in range(0, len(bad), 2):
+        j = argv.index(bad[i]) if bad[i] in argv else None
+        if j is None:
+            argv += bad[i:i + 2]
+        else:
+            argv[j + 1] = bad[i + 1]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"argument '{flag}'" in err[0]
+    assert not (tmp_path / "o").exists()

@@ -10,3 +10,13 @@ def test_issue_row_times_the_process_the_engine_and_the_reference():
     text = format_rows([row])
     assert text.splitlines()[0].startswith("issue 18:") and "rs-ucb-m" in text
     assert row.to_dict()["kind"] == "issue18"
+
+
+def test_competitor_row_times_the_process_the_engine_and_the_reference():
+    from rsb_sim.bench import CompetitorRow, competitor_one
+
+    row = competitor_one("b-cvts", "cvar_lower", 2, 300, 3, 1)  # small: the measured numbers are not asserted
+    assert isinstance(row, CompetitorRow) and row.same_actions and row.dr == "cvar_lower"
+    text = format_rows([row])
+    assert text.splitlines()[0].startswith("issue 26:") and "b-cvts" in text
+    assert row.to_dict()["kind"] == "competitor"

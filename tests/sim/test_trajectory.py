@@ -18,14 +18,18 @@ from rsb_theory.distortions import get
 
 INST = BernoulliInstance((0.4, 0.9))
 CFG = {"rs-etc-m": {"explore": 40}, "rs-ucb-m": {"explore": 40, "radius_scale": 0.01},
-       "ce-ucb-m": {"explore": 20, "radius_scale": 0.01}, "uniform": {}, "ucb1": {}, "dr-ucb": {"radius_scale": 0.01}}
+       "ce-ucb-m": {"explore": 20, "radius_scale": 0.01}, "uniform": {}, "ucb1": {}, "dr-ucb": {"radius_scale": 0.01},
+       "ucb-fw": {"radius_scale": 0.1}, "u-ucb": {"radius_scale": 0.1}, "cvar-ucb": {}, "b-cvts": {}}
+#: The distortion of each algorithm's run (CVaR-UCB and B-CVTS are defined for CVaR only).
+DR = {"cvar-ucb": "cvar_lower", "b-cvts": "cvar_lower"}
 
 
 @pytest.mark.parametrize("algo", ALGORITHMS)
 def test_recording_changes_nothing_and_ends_at_the_mean_regret(algo):
     cfg = SimConfig(T=1200, trials=7, seed=5, **CFG[algo])
-    plain = run(cfg, INST, get("gini"), algo)
-    rec = run(cfg, INST, get("gini"), algo, record=[600, 10, 100])
+    d = get(DR.get(algo, "gini"))
+    plain = run(cfg, INST, d, algo)
+    rec = run(cfg, INST, d, algo, record=[600, 10, 100])
     assert np.array_equal(plain.regrets, rec.regrets) and np.array_equal(plain.counts, rec.counts)
     traj = rec.summary()["trajectory"]
     assert [p["t"] for p in traj] == [10, 100, 600, 1200]

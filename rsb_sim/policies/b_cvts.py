@@ -1,0 +1,123 @@
+"""B-CVTS (Baudry, Gautron, Kaufmann and Maillard, ICML 2021, arXiv 2012.05754), a CVaR Thompson sampler.
+
+"Optimal Thompson Sampling strategies for support-aware CVaR bandits", B-CVTS for rewards bounded by a
+known b: before each pull (after ``explore`` rounds of round robin, default 1), for every arm i draw
+weights w ~ Dirichlet(1, ..., 1) over the arm's n_i observations and one extra atom at the upper bound
+b of the support, and pull the arm whose weighted law has the largest CVaR (lowest arm within
+:data:`rsb_sim.policies._solitary.INDEX_TOL` on ties).  The weights of equal observations add up, and a
+Dirichlet aggregates: the weights of the levels x_1 < ... < x_m with counts c_j are
+Dirichlet(c_1, ..., c_m, 1) (the last for b), drawn here as independent Gamma(c_j, 1) variates
+divided by their sum -- the same law as the paper's per-observation draw, with one draw per level
+instead of one per observation.  The criterion of the sampled law is U_h (``eq:wang_def``),
+x_1 + sum_j (x_{j+1} - x_j) h(S_j) on the levels and b.
+
+Randomness (``docs/architecture.md``, "Seeds from one root"): the sampler of arm i in trial k is the
+PCG64 stream of ``SeedSequence(entropy, spawn_key=stream + (first + k, i, 0))`` -- the first child
+spawned from that arm's reward stream, so one root seeds rewards and samples alike and no two
+collide.  At each step, arm by arm in order 0..K-1, the Gamma variates are drawn level by level in
+increasing order (levels with c_j = 0 skipped), then the atom at b.  The engine runs one trial at a
+time in a loop compiled by numba, with numba's ``numpy.random.Generator`` on those streams (its
+Gamma sampler is NumPy's, bit for bit: tested); the plain reference loop
+(:mod:`rsb_sim.reference_competitors`) draws the same variates with NumPy and takes identical actions.
+
+Defined for CVaR (the paper's lower tail, ``cvar_lower``; the atom at b is optimistic for any
+increasing h, and rsb also accepts the upper-tail ``cvar``): :func:`rsb_sim.options.check_distortion`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import PolicyRun
+from ._solitary import INDEX_TOL
+
+_COMPILED: dict = {}
+
+
+def sampler(table, k: int, i: int) -> np.random.Generator:
+    """The sampler stream of arm i in local trial k of ``table`` (module docstring)."""
+    key = table.stream + (table.first + int(k), int(i), 0)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(table.entropy, spawn_key=key)))
+
+
+def _trial(gens, outcomes, ext, h, n0, tol, actions, record):
+    """One trial, compiled: counts per arm (K,) int64; ``actions`` filled when ``record``."""
+    K, T = outcomes.shape
+    m = ext.shape[0] - 1  # ext: the m levels, then b
+    counts = np.zeros((K, m), dtype=np.int64)
+    pulls = np.zeros(K, dtype=np.int64)
+    w = np.empty(m + 1)
+    vals = np.empty(K)
+    for t in range(1, T + 1):
+        if t <= K * n0:
+            arm = (t - 1) % K
+        else:
+            for i in range(K):
+                g = gens[i]
+                total = 0.0
+                for j in range(m):
+                    c = counts[i, j]
+                    w[j] = g.standard_gamma(float(c)) if c > 0 else 0.0
+                    total += w[j]
+                w[m] = g.standard_gamma(1.0)
+                total += w[m]
+                value = ext[0]
+                above = total
+                for j in range(m):  # S_j = the weight above ext[j], over the total
+                    above -= w[j]
+                    s = above / total
+                    if s < 0.0:
+                        s = 0.0
+                    value += (ext[j + 1] - ext[j]) * h(s)
+                vals[i] = value
+            top = vals[0]
+            for i in range(1, K):
+                if vals[i] > top:
+                    top = vals[i]
+            arm = 0
+            for i in range(K):
+                if vals[i] >= top - tol:
+                    arm = i
+                    break
+        out = outcomes[arm, pulls[arm]]
+        pulls[arm] += 1
+        counts[arm, out] += 1
+        if record:
+            actions[t - 1] = arm
+    return pulls
+
+
+def compiled_trial():
+    """The compiled :func:`_trial` (numba, cached on disk beside this file)."""
+    if "trial" not in _COMPILED:
+        from rsb_theory.argmax.edge_lines import njit_cached
+
+        _COMPILED["trial"] = njit_cached(_trial)
+    return _COMPILED["trial"]
+
+
+def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    from rsb_theory.argmax.edge_lines import compiled_h
+
+    B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
+    ext = np.append(np.asarray(instance.support, dtype=float), float(instance.width))
+    h = compiled_h(d)
+    if h is None:  # pragma: no cover - numba or the compiled h unavailable
+        raise RuntimeError("b-cvts needs numba and a compiled h")
+    loop = compiled_trial()
+    actions = np.empty((B, T), dtype=np.int8) if record_actions else None
+    dummy = np.empty(1, dtype=np.int8)
+    counts = np.empty((B, K), dtype=np.int64)
+    bar = progress(total=B) if progress is not None else None
+    for k in range(B):
+        outcomes = np.stack([np.asarray(table.outcomes(k, i, T), dtype=np.int64) for i in range(K)])
+        gens = tuple(sampler(table, k, i) for i in range(K))
+        row = np.empty(T, dtype=np.int8) if record_actions else dummy
+        counts[k] = loop(gens, outcomes, ext, h, int(n0), float(INDEX_TOL), row, bool(record_actions))
+        if record_actions:
+            actions[k] = row
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return PolicyRun(counts, actions, {})

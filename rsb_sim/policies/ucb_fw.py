@@ -1,0 +1,58 @@
+"""UCB-FW: Upper-Confidence Frank-Wolfe (Berthet and Perchet, NeurIPS 2017, arXiv 1702.06917), a mixture competitor.
+
+Bandit optimisation: the learner's loss is a function of the proportions of pulls p_t = tau_t / t,
+here -V(p) with V(alpha) = U_h(sum_i alpha_i F_i) (``eq:V``), so that the regret ``eq:regret`` is
+exactly the bandit-optimisation regret of that paper.  Algorithm 1 (UCB Frank-Wolfe) of the paper,
+written for maximisation: after each arm is pulled once (``explore`` rounds of round robin, default 1),
+before the pull of step t (n = t - 1 pulls made) pull
+
+    A_t = argmax_i  dV_i(p_n) + radius_scale * b * sqrt(2 log n / tau_i),
+
+the estimated partial derivative of V at the current proportions plus Algorithm 1's bonus
+sqrt(2 log(t) / T_i(t)) (b the width of the rewards' support, 1 for Bernoulli arms, as for UCB1;
+``radius_scale``, default 1, is the named override).  The Frank-Wolfe step p_{n+1} = p_n + (e_A - p_n)/(n+1)
+is the pull itself.
+
+The partial derivative of V(alpha) = int_0^b h(sum_i alpha_i S_i(x)) dx at alpha = p_n is
+
+    dV_i = int h'(S_p(x)) S_i(x) dx = sum_j (x_{j+1} - x_j) h'(S_{p,j}) S_{i,j}
+
+on the levels x_1 < ... < x_m of the empirical laws (``eq:empirical_CDF``), with S_{i,j} the empirical
+P(X_i > x_j) and S_{p,j} = sum_i p_i S_{i,j} the *pooled* empirical survival function (rewards above x_j
+over all arms, divided by n: exact integers divided once, so both routes compute the same float); for
+Bernoulli arms dV_i = h'(<p, phat>) phat_i.  The term of [0, x_1), h'(1) x_1, is common to every arm and
+left out (it changes no argmax).  Where h has a kink (CVaR, mean-median, inter-ES) h' is SymPy's derivative
+evaluated there, the mean of the one-sided derivatives (Heaviside(0) = 1/2): a supergradient of a concave
+h (:func:`rsb_sim.setup.prepare` says so in words, with the smoothness the paper's rates need).  Where
+S_{i,j} = 0 the term is 0 (h'(0) may be infinite, pht and right-tail).  Ties: the lowest arm within
+:data:`rsb_sim.policies._solitary.INDEX_TOL`.  The loop is :func:`rsb_sim.policies._solitary.run`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rsb_theory.distortions import numeric_derivative
+
+from . import _solitary
+
+
+def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    support = np.asarray(instance.support, dtype=float)
+    widths = np.diff(support)
+    hp = numeric_derivative(d)
+    scale = setup.radius_c * float(instance.width)
+
+    def index(counts_m, tau, t):
+        n = t - 1
+        above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]  # rewards above x_j, per arm
+        pooled = above.sum(axis=1) / n  # S_p on the levels, (B, m - 1)
+        surv = above / tau[:, :, None]
+        slope = np.asarray(hp(pooled), dtype=float)[:, None, :]
+        with np.errstate(invalid="ignore"):
+            terms = np.where(surv > 0, slope * surv, 0.0)
+        return terms @ widths + scale * np.sqrt(2.0 * math.log(n) / tau)
+
+    return _solitary.run(setup, instance, table, index, record_actions, progress)
