@@ -81,10 +81,15 @@ def about_of(ident: str) -> str:
     """What the printed value of an entry is, read off its id (a claim may say otherwise, ``Claim.about``): a cell
     of ``table:table_regrets`` or ``table:literature_comparison`` or a measured slope is a rate; the q, r, beta of
     ``table:table_risks`` are exponents and its L a constant, as are a Hölder lemma's q, r and summary and its L;
-    a chained constant ``R#chain`` is a constant; a comparison of rates (``#discussion``) a rate."""
+    a chained constant ``R#chain`` is a constant; a comparison of rates (``#discussion``) and a rate stated in words
+    (``sec:analysis#text.*``, ``appendix:lit_comp#text.*``) a rate."""
     label, _, part = ident.partition("#")
     if label in ("table:table_regrets", "table:literature_comparison") or part.startswith(("slope", "discussion")):
         return "rate"
+    if part.startswith("text.") and label in ("sec:analysis", "appendix:lit_comp"):
+        return "rate"  # the rates stated in words (regret O(...))
+    if label == "eq:UCB regret":
+        return "constant"  # the theorem's display: its constant, with the exponents of its proof
     if label == "table:table_risks":
         return "constant" if part.endswith(".L") else "exponent"
     if part == "L":
