@@ -296,7 +296,8 @@ def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
             f"    rc = main({argv!r})\n"
             "heavy = {'numpy', 'sympy', 'scipy', 'matplotlib', 'cvxpy', 'numba'}\n"
             "light = {'rsb_sim', 'rsb_sim.options',  # the algorithms and their options: no NumPy\n"
-            "         'rsb_sim.interrupt', 'rsb_sim.dirlock', 'rsb_sim.files'}  # signals, locks, errors: stdlib\n"
+            "         'rsb_sim.interrupt', 'rsb_sim.dirlock', 'rsb_sim.files',  # signals, locks, errors: stdlib\n"
+            "         'rsb_sim.jsontext'}  # strict JSON text: stdlib\n"
             "sim = {m for m in sys.modules if m.split('.')[0] == 'rsb_sim'} - light\n"
             "print(rc, sorted(({m.split('.')[0] for m in sys.modules} & heavy) | sim))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)

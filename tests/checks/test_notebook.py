@@ -83,15 +83,17 @@ def test_one_distortion_constructor():
 
 def test_check_result_to_dict_is_generic():
     @dataclass(frozen=True)
-    class Richer(CheckResult):  # the lead's optional fields, added later
-        axis: str | None = None
-        uses: tuple | None = None
+    class Richer(CheckResult):  # a field added later
+        weight: float | None = None
+        places: tuple | None = None
 
     plain = Richer("lemma:RTD", "c", "1", "1", "verified", "symbolic", "e")
     assert list(plain.to_dict()) == ["id", "claim", "paper", "derived", "status", "method", "evidence"]
-    rich = Richer("lemma:RTD", "c", "1", "1", "verified", "symbolic", "e", axis="q", uses=("a", "b"))
-    assert rich.to_dict()["axis"] == "q" and rich.to_dict()["uses"] == ["a", "b"]
-    json.dumps(rich.to_dict())
+    rich = Richer("lemma:RTD", "c", "1", "1", "verified", "symbolic", "e", axis="proof", uses=("a", "b"),
+                  weight=0.5, places=("p",))
+    d = rich.to_dict()
+    assert d["axis"] == "proof" and d["uses"] == ["a", "b"] and d["weight"] == 0.5 and d["places"] == ["p"]
+    json.dumps(d)
 
 
 def test_ledger_filters():
