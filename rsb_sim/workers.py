@@ -114,3 +114,16 @@ class WorkerPool:
 def worker_pool(processes: int) -> WorkerPool:
     """``processes`` forked workers that ignore SIGINT and are killed when the block is left by an exception."""
     return WorkerPool(processes)
+
+
+def in_worker(fn, *args):
+    """``fn(*args)`` computed in one forked worker process, its result returned (issue 28).
+
+    For work made of long library calls that do not look at signals (SciPy's special functions, a
+    CVXPY solver, a big-integer SymPy step): the main process only waits, so SIGINT/SIGTERM raise
+    :class:`rsb_sim.interrupt.Interrupted` at once and the worker is killed on the way out
+    (:func:`worker_pool`).  ``fn`` and ``args`` must pickle (a module's function and plain data);
+    the worker writes no file.  An exception raised in the worker is raised here.
+    """
+    with worker_pool(1) as pool:
+        return pool.result(pool.submit(fn, *args))

@@ -5,6 +5,10 @@ A handler module of :mod:`proofs_checks.cli` exposes
 * ``validate(args) -> request`` -- reads every flag with :mod:`proofs_checks.cli.values`
   and checks it, importing nothing heavy, so bad input is refused at once;
 * ``execute(request) -> str`` -- imports the libraries it needs and does the work;
+* ``IN_WORKER`` (optional, True) -- ``execute`` is a computation made of long library calls that
+  do not look at signals (SciPy, CVXPY, SymPy): it runs in a forked worker process
+  (:func:`rsb_sim.workers.in_worker`) while this process waits, so SIGINT/SIGTERM stop the command
+  within the 5 s of ``docs/longruns.md`` (issue 28); it must write no file;
 * ``LIBRARY_FLAGS`` (optional) -- parameter names of the libraries that are not
   ``--name`` on this command (``{"h": "--dr"}``), for :func:`~proofs_checks.cli.errors.usage_error`.
 
@@ -59,7 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with stop_on_signals():
             request = handler.validate(args)
-            text = handler.execute(request)
+            if getattr(handler, "IN_WORKER", False):
+                from rsb_sim.workers import in_worker
+
+                text = in_worker(handler.execute, request)
+            else:
+                text = handler.execute(request)
     except ValueError as exc:  # UsageError, and the few library errors that escape validation
         print(f"{prog}: error: {usage_error(exc, getattr(handler, 'LIBRARY_FLAGS', None), prog)}", file=sys.stderr)
         return 2

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from . import values
 
+#: Run ``execute`` in a worker process (proofs_checks.cli.app): SciPy, CVXPY and SymPy calls do not look at signals.
+IN_WORKER = True
 LIBRARY_FLAGS = {"h": "--h", "expr": "--h"}
 
 
