@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from . import values
+from . import values, work
 
 #: Run ``execute`` in a worker process (proofs_checks.cli.app): SciPy, CVXPY and SymPy calls do not look at signals.
 IN_WORKER = True
@@ -30,16 +30,17 @@ class Request:
     p: tuple | None
     format: str
     arms: str | None = None
+    max_memory: int | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     h = values.distortion(args.h, "--h", tuple(params))
     p, arms = values.means_or_arms(args, required=False)
-    return Request(h, params, p, args.format, arms)
+    return Request(h, params, p, args.format, arms, work.memory_limit(args))
 
 
-def laws_constants(d, laws) -> dict:
+def laws_constants(d, laws, max_memory: int | None = None) -> dict:
     """r, L_MH, W, alpha* and values of an instance of any laws (module docstring)."""
     from rsb_theory.holder import holder
     from rsb_theory.laws import arm_values
@@ -49,7 +50,7 @@ def laws_constants(d, laws) -> dict:
     b = max(law.support[1] for law in laws)
     q = float(fam.q)
     L_H = float(fam.L_H) * b ** (1.0 - q)
-    o = optimal_mixture_laws(d, laws)
+    o = optimal_mixture_laws(d, laws) if max_memory is None else optimal_mixture_laws(d, laws, max_memory=max_memory)
     solo = arm_values(d, laws)
     return {
         "arms": [law.describe() for law in laws], "kinds": [law.kind for law in laws], "b": b,
@@ -75,7 +76,7 @@ def _num(x) -> float | str:
     return float(x) if x.is_number else str(x)
 
 
-def derive_report(h: str, params: dict[str, str], p) -> dict:
+def derive_report(h: str, params: dict[str, str], p, max_memory: int | None = None) -> dict:
     """The dictionary behind ``rsb derive`` (JSON keys are stable)."""
     from rsb_theory import rates
     from rsb_theory.distortions import resolve
@@ -103,7 +104,7 @@ def derive_report(h: str, params: dict[str, str], p) -> dict:
     if isinstance(p, str):  # --arms
         from . import values as _values
 
-        out.update(laws_constants(d, _values.arm_laws(p)))
+        out.update(laws_constants(d, _values.arm_laws(p), max_memory))
         return out
     ip = instance_profile(d, list(p))
     mix = ip.mixture
@@ -136,7 +137,7 @@ def derive_report(h: str, params: dict[str, str], p) -> dict:
 
 
 def execute(req: Request) -> str:
-    report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms)
+    report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms, req.max_memory)
     if req.format == "json":
         return json.dumps(report, indent=2)
     width = max(len(k) for k in report)

@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 
 from rsb_sim import options as sim_options
-from rsb_theory.workload import simulate_work
+from rsb_theory.workload import simulate_memory, simulate_work
 
 from . import values, work
 from .errors import fail
@@ -108,8 +108,12 @@ def validate(args) -> Request:
         eps = None
     work.check(simulate_work(algo, K, T, config["trials"], eps), args)
     record = None if args.record is None else _record(args.record, at)
+    levels = len(support) if support is not None else config.get("quantize", 2)
+    keep = _keep(args)
+    held = config["trials"] if keep is None else min(config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
+    work.check_memory(simulate_memory(algo, K, T, held, eps, record is not None, levels), args)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
-                   _keep(args), record, arms)
+                   keep, record, arms)
 
 
 def _keep(args) -> dict | None:
