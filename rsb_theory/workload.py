@@ -57,8 +57,9 @@ BUFFER_BYTES = 64 << 20
 BLOCK = 2048
 
 #: Bytes held per buffered reward while a buffer is filled (the int8 reward, the float64 uniform it is drawn from,
-#: temporaries; measured: RS-UCB-M, one trial of T = 1e9, K = 2: 677 MB at its peak with 64 MB of buffers).
-FILL_BYTES = 10
+#: temporaries; measured: RS-UCB-M, one trial of T = 1e9, K = 2: 677 MB at its peak with 64 MB of buffers,
+#: about 290 MB of it the interpreter).
+FILL_BYTES = 6
 
 #: Most grid points a search materialises (rsb_sim.search.STORE_MAX; the branch and bound reads larger grids).
 STORE_POINTS = 200_000
