@@ -28,7 +28,7 @@ from ..rewards import VectorRewards
 
 #: Most units of work of one compiled call (a step, an objective evaluation, a level updated): a few
 #: hundredths of a second to a few tenths; the main thread serves signals between calls.
-PAUSE_WORK = 2**24
+PAUSE_WORK = 2**21
 
 
 def pause_steps(steps_per_call: int, per_step: int = 1) -> int:
