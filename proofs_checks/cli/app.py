@@ -5,7 +5,8 @@ A handler module of :mod:`proofs_checks.cli` exposes
 * ``validate(args) -> request`` -- reads every flag with :mod:`proofs_checks.cli.values`
   and checks it, importing nothing heavy, so bad input is refused at once;
 * ``execute(request) -> str`` -- imports the libraries it needs and does the work;
-* ``IN_WORKER`` (optional, True) -- ``execute`` is a computation made of long library calls that
+* ``IN_WORKER`` (optional, True, or a function of the request) -- ``execute`` is a computation made of long
+  library calls that
   do not look at signals (SciPy, CVXPY, SymPy): it runs in a forked worker process
   (:func:`rsb_sim.workers.in_worker`) while this process waits, so SIGINT/SIGTERM stop the command
   within the 5 s of ``docs/longruns.md`` (issue 28); it must write no file;
@@ -83,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with stop_on_signals():
             request = handler.validate(args)
-            if getattr(handler, "IN_WORKER", False):
+            in_worker = getattr(handler, "IN_WORKER", False)
+            if callable(in_worker):
+                in_worker = in_worker(request)
+            if in_worker:
                 from rsb_sim.workers import in_worker
 
                 text = in_worker(handler.execute, request)

@@ -66,6 +66,12 @@ def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]
     return values.means(args.p, "--p"), None, None, []
 
 
+def IN_WORKER(req) -> bool:
+    """Without ``--out`` the run writes no file: it computes in a worker process (proofs_checks.cli.app), so a
+    signal stops it inside SciPy's special functions and CVXPY (an arm such as ``irwinhall(1000000)``) too."""
+    return req.keep is None
+
+
 def validate(args) -> Request:
     algo = args.algo
     arms = None
