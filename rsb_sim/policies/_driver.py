@@ -65,7 +65,7 @@ def start(setup, table, record_actions: bool, counts: bool = False):
     return actions, rew, (buf, pos, fill, rew.pulls), np.ascontiguousarray(hist[:, :, 1], dtype=float)
 
 
-def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, progress=None) -> None:
+def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, progress=None, partial=None) -> None:
     """Run ``loop_call(r, b, end) -> next trial`` over the trials [0, B) on ``n_thr`` threads.
 
     Parameters
@@ -84,9 +84,12 @@ def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, pro
     on_stop : callable(b)
         Serves a trial that stopped before its end (called under a lock; the loop then resumes it).
     progress : callable(total=...) -> tqdm-like, optional
+    partial : callable(b) -> int, optional
+        Steps of trial b done so far (0..total): the bar then moves within a trial that spans
+        several calls (one trial of T = 1e9 steps), not only when trials end.
     """
     bounds = [B * r // n_thr for r in range(n_thr + 1)]
-    done = [0] * n_thr  # trials finished, per thread
+    done = [0.0] * n_thr  # trials finished (and the part of the current one done), per thread
     stop = threading.Event()
     lock = threading.Lock()
 
@@ -102,7 +105,7 @@ def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, pro
                 with lock:
                     on_stop(nxt)
             b = nxt
-            done[r] = b - bounds[r]
+            done[r] = b - bounds[r] + (partial(b) / total if partial is not None and b < hi and total > 0 else 0.0)
             if after_call is not None:
                 after_call()
 
@@ -112,7 +115,7 @@ def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, pro
     def show() -> None:
         nonlocal shown
         if bar is not None:
-            now = total * sum(done) // B
+            now = int(total * sum(done) / B)
             bar.update(now - shown)
             shown = now
 

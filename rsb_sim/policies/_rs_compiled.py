@@ -100,7 +100,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
         state.need[b] = 2
         bnb[0] += 1
 
-    drive(B, n_thr, per_call, total, loop_call, on_stop, progress)
+    drive(B, n_thr, per_call, total, loop_call, on_stop, progress,
+          partial=lambda b: max(0, min(total, int(state.t_next[b]) - t0 + 1)))
     tot = stats.sum(axis=0)
     return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
                      {"full": int(tot[1]) + bnb[0], "bnb": bnb[0], "candidate": 0, "upper_bound": 0,
