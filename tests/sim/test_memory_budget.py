@@ -64,7 +64,7 @@ def _refused(got: dict, flag: str) -> str:
 # --- expressions -------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ["u**(10**8)", "(u**2)**(10**8)", "u**(2**64)", "u**1e308", "u**1000",
-                                  "1-(1-u)**1000", "u**0.1234567", "u**40*(1-u)**40", "(u**8)**9",
+                                  "1-(1-u)**1000", "u**40*(1-u)**40", "(u**8)**9",
                                   "min(u, u**100)", "sqrt(u)**200"])
 def test_the_issues_expressions_are_refused_before_sympy_runs(text):
     """Each is refused by the structural budget (a walk of the tree as built), naming h."""
@@ -73,7 +73,7 @@ def test_the_issues_expressions_are_refused_before_sympy_runs(text):
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(65, 10**30), form=st.sampled_from(["u**{n}", "(1-u)**{n}*u", "1-(1-u)**{n}", "u**(1/{d})",
+@given(n=st.integers(65, 10**30), form=st.sampled_from(["u**{n}", "(1-u)**{n}*u", "1-(1-u)**{n}",
                                                         "(u**2)**{h}", "u**({n}+1/3)", "u**{n}.5"]))
 def test_any_large_exponent_or_degree_is_beyond_the_budget(n, form):
     expr = sp.sympify(form.format(n=n, h=n // 2 + 1, d=n + 10**5), locals={"u": U})
@@ -81,14 +81,14 @@ def test_any_large_exponent_or_degree_is_beyond_the_budget(n, form):
 
 
 @settings(max_examples=40, deadline=None)
-@given(a=st.integers(0, 32), b=st.integers(0, 32), q=st.integers(1, 10**5))
+@given(a=st.integers(0, 32), b=st.integers(0, 32), q=st.integers(1, 10**17))
 def test_degrees_within_the_budget_pass(a, b, q):
-    """Products of degree <= 64 and exponents with denominators <= 1e5 (u**0.3, the paper's rows) pass."""
+    """Products of degree <= 64 and exponents with any denominator (u**0.3, a float 1/3 as a parameter) pass."""
     expr = U ** a * (1 - U) ** b + U ** sp.Rational(1, q)
     assert budgets.structural_budget(expr, U) is None
 
 
-@pytest.mark.parametrize("name, s", [("pht", "0.1234567"), ("dual_power", "1000"), ("dual_power", "2**64")])
+@pytest.mark.parametrize("name, s", [("dual_power", "65"), ("dual_power", "1000"), ("dual_power", "2**64")])
 def test_a_parameter_value_is_within_the_budget_too(name, s):
     """--param values go into h before the budget is checked (and before SymPy simplifies): named --param."""
     with pytest.raises(DistortionError, match=r"argument '--param'"):
