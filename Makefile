@@ -6,14 +6,16 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install docs clean
+.PHONY: demo test install docs lock clean
 
+# Installs are pinned: every package (and pip) at the version of constraints.txt, so two machines, or two installs
+# a week apart, compute the same ledger.  `make lock` refreshes the pins.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+$(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
 	touch $@
 
 install: $(VENV)/.installed
@@ -24,10 +26,23 @@ demo: install
 	$(BIN)/rsb reproduce regret-vs-T --out demo-figures --trials 20
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=10
 
 docs: install
 	$(BIN)/rsb verify --format md > docs/ledger.md
+	$(BIN)/python -c "import sys; from proofs_checks import findings, registry; \
+	  t = open('README.md').read(); \
+	  open('README.md', 'w').write(findings.splice_readme(t, findings.readme_block(registry.run_all(jobs=2))))"
+
+lock:
+	rm -rf .lock-venv
+	$(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/python -m pip install --quiet -e ".[test]"
+	{ sed -n '/^#/p' constraints.txt; .lock-venv/bin/python -m pip freeze --all --exclude-editable \
+	  | grep -v -E '^(setuptools|wheel)=='; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf .lock-venv
 
 clean:
 	rm -rf $(VENV) build *.egg-info

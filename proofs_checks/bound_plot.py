@@ -216,6 +216,26 @@ def _bounds(algo: str, dr: str, params: dict, p: tuple, arms: str | None, consts
     return out, None
 
 
+def short_arms(arms: str) -> str:
+    """``--arms`` for a title: an empirical law's file by its name, not its whole path (the CSV header keeps it)."""
+    return re.sub(r"empirical\(\s*([^:()]*[/\\])([^/\\:()]+):", r"empirical(\2:", arms)
+
+
+def variant_notes(algo: str, radius_scale: float | None, explore) -> list[str]:
+    """What the theorem's bound does not cover in a run whose constants differ from the paper's (words).
+
+    Shared by ``rsb slopes`` and ``rsb plot bounds``, so that the caveat is printed wherever the bound is.
+    """
+    notes = []
+    if explore is not None and algo == "rs-etc-m":
+        notes.append("--explore replaces the ceil(N(eps)/K) pulls per arm of eq:number of samples main paper: the "
+                     "theorems' bound is for N(eps)")
+    if radius_scale is not None and radius_scale != 1.0 and algo in ("rs-ucb-m", "ce-ucb-m"):
+        notes.append(f"radius scaled by {radius_scale:g}: lemma: concentration no longer gives "
+                     f"P(F_i not in C_t(i)) <= 2/T^2, so the theorems' bound is not proven for this variant")
+    return notes
+
+
 def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, explore: str | None,
              arms: str | None = None) -> str:
     """The figure's title: the instance and only the options ``algo`` uses, as run (``config`` of a stored run)."""
@@ -230,7 +250,7 @@ def title_of(dr: str, params: dict, p, algo: str, trials: int, config: dict, exp
         opts.append(f"radius x{config['radius_scale']:g}")
     if explore is not None:
         opts.append(f"explore {explore} per arm")
-    inst = f"p = {list(p)}" if arms is None else f"arms {arms}"
+    inst = f"p = {list(p)}" if arms is None else f"arms {short_arms(arms)}"
     return f"{dr}{'(' + par + ')' if par else ''}, {inst}, {algo}{''.join(', ' + o for o in opts)}; " \
            f"{trials} trials"
 
@@ -271,8 +291,12 @@ def _plot_held(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, 
 def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: int, seed: int, rho, radius_scale,
                    explore, data: dict, arms: str | None = None) -> dict:
     """``bounds-<dr>-<algo>.{png,pdf,csv,txt}`` in ``out``."""
+    from rsb_sim.trajectory import spread_text
+
     from .figures import bounds_figure
 
+    # the caveats of a variant of the paper's constants, wherever the bound is shown (text, CSV header, figure)
+    data = {**data, "notes": variant_notes(algo, radius_scale, explore) + list(data["notes"])}
     stem = f"bounds-{_slug(dr)}-{algo}"
     paths = {k: out / f"{stem}.{k}" for k in ("png", "pdf", "csv", "txt")}
     c = data["constants"]
@@ -307,11 +331,12 @@ def _write_outputs(dr: str, params: dict, p, algo: str, out: Path, Ts, trials: i
             why = "not drawn, see above" if data.get("not_drawn") else f"no bound in the paper for {algo}"
             lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} ({why})")
             continue
-        lines.append(f"T = {r['T']}: mean regret {r['mean_regret']:.4g} +- {r['stderr']:.2g}; bound {r['bound']:.4g}"
+        lines.append(f"T = {r['T']}: mean regret {spread_text(r['mean_regret'], r['stderr'], r['trials'])}; "
+                     f"bound {r['bound']:.4g}"
                      f" ({'vacuous' if r['vacuous'] else 'non-trivial'}); side condition T > "
                      f"{r['side_threshold']:.4g}: {'holds' if r['side_ok'] else 'fails'}")
     for n in data["notes"]:
         lines.append(f"warning: {n}")
     write_text(paths["txt"], "\n".join(lines) + "\n")
     return {**{k: str(v) for k, v in paths.items()}, "rows": data["rows"], "derived": data["derived"],
-            "not_drawn": data.get("not_drawn")}
+            "not_drawn": data.get("not_drawn"), "warnings": data["notes"]}

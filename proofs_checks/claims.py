@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from .contexts import Context
 from .ledger import CheckResult
 
 
@@ -44,6 +45,16 @@ class Claim:
     note : str
         How this claim differs from the printed one ("" for the printed claim); the ``claim`` of a
         mutant in ``rsb verify --mutants``.
+    about : str or None
+        What the printed value is (:data:`proofs_checks.verdict.ABOUT`: a rate, an exponent, a constant, a
+        bound, a statement); None: derived from the id by the registry.  Decides the entry's ``impact`` and
+        ``loose_in``.
+    context : Context or None
+        The proof's context (:mod:`proofs_checks.contexts`) for a claim on the proof axis, attached by the
+        registry; None: judged as printed, in the generality it states.
+    typo : tuple of (str, object) or None
+        An evident typo: (the correction in words, the corrected printed value).  The registry runs the check on
+        the corrected claim; when that holds, the entry's impact is ``typo``.
     """
 
     id: str
@@ -52,6 +63,9 @@ class Claim:
     mutants: Callable[["Claim", CheckResult], list["Claim"]] | None = None
     given: tuple[tuple[str, Any], ...] = ()
     note: str = ""
+    about: str | None = None
+    context: Context | None = None
+    typo: tuple[str, Any] | None = None
 
     def run(self) -> CheckResult:
         """The check's verdict on this claim (its ``id`` must be the claim's)."""
@@ -71,6 +85,20 @@ class Claim:
     def reprinted(self, printed: Any, note: str) -> "Claim":
         """A mutant with another printed value."""
         return replace(self, printed=printed, note=note)
+
+    def fixed(self, key: str) -> str | None:
+        """The value the proof's context fixes for ``key`` (None: no context, or the proof does not fix it)."""
+        return None if self.context is None else self.context.value(key)
+
+    def without_context(self) -> "Claim":
+        """A mutant judged as printed, outside its proof's context (the fixed quantities free)."""
+        return replace(self, context=None, note="context of the proof dropped (the fixed quantities free)")
+
+    def corrected(self) -> "Claim | None":
+        """The claim with its evident typo corrected (None: no typo recorded)."""
+        if self.typo is None:
+            return None
+        return replace(self, printed=self.typo[1], note=f"evident typo corrected: {self.typo[0]}", typo=None)
 
 
 def claim_map(*claims: Claim) -> dict[str, Claim]:

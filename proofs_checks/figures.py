@@ -137,6 +137,16 @@ def experiment_figure(exp, rows: list[dict]):
     return fig
 
 
+def _horizon_ticks(ax, Ts) -> None:
+    """Label the log T axis at the horizons run, and nowhere else: matplotlib labels the minor ticks of an
+    axis spanning about a decade (2x10^3, 3x10^3, ...), and those labels overlap."""
+    from matplotlib.ticker import NullFormatter
+
+    ax.set_xticks(Ts)
+    ax.set_xticklabels([f"{int(t):.0e}".replace("e+0", "e") for t in Ts], fontsize=8)
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
 def bounds_figure(data: dict, title: str):
     """The bound-vs-empirical figure of :func:`proofs_checks.bound_plot.bounds_data` (two panels).
 
@@ -188,6 +198,7 @@ def bounds_figure(data: dict, title: str):
     ax.set_xlabel("horizon T")
     ax.set_ylabel("regret  V(alpha*) - V(tau_T / T)")
     ax.set_title("mean regret, theorem bound and derived rate", fontsize=9)
+    _horizon_ticks(ax, Ts)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=6.5, loc="best")
     regs = data["regrets"]
@@ -204,6 +215,9 @@ def bounds_figure(data: dict, title: str):
     bx.set_title("spread of the final regret over trials" + (f" (zero-regret trials: {nz})" if any(nz) else ""),
                  fontsize=9)
     bx.grid(True, which="both", alpha=0.3)
+    if data.get("notes"):  # the caveats of the .txt, on the figure too (a bound drawn for a variant it does not cover)
+        fig.text(0.01, 0.005, "\n".join(f"note: {n}" for n in data["notes"][:3]), fontsize=6.5, color="tab:red",
+                 va="bottom")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -10,11 +10,21 @@ The JSON schema and the statuses are the contract of ARCHITECTURE.md
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass
 
-#: Allowed statuses (ARCHITECTURE.md).
-STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "unchecked")
+from rsb_sim import jsontext
+
+#: Allowed statuses (ARCHITECTURE.md).  ``gap`` is a step of a proof that does not follow from what the proof
+#: has established, with no counterexample in the proof's context (``docs/theory.md``, "The decision rule").
+STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "gap", "unchecked")
+#: What a non-verified entry changes (``docs/theory.md``, "What matters"), most important first: the printed
+#: statement is false, its rate is wrong, only a constant is wrong, the proof alone is affected, an evident typo
+#: whose corrected form holds, nothing.
+IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
+#: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
+AXES = ("statement", "proof")
+#: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
+OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note")
 #: Allowed methods.
 METHODS = ("symbolic", "numeric", "simulation")
 #: The keys of an entry of ``rsb verify --format json``, in order.
@@ -59,6 +69,19 @@ class CheckResult:
         What a reader needs to rerun or check the verdict.
     mutants : tuple of MutantOutcome or None
         The check run on altered claims (None: not run).
+    axis : str or None
+        ``statement`` (the entry judges what a result, table or running text states) or ``proof`` (a step of a
+        proof, or a constant chained through one); one of :data:`AXES`, derived from the id by the registry.
+    impact : str or None
+        One of :data:`IMPACTS` (None: not assessed).
+    loose_in : str or None
+        For a ``loose`` entry, what the proven better value is better in: ``exponent``, ``constant`` or ``bound``
+        (:data:`proofs_checks.verdict.LOOSE_IN`).
+    uses : tuple of str
+        The paper's labels the claimed step or result uses (the dependency graph), in the paper's order.
+    note : str
+        What the check saw outside the claim's context (a failure where the proof's fixed quantities are
+        replaced by others): reported beside the status, never as it.
     """
 
     id: str
@@ -69,13 +92,22 @@ class CheckResult:
     method: str
     evidence: str
     mutants: tuple[MutantOutcome, ...] | None = None
+    axis: str | None = None
+    impact: str | None = None
+    loose_in: str | None = None
+    uses: tuple[str, ...] = ()
+    note: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"status {self.status!r} of {self.id!r} is not one of {STATUSES}")
         if self.method not in METHODS:
             raise ValueError(f"method {self.method!r} of {self.id!r} is not one of {METHODS}")
-        if self.status in {"refuted", "loose", "conditional", "vacuous"} and not self.evidence:
+        if self.axis is not None and self.axis not in AXES:
+            raise ValueError(f"axis {self.axis!r} of {self.id!r} is not one of {AXES}")
+        if self.impact is not None and self.impact not in IMPACTS:
+            raise ValueError(f"impact {self.impact!r} of {self.id!r} is not one of {IMPACTS}")
+        if self.status in {"refuted", "loose", "conditional", "vacuous", "gap"} and not self.evidence:
             raise ValueError(f"{self.id!r}: status {self.status} needs evidence")
 
     @property
@@ -86,17 +118,57 @@ class CheckResult:
         return any(m.status != self.status for m in self.mutants)
 
     def to_dict(self) -> dict:
-        """The JSON object of this entry (:data:`KEYS`, then ``mutants`` and ``mutant_caught`` if run)."""
+        """The JSON object of this entry: :data:`KEYS`, then every other field that is set (not None, not empty:
+        the :data:`OPTIONAL_KEYS` and any field added later, tuples as lists), then ``mutants`` and
+        ``mutant_caught`` if run.
+
+        Generic over the dataclass's fields, so ``rsb verify --format json``, :func:`to_json` and a notebook's
+        ``entry.to_dict()`` stay one serialisation.
+        """
         out = {k: getattr(self, k) for k in KEYS}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name not in out and f.name != "mutants" and value is not None and value != "" and value != ():
+                out[f.name] = _plain(value)
         if self.mutants is not None:
             out["mutants"] = [{"claim": m.claim, "status": m.status} for m in self.mutants]
             out["mutant_caught"] = self.mutant_caught
         return out
 
 
+def _plain(value):
+    """A field's value as JSON-ready data (dataclasses as dicts, tuples as lists)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def to_json(results: list[CheckResult]) -> str:
     """The ledger as the JSON list of ARCHITECTURE.md."""
-    return json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False)
+    return jsontext.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False)
+
+
+#: The packages whose versions can change a computed number (pinned in constraints.txt; recorded with a ledger).
+COMPUTING_PACKAGES = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "clarabel", "numba", "llvmlite")
+
+
+def computed_with() -> dict[str, str]:
+    """The versions a ledger is computed with: Python (major.minor) and :data:`COMPUTING_PACKAGES` (read from the
+    installed metadata; nothing is imported)."""
+    import sys
+    from importlib import metadata
+
+    out = {"python": f"{sys.version_info.major}.{sys.version_info.minor}"}
+    for name in COMPUTING_PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover - every one is a dependency
+            out[name] = "absent"
+    return out
 
 
 def _cell(text: str) -> str:
@@ -138,6 +210,7 @@ def to_markdown(results: list[CheckResult], everything: list[CheckResult] | None
         summary(total, len(results), filters),
         "",
         "Generated by `rsb verify --format md` (`make docs`); do not edit by hand.",
+        "Computed with " + ", ".join(f"{k} {v}" for k, v in computed_with().items()) + " (constraints.txt).",
         "",
         "| id | status | method | paper | derived | claim | evidence |",
         "|---|---|---|---|---|---|---|",

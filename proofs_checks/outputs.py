@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+from rsb_sim import jsontext
 import os
 from pathlib import Path
 
@@ -59,7 +59,7 @@ def save_figure(fig, png, pdf) -> None:
 def csv_text(rows: list[dict], columns: tuple[str, ...], header: dict, indent: int | None = 1) -> str:
     """``#`` lines holding ``header`` as JSON, then the rows under ``columns`` (floats by ``repr``, None empty)."""
     buf = io.StringIO()
-    for line in json.dumps(header, indent=indent, default=str).splitlines():
+    for line in jsontext.dumps(header, indent=indent, default=str).splitlines():
         buf.write(f"# {line}\n")
     w = csv.DictWriter(buf, fieldnames=list(columns), lineterminator="\n")
     w.writeheader()

@@ -94,6 +94,114 @@ LITERATURE_THIS_WORK: dict[str, str] = {
 #: the optimal solution is a solitary arm").
 LITERATURE_ASSUMES: dict[str, tuple[str, ...]] = {"rs_etc_m": ("solitary",), "rs_ucb_m": ()}
 
+
+@dataclass(frozen=True)
+class LiteratureRow:
+    """A row of ``table:literature_comparison`` about a cited work: its citation key, DR, distribution assumption
+    and regret (in powers of varpi(T) = sqrt(log T/T))."""
+
+    work: str
+    dr: str
+    assumption: str
+    rate: str
+
+
+#: ``table:literature_comparison``, the rows of the cited works, as printed.
+LITERATURE_PRIOR: tuple[LiteratureRow, ...] = (
+    LiteratureRow("baudry2021optimal", "CVaR", "Bounded", "varpi^2"),
+    LiteratureRow("tamkin2019cvar", "CVaR", "Bounded", "varpi^2"),
+    LiteratureRow("cassel2018general", "CVaR", "Bounded", "varpi^2"),
+    LiteratureRow("chang2022", "DRM", "Bounded", "varpi^2"),
+    LiteratureRow("aditya2016weighted", "DRM", "Bounded", "varpi^2"),
+    LiteratureRow("liang2023distribution", "DRM", "Bounded", "varpi^2"),
+    LiteratureRow("prashanth2022wasserstein", "DRM", "Sub-Gaussian", "varpi"),
+)
+
+
+@dataclass(frozen=True)
+class TextRate:
+    """A regret rate stated in running text (ledger id ``SECTION#text.NAME``).
+
+    ``rate`` is the printed O(.) as an expression in T (``"log(T)/T"``); ``who`` the cited works (citation keys)
+    or this work's algorithm (``"RS-ETC-M"``, ``"RS-UCB-M"``); ``dr`` the DR the sentence is about (a row key of
+    ``table:table_regrets`` for this work's algorithms, ``"CVaR"``/``"DRM"`` for cited works, ``"q=1"`` for "the
+    DRMs with q = 1"); ``assumption`` the distribution assumption the sentence states (``"Bounded"``,
+    ``"Sub-Gaussian"``, ``"Bernoulli"``).
+    """
+
+    id: str
+    sentence: str
+    rate: str
+    who: tuple[str, ...]
+    dr: str
+    assumption: str
+
+
+_LIT = "appendix:lit_comp#text."
+_REL = "sec:analysis#text."
+#: The rates of the comparison with the literature stated in words: the main text's paragraph "Relevance to the
+#: existing literature" (section sec:analysis) and appendix:lit_comp's paragraphs "CVaR" and "DRMs".
+LITERATURE_TEXT: tuple[TextRate, ...] = (
+    TextRate(_REL + "cvar_bounded", "For the well-investigated CVaR, the existing literature establishes a regret "
+             "bound of O(log T/T) for bounded support [baudry2021optimal]", "log(T)/T", ("baudry2021optimal",),
+             "CVaR", "Bounded"),
+    TextRate(_REL + "cvar_subgaussian", "... and O(sqrt(log T/T)) for sub-Gaussian distributions "
+             "[prashanth2022wasserstein]", "sqrt(log(T)/T)", ("prashanth2022wasserstein",), "CVaR", "Sub-Gaussian"),
+    TextRate(_REL + "cvar_rs_etc_m", "Under the same sub-Gaussian assumption, RS-ETC-M improves the regret bound to "
+             "O(log T/T) (CVaR)", "log(T)/T", ("RS-ETC-M",), "cvar", "Sub-Gaussian"),
+    TextRate(_LIT + "cvar_bounded", "For CVaR, the best-known regret is O(log(T)/T) under the assumption of bounded "
+             "support [baudry2021optimal, cassel2018general, tamkin2019cvar]", "log(T)/T",
+             ("baudry2021optimal", "cassel2018general", "tamkin2019cvar"), "CVaR", "Bounded"),
+    TextRate(_LIT + "cvar_subgaussian", "When the assumption is loosened to sub-Gaussian, the regret weakens to "
+             "O(sqrt(log(T)/T)) for [prashanth2022wasserstein]", "sqrt(log(T)/T)", ("prashanth2022wasserstein",),
+             "CVaR", "Sub-Gaussian"),
+    TextRate(_LIT + "cvar_rs_etc_m", "for sub-Gaussian models, RS-ETC-M achieves a regret bound of O(log(T)/T) "
+             "(CVaR)", "log(T)/T", ("RS-ETC-M",), "cvar", "Sub-Gaussian"),
+    TextRate(_LIT + "cvar_rs_ucb_m", "while for Bernoulli model RS-UCB-M achieves a regret bound of "
+             "O((log(T)/T))^(1/4) (CVaR)", "(log(T)/T)**(1/4)", ("RS-UCB-M",), "cvar", "Bernoulli"),
+    TextRate(_LIT + "drm_bounded", "For the more general class of DRMs, under the assumption of bounded support, the "
+             "study in [chang2022, aditya2016weighted] reports a regret of O(log(T)/T)", "log(T)/T",
+             ("chang2022", "aditya2016weighted"), "DRM", "Bounded"),
+    TextRate(_LIT + "drm_subgaussian", "For the sub-Gaussian support, [prashanth2022wasserstein] reports a regret "
+             "bound of O(sqrt(log(T)/T))", "sqrt(log(T)/T)", ("prashanth2022wasserstein",), "DRM", "Sub-Gaussian"),
+    TextRate(_LIT + "drm_q1_rs_etc_m", "In the sub-Gaussian setting, the regret bound of RS-ETC-M depends on q, and "
+             "hence, for the DRMs with q = 1, we achieve the same regret as in CVaR (O(log(T)/T))", "log(T)/T",
+             ("RS-ETC-M",), "q=1", "Sub-Gaussian"),
+    TextRate(_LIT + "pht_rs_etc_m", "For q < 1, which is the case for PHT with s = 1/2, we report a regret of "
+             "O(sqrt(log(T)/T)) for RS-ETC-M (sub-Gaussian setting)", "sqrt(log(T)/T)", ("RS-ETC-M",), "pht",
+             "Sub-Gaussian"),
+    TextRate(_LIT + "pht_rs_ucb_m", "and under Bernoulli model we report O((log(T)/T)^(1/5)) for RS-UCB-M (PHT, "
+             "s = 1/2)", "(log(T)/T)**(1/5)", ("RS-UCB-M",), "pht", "Bernoulli"),
+)
+
+
+#: The discrete regrets ``sec:analysis`` states in words after corollary:RS-UCB-M: "In the case of Gini deviation,
+#: we observe that for discrete regret, the RS-ETC-M algorithm achieves O(K/T) regret while RS-UCB-M achieves
+#: O(K/sqrt(T)) regret, ignoring polylogarithmic factors" (``rate``: an expression in K and T).
+DISCRETE_TEXT: tuple[TextRate, ...] = (
+    TextRate(_REL + "gini_discrete_etc", "In the case of Gini deviation, ... for discrete regret, the RS-ETC-M algorithm "
+             "achieves O(K/T) regret ..., ignoring polylogarithmic factors", "K/T", ("RS-ETC-M",), "gini", "Bernoulli"),
+    TextRate(_REL + "gini_discrete_ucb", "... while RS-UCB-M achieves O(K/sqrt(T)) regret, ignoring polylogarithmic "
+             "factors (Gini deviation, discrete regret)", "K/sqrt(T)", ("RS-UCB-M",), "gini", "Bernoulli"),
+)
+
+
+#: The proof sketch of theorem:UCB upper bound: "in Lemma lemma:undersampling ... we show that the regret incurred
+#: by the tracking block of the RS-UCB-M and CE-UCB-M algorithms is of the order O(K/T)".
+SKETCH_TEXT: tuple[TextRate, ...] = (
+    TextRate("theorem:UCB upper bound#sketch.tracking", "Proof sketch: in lemma:undersampling 'we show that the "
+             "regret incurred by the tracking block of the RS-UCB-M and CE-UCB-M algorithms is of the order O(K/T)'",
+             "K/T", ("RS-UCB-M",), "any", "Sub-Gaussian"),
+)
+
+
+def text_rate(ident: str) -> TextRate:
+    """The running-text rate with ledger id ``ident``."""
+    for t in LITERATURE_TEXT + DISCRETE_TEXT + SKETCH_TEXT:
+        if t.id == ident:
+            return t
+    raise KeyError(ident)
+
 #: Parameter values the printed rows of ``table:table_regrets`` are read at where the table fixes one.
 TABLE_PARAMETERS: dict[str, dict[str, str]] = {
     "pht": {"s": "1/2"},
@@ -380,6 +488,15 @@ THEOREM_W_HYPOTHESIS = "1-sub-Gaussian"
 #: ``lemma:Delta_error``: Delta(eps) <= L (K W)^r (eps/2)^r, for every eps (the footnote of
 #: ``eq:etc_discrete_set`` defines the grid when 1/eps is not an integer).
 DELTA_ERROR_BOUND = "L*(K*W)**r*(eps/2)**r"
+#: ``assumption:Holder``: U_h(G_1) - U_h(G_2) <= L_H ||G_1 - G_2||_W^q "for all distributions G_1, G_2 in (Xi, W_1)",
+#: Xi the convex hull of the arms' laws (sec:setting) -- the domain on which the theorems assume Hölder continuity.
+HOLDER_DOMAIN = "Xi"
+
+#: Where the paper uses ``lemma:Delta_error``: the grid of each algorithm whose regret decomposition
+#: (``eq:regret_decomposition``) bounds Delta(eps) by it -- the ETC grid ``eq:etc_discrete_set`` in
+#: ``theorem: ETC upper bound`` (RS-ETC-M), the mid-point grid of section ``RS_UCB_M`` in ``theorem:UCB upper bound``
+#: (RS-UCB-M and CE-UCB-M).
+DELTA_ERROR_USES = (("etc", "theorem: ETC upper bound"), ("ucb", "theorem:UCB upper bound"))
 
 #: ``lemma:beta_lemma_monotone``: beta = 1 "for a DR with concave and strictly monotone distortion function".
 BETA_MONOTONE = "1"

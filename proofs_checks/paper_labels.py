@@ -25,7 +25,9 @@ and the facts the kind was decided from:
 The rule used (issue 16): a displayed relation inside a proof that asserts
 something — an inequality, an identity that is not a definition, a bound,
 "it can be readily verified that ..." — is a ``claim``; a display introduced
-with ≜ or "we define" is a ``definition``.
+with ≜ or "we define" is a ``definition``, unless it is a choice made inside a
+proof whose attached sentence, with no label of its own, asserts what the choice
+achieves (``eq:number of samples``, issue 25: :data:`DEFINING_CLAIMS`).
 
 Which ledger entries check a label is *derived* from the registry
 (:func:`proofs_checks.registry.ledger_ids_of`), never typed here.
@@ -291,8 +293,12 @@ LABELS: tuple[PaperLabel, ...] = (
            proof=_ETC),
     _claim("eq:E2C", "<=", "union bound over at most (1/eps)^(K-1) grid points", proof=_ETC),
     _claim("eq:E3C", "=", "sum of eq:E1C and eq:E2C", proof=_ETC),
-    _definition("eq:number of samples", "def", "≜: defines N(eps) with a confidence delta (the appendix form of "
-                "eq:number of samples main paper)", proof=_ETC),
+    _claim("eq:number of samples", "def", "a claim although introduced with ≜ (issue 25): inside the proof, 'at "
+           "this step, for some delta in (0, 1), choosing N(eps) as' this display 'and leveraging eq:E3C, it can be "
+           "readily verified that' P(not E_1) + P(not E_2) <= delta. The display defines N(eps) (the appendix form of "
+           "eq:number of samples main paper, with delta for 1/T^2) and the sentence attached to it, which has no "
+           "label of its own, asserts what this choice achieves: the step of the proof is the display with that "
+           "assertion (checked as theorem: ETC upper bound#step:eq:number of samples)", proof=_ETC),
     _claim("eq: ETC A2T final", "<=", "A_2(T) <= B delta", proof=_ETC),
     _claim("eq:lemma_8_2", "<=", "Hölder continuity and W: A_3(T) <= L E[||a^E_N - tau_T/T||_1^q W^q]", proof=_ETC),
     _definition("eq:ETC set", "def", "≜: defines the set S' of over-explored arms", proof=_ETC),
@@ -395,6 +401,9 @@ ORDER: tuple[str, ...] = tuple(x.label for x in LABELS)
 POSITION: dict[str, int] = {label: i for i, label in enumerate(ORDER)}
 #: label -> :class:`PaperLabel`.
 BY_LABEL: dict[str, PaperLabel] = {x.label: x for x in LABELS}
+#: Displays introduced with ≜ that are claims: a choice made inside a proof together with the unlabelled assertion
+#: attached to it ("choosing N(eps) as ..., it can be readily verified that ... <= delta"); the label's note says why.
+DEFINING_CLAIMS: tuple[str, ...] = tuple(x.label for x in LABELS if x.kind == "claim" and x.relation == "def")
 #: The lemmas and theorems (incl. the corollary), in order.
 RESULTS: tuple[str, ...] = tuple(x.label for x in LABELS if x.is_result)
 

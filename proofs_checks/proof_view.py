@@ -19,7 +19,7 @@ generality the proof uses).  ``rsb verify --proof LABEL`` prints a view;
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 from . import paper_labels
@@ -216,7 +216,7 @@ def to_dict(view: ProofView) -> dict:
 
 
 def to_json(view: ProofView) -> str:
-    return json.dumps(to_dict(view), indent=2, ensure_ascii=False)
+    return jsontext.dumps(to_dict(view), indent=2, ensure_ascii=False)
 
 
 def to_markdown(view: ProofView) -> str:

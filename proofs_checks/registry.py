@@ -26,9 +26,11 @@ from dataclasses import replace
 from functools import lru_cache
 
 from . import checks as _checks_package
-from . import paper_labels
+from . import contexts, paper_labels
 from .claims import Claim
+from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
+from .verdict import impact
 
 
 def check_modules() -> tuple[str, ...]:
@@ -58,6 +60,40 @@ def step_position(ident: str) -> float | None:
     if name not in paper_labels.POSITION:
         return None
     return paper_labels.POSITION[name] + (0.5 if after else 0.0)
+
+
+def proof_result(ident: str) -> str | None:
+    """The lemma or theorem whose *proof* the entry ``ident`` judges: ``R`` for ``R#step:...`` and ``R#chain...``,
+    the result whose proof contains the entry's own label (``eq:E2C``); None for an entry of a statement."""
+    label, _, part = ident.partition("#")
+    if part.startswith(("step:", "chain")):
+        return label
+    info = paper_labels.BY_LABEL.get(label)
+    return None if info is None else info.proof
+
+
+def axis_of(ident: str) -> str:
+    """``proof`` for an entry of a proof (:func:`proof_result`), else ``statement``."""
+    return "statement" if proof_result(ident) is None else "proof"
+
+
+def about_of(ident: str) -> str:
+    """What the printed value of an entry is, read off its id (a claim may say otherwise, ``Claim.about``): a cell
+    of ``table:table_regrets`` or ``table:literature_comparison`` or a measured slope is a rate; the q, r, beta of
+    ``table:table_risks`` are exponents and its L a constant, as are a Hölder lemma's q, r and summary and its L;
+    a chained constant ``R#chain`` is a constant; a comparison of rates (``#discussion``) a rate."""
+    label, _, part = ident.partition("#")
+    if label in ("table:table_regrets", "table:literature_comparison") or part.startswith(("slope", "discussion")):
+        return "rate"
+    if label == "table:table_risks":
+        return "constant" if part.endswith(".L") else "exponent"
+    if part == "L":
+        return "constant"
+    if part in ("q", "summary", "choosing_eps") or (label.startswith("lemma:") and part.startswith("r")):
+        return "exponent"
+    if part.startswith("chain"):
+        return "constant"
+    return "statement"
 
 
 def labels_checked(ident: str) -> tuple[str, ...]:
@@ -101,6 +137,8 @@ def claims() -> dict[str, Claim]:
                 raise RuntimeError(f"{name}: label {label_of(ident)!r} of {ident!r} is not a label of the paper "
                                    "(proofs_checks.paper_labels)")
             owner[ident] = name
+            if claim.context is None and proof_result(ident) is not None:
+                claim = replace(claim, context=contexts.context_of(proof_result(ident)))
             keyed.append((_order_key(ident, m_index, position), claim))
     return {c.id: c for _key, c in sorted(keyed, key=lambda kc: kc[0])}
 
@@ -135,28 +173,84 @@ def _module_of() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _shared_rows() -> dict[str, str]:
+    """id -> table row key, for entries outside the tables that derive a row's profile (a module's optional
+    ``SHARES_ROW`` mapping, e.g. a running-text rate about CVaR): they join that row's unit of work."""
+    out: dict[str, str] = {}
+    for name in check_modules():
+        out.update(getattr(importlib.import_module(f"{_checks_package.__name__}.{name}"), "SHARES_ROW", {}))
+    return out
+
+
 def work_units(ids: list[str]) -> list[tuple[str, ...]]:
     """The ids grouped into units of work that share derivations, in order of their first id.
 
-    Entries of :data:`ROW_GROUPED` tables are grouped by their row (the two tables share the row's profile);
-    every other entry by its check module.
+    Entries of :data:`ROW_GROUPED` tables are grouped by their row (the two tables share the row's profile), and
+    so are the entries a module names in its ``SHARES_ROW``; every other entry by its check module.
     """
-    module_of = _module_of()
+    module_of, shared = _module_of(), _shared_rows()
     units: dict[str, list[str]] = {}
     for ident in ids:
         label, _, part = ident.partition("#")
-        key = f"row:{part.split('.')[0]}" if label in ROW_GROUPED else f"module:{module_of[ident]}"
+        key = (f"row:{part.split('.')[0]}" if label in ROW_GROUPED else f"row:{shared[ident]}" if ident in shared
+               else f"module:{module_of[ident]}")
         units.setdefault(key, []).append(ident)
     return [tuple(u) for u in units.values()]
 
 
+#: What a ``loose`` entry's better value is better in, by what the claim is about.
+_LOOSE_IN = {"rate": "exponent", "exponent": "exponent", "constant": "constant"}
+
+
+def annotate(claim: Claim, res: CheckResult) -> CheckResult:
+    """``res`` with what is derived from the claim and the status: the axis, the impact (an evident typo is one when
+    the check finds the corrected claim verified or loose), what a loose value is better in, the context.
+
+    Raises
+    ------
+    RuntimeError
+        A ``gap`` on the statement axis (a gap is a property of a proof).
+    """
+    axis = axis_of(claim.id)
+    if res.status == "gap" and axis == "statement":
+        raise RuntimeError(f"{claim.id!r}: status gap on the statement axis (only a proof step can have a gap)")
+    about = claim.about or about_of(claim.id)
+    # a check that read the claim with its evident correction itself says so with impact "typo" (refuted entries only:
+    # a typo is false as printed); every other impact is derived here
+    typo, evidence = res.impact == "typo" and res.status == "refuted", res.evidence
+    fixed = claim.corrected()
+    if fixed is not None and res.status in ("refuted", "conditional"):
+        status = fixed.run().status
+        typo = status in ("verified", "loose")
+        evidence = evidence.rstrip().rstrip(".") + f". Read with the evident correction ({claim.typo[0]}): {status}."
+    note = res.note
+    if claim.context is not None:
+        note = (note + " " if note else "") + f"Judged in the context of the proof of {claim.context.result}: " \
+            f"{claim.context.describe()}."
+    return replace(res, evidence=evidence, axis=axis, impact=impact(axis=axis, status=res.status, about=about,
+                                                                     typo=typo),
+                   loose_in=_LOOSE_IN.get(about, "bound") if res.status == "loose" else None, note=note)
+
+
+def mutants_of(claim: Claim, res: CheckResult) -> list[Claim]:
+    """The claim's own mutants, and for a claim judged in a proof's context the claim with the context dropped."""
+    altered = list(claim.mutants(claim, res)) if claim.mutants is not None else []
+    if claim.context is not None:
+        altered.append(claim.without_context())
+    return altered
+
+
 def evaluate(claim: Claim, mutants: bool = False) -> CheckResult:
-    """The check's verdict on ``claim``; with ``mutants``, also on each of its mutants."""
-    res = claim.run()
+    """The check's verdict on ``claim`` (:func:`annotate`); with ``mutants``, also on each of its mutants.
+
+    The entry's ``uses`` (the paper's labels its claim uses) come from the dependency graph
+    (:func:`proofs_checks.graph.uses_of_entry`), here in one place, never from a check.
+    """
+    res = replace(annotate(claim, claim.run()), uses=uses_of_entry(claim.id))
     if not mutants:
         return res
-    altered = claim.mutants(claim, res) if claim.mutants is not None else []
-    outcomes = tuple(MutantOutcome(m.note, m.run().status) for m in altered)
+    outcomes = tuple(MutantOutcome(m.note, m.run().status) for m in mutants_of(claim, res))
     return replace(res, mutants=outcomes)
 
 

@@ -5,12 +5,15 @@
 * the summary (counts by status) and what the paper's labels are (:mod:`proofs_checks.paper_labels`);
 * the ledger as a table, filterable by status (check boxes) and searchable (one text field over id, claim,
   printed and derived values and evidence); every entry's evidence in a collapsible cell;
+* the dependency graph of the results (:mod:`proofs_checks.graph_svg`): one inline SVG, each node's border its
+  statement's verdict and its fill its proof's, a legend; a click (or ``index.html#focus=LABEL``) keeps the node
+  and its ancestors and opens its ledger rows;
 * one section per lemma and theorem (:mod:`proofs_checks.proof_view`): the statement's entries and the steps
   in the paper's order, coloured by status, the first broken step marked;
 * the figures found in the output directory or in ``docs/figures``, embedded as ``data:`` URIs.
 
 Nothing is loaded from the network: the CSS and the script are inline, the figures are data URIs.  Opened as
-``index.html#show=proofs`` (``summary``, ``ledger``, ``figures``) the page shows that part alone, and as
+``index.html#show=proofs`` (``summary``, ``graph``, ``ledger``, ``figures``) the page shows that part alone, and as
 ``index.html#status=refuted,conditional`` with the ledger filtered.  The script
 has a self-test: opened as ``index.html#selftest`` it exercises the filters and records the outcome in
 ``<body data-selftest="pass|fail: ...">`` and on the console (``RSB-SELFTEST ...``), which a headless browser run
@@ -24,7 +27,7 @@ import html
 import re
 from pathlib import Path
 
-from . import paper_labels, proof_view
+from . import graph_svg, paper_labels, proof_view
 from .ledger import STATUSES, CheckResult, counts, summary
 
 #: Colours of the statuses (background, text), also used by the proofs' steps.
@@ -53,17 +56,97 @@ def anchor(ident: str) -> str:
     return f"e-{slug}-{sum(map(ord, ident)) % 9973}"
 
 
-def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str, str]]:
-    """(name, MIME type, base64 data) of the figures in ``out`` and then ``docs`` (a name found in ``out`` wins)."""
-    found: dict[str, Path] = {}
-    for folder in (out, docs):
+def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str, str, str]]:
+    """(name, MIME type, base64 data, caption) of the figures: the user's own first, then the pre-computed ones.
+
+    The user's figures are those in ``out`` and its immediate sub-directories (``rsb reproduce``,
+    ``rsb plot bounds`` and ``rsb simulate --out`` each write into a directory of their own); a
+    figure of ``docs`` is shown only when no figure of the user has its name.  Each caption is
+    :func:`caption` of the files written beside the figure.
+    """
+    found: dict[str, tuple[Path, bool]] = {}
+    out_dirs = [out] + ([d for d in sorted(out.iterdir()) if d.is_dir() and d.name != "runs"] if out.is_dir() else [])
+    for folder, own in [(d, True) for d in out_dirs] + [(docs, False)]:
         if folder is None or not folder.is_dir():
             continue
         for path in sorted(folder.iterdir()):
-            if path.suffix.lower() in FIGURE_TYPES and path.is_file() and path.name not in found:
-                found[path.name] = path
-    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(p.read_bytes()).decode("ascii"))
-            for name, p in found.items()]
+            if path.suffix.lower() in FIGURE_TYPES and path.is_file():
+                name = path.name if folder in (out, docs) else f"{folder.name}/{path.name}"
+                if path.name not in {p.name for p, _ in found.values()}:
+                    found[name] = (path, own)
+    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(p.read_bytes()).decode("ascii"), caption(p, own))
+            for name, (p, own) in found.items()]
+
+
+def _csv_header(path: Path) -> dict | None:
+    """The JSON of the ``#`` lines of a CSV written by :func:`proofs_checks.outputs.csv_text` (None: none)."""
+    import json
+
+    if not path.is_file():
+        return None
+    lines = []
+    with open(path) as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            lines.append(line[1:])
+    try:
+        return json.loads("".join(lines)) if lines else None
+    except ValueError:
+        return None
+
+
+def _flags(pairs) -> str:
+    return "".join(f" --{k} {v}" for k, v in pairs if v not in (None, "", [], {}))
+
+
+def _paper(label) -> str:
+    """The paper's figure label, or what an experiment beyond the paper refers to."""
+    return label if str(label).startswith("fig:") else f"no figure of the paper (beyond it; {label})"
+
+
+def caption(path: Path, own: bool) -> str:
+    """The caption of a figure: its source command, trials and the paper's figure label, read off its files.
+
+    ``rsb reproduce`` and ``rsb plot bounds`` write ``<stem>.csv`` beside the figure with the experiment in
+    its header; ``rsb simulate --out`` writes ``simulate.json``.  A pre-computed figure of ``docs/figures``
+    has no files beside it: its command and the paper's label come from :mod:`proofs_checks.experiments`.
+    """
+    import json
+
+    from .experiments import COMMAND_NAMES, get_experiment
+
+    where = f"your run ({path.parent})" if own else "pre-computed (docs/figures; run it yourself to replace it)"
+    head = _csv_header(path.with_suffix(".csv"))
+    if head and isinstance(head.get("experiment"), dict):
+        exp = head["experiment"]
+        return (f"{exp.get('title', path.stem)}. Paper: {_paper(exp.get('figure'))}. Source: rsb reproduce "
+                f"{exp.get('name', path.stem)} --out DIR --trials {head.get('trials')} --seed {head.get('seed')}; "
+                f"{head.get('trials')} trials per point; {where}.")
+    if head and "algo" in head and "Ts" in head:
+        inst = _flags([("p", ",".join(f"{x:g}" for x in head.get("p") or []) or None),
+                       ("arms", f'"{head["arms"]}"' if head.get("arms") else None)])
+        params = "".join(f" --param {k}={v}" for k, v in (head.get("params") or {}).items())
+        opts = _flags([("rho", head.get("rho")), ("radius-scale", head.get("radius_scale")),
+                       ("explore", head.get("explore"))])
+        return (f"The theorem's bound beside the empirical regret (no figure of the paper). Source: rsb plot bounds "
+                f"--dr '{head.get('dr')}'{params}{inst} --algo {head['algo']} --out DIR --Ts "
+                f"{','.join(str(t) for t in head['Ts'])} --trials {head.get('trials')} --seed {head.get('seed')}{opts}; "
+                f"{head.get('trials')} trials per horizon; {where}.")
+    summary = path.parent / "simulate.json"
+    if path.stem == "trajectory" and summary.is_file():
+        try:
+            s = json.loads(summary.read_text())
+        except ValueError:
+            s = {}
+        return (f"Regret over time of one run (no figure of the paper). Source: rsb simulate --algo {s.get('algo')} "
+                f"--dr '{s.get('distortion')}' --T {s.get('T')} --trials {s.get('trials')} --record ... --out DIR; "
+                f"{s.get('trials')} trials; {where}.")
+    if path.stem in COMMAND_NAMES:
+        exp = get_experiment(path.stem)
+        return (f"{exp.title}. Paper: {_paper(exp.figure)}. Source: rsb reproduce {exp.name} --out DIR (trials: not recorded "
+                f"beside this figure); {where}.")
+    return f"{path.name}: no record of the command that drew it; {where}."
 
 
 def _badge(status: str) -> str:
@@ -102,7 +185,8 @@ def _ledger_html(results: list[CheckResult]) -> str:
             f'data-text="{_e(text)}"><td class="id"><code>{_e(r.id)}</code></td><td>{_badge(r.status)}</td>'
             f"<td>{_e(r.method)}</td><td>{_e(r.paper)}</td><td>{_e(r.derived)}</td>"
             f"<td>{_e(r.claim)}<details><summary>evidence</summary><p class=\"evidence\">{_e(r.evidence)}</p>"
-            f"</details></td></tr>")
+            + (f'<p class="uses">uses: {", ".join(f"<code>{_e(u)}</code>" for u in r.uses)}</p>' if r.uses else "")
+            + "</details></td></tr>")
     return (f'<div class="controls"><span>Status:</span> {boxes}'
             '<button type="button" id="all-statuses">all</button> '
             '<input type="search" id="search" placeholder="search id, claim, values, evidence" size="40"> '
@@ -113,8 +197,11 @@ def _ledger_html(results: list[CheckResult]) -> str:
 
 def _proof_html(view: proof_view.ProofView) -> str:
     fb = view.first_broken
+    used = graph_svg.graph.node_uses(view.result)
     head = (f'<section class="proof" id="proof-{anchor(view.result)}"><h3><code>{_e(view.result)}</code></h3>'
-            f"<p>{_e(view.note)}</p>")
+            f"<p>{_e(view.note)}</p>"
+            f'<p class="uses">Uses: {", ".join(graph_svg.focus_link(u) for u in used) or "no result of the paper"}'
+            f' (<a href="{graph_svg.focus_href(view.result)}">in the graph</a>).</p>')
     if view.statement:
         head += "<p>Statement: " + "; ".join(
             f'<a href="#{anchor(r.id)}"><code>{_e(r.id)}</code></a> {_badge(r.status)}' for r in view.statement) + "</p>"
@@ -135,11 +222,11 @@ def _proof_html(view: proof_view.ProofView) -> str:
     return head + body + tail + "</section>"
 
 
-def _figures_html(figs: list[tuple[str, str, str]]) -> str:
+def _figures_html(figs: list[tuple[str, str, str, str]]) -> str:
     if not figs:
         return "<p>No figure found in the output directory or in docs/figures.</p>"
-    return "".join(f'<figure><img alt="{_e(name)}" src="data:{mime};base64,{data}"><figcaption>{_e(name)}'
-                   f"</figcaption></figure>" for name, mime, data in figs)
+    return "".join(f'<figure><img alt="{_e(name)}" src="data:{mime};base64,{data}"><figcaption><b>{_e(name)}</b>: '
+                   f"{_e(text)}</figcaption></figure>" for name, mime, data, text in figs)
 
 
 _CSS = """
@@ -156,6 +243,7 @@ td.id{white-space:nowrap} details summary{cursor:pointer;color:#555;font-size:.8
 .proof{border:1px solid #e4e4e4;border-radius:.4em;padding:.3em .9em;margin:.8em 0}
 .proof ol{padding-left:1.6em} .step{margin:.15em 0;padding:.15em .4em;border-radius:.3em}
 .step .note{color:#444;font-size:.9em} .step .entry{font-size:.85em}
+.uses{font-size:.85em;color:#444}
 .broken{color:#8b1a1a} figure{display:inline-block;margin:.5em;max-width:46%} figure img{max-width:100%}
 nav a{margin-right:1em}
 """
@@ -240,17 +328,19 @@ def render(results: list[CheckResult], figs: list[tuple[str, str, str]], title: 
     """The page (a string) for the entries ``results`` and the figures ``figs`` (:func:`figures`)."""
     views = proof_view.views(results)
     broken = [v for v in views if v.first_broken is not None]
-    nav = ('<nav><a href="#ledger-section">Ledger</a><a href="#proofs">Proofs</a><a href="#figures">Figures</a>'
-           "</nav>")
+    nav = ('<nav><a href="#graph">Graph</a><a href="#ledger-section">Ledger</a><a href="#proofs">Proofs</a>'
+           '<a href="#figures">Figures</a></nav>')
     proofs_intro = (f"<p>{len(views)} lemmas and theorems; {len(broken)} have a broken step (refuted or "
                     "conditional): " + ", ".join(f'<a href="#proof-{anchor(v.result)}"><code>{_e(v.result)}</code></a>'
                                                  for v in broken) + ".</p>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
-            f"<style>{_CSS}{_status_css()}</style></head><body>"
+            f"<style>{_CSS}{graph_svg.CSS}{_status_css()}</style></head><body>"
             f"<h1>{_e(title)}</h1><p>Risk-sensitive Bandits: Arm Mixture Optimality and Regret-efficient Algorithms "
             "(AISTATS 2025), checked claim by claim. Generated by <code>rsb report</code>.</p>" + nav
             + '<div class="part" id="part-summary"><h2 id="summary">Summary</h2>' + _summary_html(results) + "</div>"
+            + '<div class="part" id="part-graph"><h2 id="graph">The results and what they use</h2>'
+            + graph_svg.render(results, anchor) + "</div>"
             + '<div class="part" id="part-ledger"><h2 id="ledger-section">Ledger</h2>' + _ledger_html(results)
             + "</div>"
             + '<div class="part" id="part-proofs"><h2 id="proofs">Proofs, step by step</h2>' + proofs_intro

@@ -26,7 +26,7 @@ command resumes (``docs/longruns.md``).
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,7 +210,7 @@ def _write_outputs(exp: Experiment, out: Path, rows: list[Row], trials: int, see
     header = _header(exp, trials, seed)
     paths = {k: out / f"{exp.name}.{k}" for k in ("csv", "json", "png", "pdf", "txt")}
     write_csv(paths["csv"], rows, header)
-    write_text(paths["json"], json.dumps(header, indent=1, default=str) + "\n")
+    write_text(paths["json"], jsontext.dumps(header, indent=1, default=str) + "\n")
     save_figure(experiment_figure(exp, [r.values for r in rows]), paths["png"], paths["pdf"])
     write_text(paths["txt"], caption(exp, rows, trials, seed))
     return {**{k: str(v) for k, v in paths.items()}, "rows": [r.values for r in rows]}

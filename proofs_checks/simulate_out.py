@@ -19,7 +19,7 @@ for bit.  Then, each written atomically (:mod:`proofs_checks.outputs`):
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 
 from .outputs import check_out, csv_text, write_text
 
@@ -71,7 +71,7 @@ def simulate_to(spec: dict, out, progress=None, **sweep_opts) -> dict:
 def _write(out, summary: dict, arrays: dict) -> dict:
     """``out/simulate.json`` and ``out/simulate.csv``; the summary with ``files``."""
     paths = {"summary": out / SUMMARY_NAME, "trials": out / TRIALS_NAME}
-    write_text(paths["summary"], json.dumps(summary, indent=1) + "\n")
+    write_text(paths["summary"], jsontext.dumps(summary, indent=1) + "\n")
     write_text(paths["trials"], trials_csv(summary, arrays))
     if "trajectory" in summary:
         from .figures import trajectory_figure

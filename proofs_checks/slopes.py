@@ -250,18 +250,14 @@ def specs_for(req: SlopeRequest, eps_expr) -> list[dict]:
 
 
 def _notes(req: SlopeRequest, rate, fit, degenerate: bool) -> list[str]:
+    from .bound_plot import variant_notes
     from .bound_rates import format_exponent
 
     notes = []
     if degenerate:
         notes.append("degenerate: the paper's constants make the algorithm degenerate at some horizon (see warnings); "
                      "the slope measures that, not the rate of the theorems; use --radius-scale / --explore / --eps")
-    if req.explore is not None and req.algo == "rs-etc-m":
-        notes.append("--explore replaces the ceil(N(eps)/K) pulls per arm of eq:number of samples main paper: the "
-                     "theorems' bound is for N(eps)")
-    if req.radius_scale is not None and req.radius_scale != 1.0:
-        notes.append(f"radius scaled by {req.radius_scale:g}: lemma: concentration no longer gives "
-                     f"P(F_i not in C_t(i)) <= 2/T^2, so the theorems' bound is not proven for this variant")
+    notes += variant_notes(req.algo, req.radius_scale, req.explore)
     if rate.slope is not None and rate.slope >= 0:
         notes.append(f"the bound does not decay for this eps schedule (derived slope {format_exponent(rate.slope)})")
     if fit.excluded_T:
@@ -323,7 +319,7 @@ def _result(req: SlopeRequest, rate, runs: list, start: float, out) -> SlopeResu
     wl = [f"T={T}: {w}" for T, ws in zip(req.Ts, warns) for w in ws]
     return SlopeResult(
         dr=req.dr, params=dict(req.params), p=req.p, algo=req.algo, Ts=req.Ts, trials=req.trials,
-        eps_rule=req.eps_rule, eps=tuple(float(e) for e in eps_used),
+        eps_rule=req.eps_rule, eps=tuple(None if e is None else float(e) for e in eps_used),  # None: no grid
         mean_regret=tuple(float(np.mean(r)) for r in regrets),
         std_regret=tuple(float(np.std(r, ddof=1)) if r.size > 1 else 0.0 for r in regrets),
         slope=fit.slope, ci_low=fit.ci_low, ci_high=fit.ci_high, slope_log_corrected=fit.slope_log_corrected,
@@ -346,20 +342,26 @@ def _fmt(v, nd: int = 3) -> str:
 
 def format_table(results: list[SlopeResult]) -> str:
     """The table of ``rsb slopes``: slopes, their intervals and the derived slope, all exponents of T."""
-    head = (f"{'dr':<10} {'algo':<9} {'p':<14} {'slope':>7} {'ci':>17} {'slope_lc':>8} {'ci_lc':>17} "
+    # the columns as wide as their longest cell: a user's h (an expression) or arm laws keep the table aligned
+    wd = max([10] + [len(r.dr) for r in results])
+    wa = max([9] + [len(r.algo) for r in results])
+    wp = max([14] + [len(_instance_text(r)) for r in results])
+    head = (f"{'dr':<{wd}} {'algo':<{wa}} {'p':<{wp}} {'slope':>7} {'ci':>17} {'slope_lc':>8} {'ci_lc':>17} "
             f"{'derived':>8} {'consistent':>10} {'degenerate':>10}")
     lines = ["slopes of log(mean regret) against log T; 'derived' is the slope of the theorem's bound; "
              "every number is an exponent of T (negative: decaying)", head]
     for r in results:
         lines.append(
-            f"{r.dr:<10} {r.algo:<9} {_instance_text(r)[:14]:<14} {_fmt(r.slope):>7} "
+            f"{r.dr:<{wd}} {r.algo:<{wa}} {_instance_text(r):<{wp}} {_fmt(r.slope):>7} "
             f"{'[' + _fmt(r.ci_low) + ', ' + _fmt(r.ci_high) + ']':>17} {_fmt(r.slope_log_corrected):>8} "
             f"{'[' + _fmt(r.ci_low_log_corrected) + ', ' + _fmt(r.ci_high_log_corrected) + ']':>17} "
             f"{_fmt(r.derived_slope):>8} {_fmt(r.consistent):>10} {_fmt(r.degenerate):>10}")
     for r in results:
         over = "; " + ", ".join(f"{k.replace('_', '-')} {v:g}" if isinstance(v, float) else f"{k.replace('_', '-')} {v}"
                                 for k, v in r.overrides.items()) if r.overrides else ""
-        lines.append(f"\n{r.dr} {r.algo} {'p=' + str(list(r.p)) if r.arms is None else 'arms ' + r.arms}: eps rule {r.eps_rule}{over}; mean regret "
+        # the eps rule only for the algorithms that search a grid (ucb1, dr-ucb, uniform read no eps)
+        rule = f"eps rule {r.eps_rule}" if "eps" in sim_options.READS.get(r.algo, ()) else "no eps (no grid)"
+        lines.append(f"\n{r.dr} {r.algo} {'p=' + str(list(r.p)) if r.arms is None else 'arms ' + r.arms}: {rule}{over}; mean regret "
                      + ", ".join(f"T={T}: {m:.3g}" for T, m in zip(r.Ts, r.mean_regret)))
         lines.append(f"  derived: {r.derived_rate} -- {r.derived_from}")
         for n in r.notes:

@@ -2,34 +2,45 @@
 
 Every check reduces its claim to a few facts and asks this module for the
 status; no check types a status in, and no check picks a status with its own
-``if``.  The rule (``docs/theory.md``, "The decision rule"), in the order it
-is applied by :func:`decide`:
+``if``.  The rule (``docs/theory.md``, "The decision rule").  Each entry is on
+one of two *axes*: the **statement** of a result, a table cell or a claim of
+the running text, or a step of a **proof** (a display of a proof, a constant
+chained through one).  A proof step is judged in the proof's *context*: the
+setting the proof works in and the quantities it fixes
+(:mod:`proofs_checks.contexts`); a failure outside that context is reported as
+a note beside the status, never as it.  In the order :func:`decide` applies it:
 
 1. **vacuous** — the claim is a bound that is informative at none of the
    cases it is about (at least the trivial bound there, or outside its own
    side conditions): whatever else is true, nothing it says there can be
    contradicted or used;
-2. **conditional** — the claim fails in some case its hypotheses allow, but
-   the check names a *repair*: a satisfiable condition in the claim's own
-   terms (a range of its parameters, a class of instances, the existence of an
-   unknown, a hypothesis stated elsewhere in the paper, a value of a constant
-   the claim leaves to its setting), not stated for this claim, with which the
-   claim held in every case tried (its mutant adds it and must come out
-   verified or loose);
-3. **refuted** — it fails in such a case and no repair is known; also a
+2. **conditional** — the claim fails in some case its hypotheses (and, for a
+   step, its proof's context) allow, but the check names a *repair*: a
+   condition in the claim's own terms, not stated for this claim, with which
+   the claim held in every case tried (its mutant adds it and must come out
+   verified or loose), and which holds *wherever the paper uses the claim*
+   (``repair_at_uses``) — a condition that excludes a place where the paper
+   uses the claim is no repair;
+3. **refuted** — it fails in such a case (a counterexample inside the setting
+   and with the quantities the proof fixes) and no repair is known; also a
    printed value that is wrong (its correct value is the entry's ``derived``,
    not a condition).  A failure observed only where the claim cannot be tested
    (a rate measured at horizons where the theorem's bound is not informative)
    is no refutation: such a claim is ``vacuous``;
-4. **loose** — it holds, and a strictly stronger value (a function of the
-   same parameters, at least as strong everywhere and stronger somewhere) is
-   *proven* (exactly, or symbolically): a dense-grid supremum or a Monte
-   Carlo estimate proves no better value;
-5. **verified** — it holds and no better value is proven.
+4. **gap** (proof steps only) — no counterexample in context, but the step does
+   not follow from what the proof has established (``follows=False``): the
+   evidence says what is missing and, where found, the repair that closes it;
+5. **loose** — it holds, and a strictly stronger value is *proven* (exactly, or
+   symbolically) in what the claim is about — an exponent (a larger one, with
+   whatever constant it needs: the rates improve), a constant (smaller, with
+   the same exponent, everywhere the claim is about) or the whole bound
+   (smaller everywhere); the entry's ``loose_in`` says which.  A dense-grid
+   supremum or a Monte Carlo estimate proves no better value;
+6. **verified** — it holds and no better value is proven.
 
 Claims that depend on an unknown (beta) are judged as functions of it over
 the range they state (every beta > 0 when they state none): :func:`on_range`
-— all of the range: rules 4-5; part of it: conditional with "beta in S";
+— all of the range: rules 5-6; part of it: conditional with "beta in S";
 none: refuted; a claim that needs the unknown to exist without saying so is
 conditional on "beta exists".  Numerical estimates of the unknown never decide.
 
@@ -38,6 +49,10 @@ conditions: each side's rate is used only where its hypotheses hold, and
 elsewhere the rate its proof gives without them; the claimed winner must be
 strictly better (a faster power of T, then a smaller power of log T) at every
 value of the unknown, and the evidence says for which values each side wins.
+
+What an entry changes (:func:`impact`): a false statement, a wrong rate, a
+wrong constant, the proof only, an evident typo whose corrected form holds, or
+nothing.
 
 The helpers: a printed value against a derived one (:func:`compare`), the same
 over a range of an unknown (:func:`compare_on`), a printed rate against a
@@ -53,17 +68,22 @@ from functools import lru_cache
 import sympy as sp
 
 #: How bad a status is when several cases are combined (:func:`worst`).
-SEVERITY = {"verified": 0, "loose": 1, "vacuous": 2, "conditional": 3, "refuted": 4}
+SEVERITY = {"verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
 #: What "a stronger printed value" means: larger exponents, smaller constants, or equality only.
 SENSES = ("larger", "smaller", "equal")
 #: Relative tolerance when a printed or derived value is a float (grid suprema, quadrature).
 REL_TOL = 1e-9
-#: Statuses of a step that does not hold as printed in its stated generality (the per-proof view's "broken").
+#: Statuses of a step that does not hold as printed in its proof's context (the per-proof view's "broken").
 BROKEN = ("refuted", "conditional")
+#: What a ``loose`` verdict's better value is better in (the entry's ``loose_in``).
+LOOSE_IN = ("exponent", "constant", "bound")
+#: What a claim's printed value is (:attr:`proofs_checks.claims.Claim.about`): a rate or an exponent that sets one,
+#: a constant, a bound as a whole, or a statement (anything else).
+ABOUT = ("rate", "exponent", "constant", "bound", "statement")
 
 
 def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sharper: bool = False,
-           untestable: bool = False) -> str:
+           untestable: bool = False, follows: bool = True, repair_at_uses: bool = True) -> str:
     """The status of a claim from what its check found (the rule of this module's docstring).
 
     Parameters
@@ -82,19 +102,50 @@ def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sha
         The failure was only observed where the claim cannot be contradicted
         (e.g. a measured rate at horizons where the theorem's bound is not
         informative).
+    follows : bool
+        For a proof step: it follows from what the proof has established (False with ``holds``: a gap).
+    repair_at_uses : bool
+        The repair holds wherever the paper uses the claim (False: it is no repair).
 
     Returns
     -------
     str
-        One of ``verified, loose, vacuous, conditional, refuted``.
+        One of ``verified, loose, gap, vacuous, conditional, refuted``.
     """
     if vacuous:
         return "vacuous"
     if not holds:
-        if repair:
+        if repair and repair_at_uses:
             return "conditional"
         return "vacuous" if untestable else "refuted"
+    if not follows:
+        return "gap"
     return "loose" if sharper else "verified"
+
+
+def impact(*, axis: str, status: str, about: str, typo: bool = False) -> str:
+    """What a ledger entry changes, from its axis, status and what its printed value is about.
+
+    * ``none`` — verified or loose (the printed claim holds);
+    * ``typo`` — refuted or conditional as printed, and the evident correction holds (``typo``: the check found
+      the corrected claim verified or loose);
+    * ``proof`` — a step of a proof (axis ``proof``) that is a gap, refuted or conditional: the result's proof is
+      affected, not (by this entry) its statement;
+    * for a statement that is refuted or conditional: ``rate`` (a rate, or an exponent that sets one),
+      ``constant`` (a constant), else ``statement``;
+    * a vacuous statement: ``statement`` (it says nothing where the paper applies it).
+    """
+    if about not in ABOUT:
+        raise ValueError(f"argument 'about': {about!r} is not one of {ABOUT}")
+    if status in ("verified", "loose", "unchecked"):
+        return "none"
+    if typo and status in ("refuted", "conditional"):
+        return "typo"
+    if axis == "proof":
+        return "proof"
+    if status == "vacuous":
+        return "statement"
+    return {"rate": "rate", "exponent": "rate", "constant": "constant"}.get(about, "statement")
 
 
 def worst(*statuses: str) -> str:

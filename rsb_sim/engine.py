@@ -6,6 +6,7 @@ optimal *mixture* (:meth:`~rsb_sim.instances.BernoulliInstance.optimal`).
 
 from __future__ import annotations
 
+
 import subprocess
 import sys
 import time
@@ -16,8 +17,10 @@ import numpy as np
 
 from rsb_theory.distortions import Distortion
 
+from . import jsontext
 from .arm_laws import run_policy
 from .config import SimConfig
+from .options import READS
 from .policies import get_policy
 from .rewards import RewardTable
 from .setup import Setup, prepare
@@ -112,7 +115,7 @@ class SimResult:
             "warnings": list(self.warnings),
             "seed": self.config.seed,
             "seed_entropy": str(self.entropy),
-            "eps": s.eps,
+            "eps": s.eps if "eps" in READS[self.algo] else None,  # ucb1, dr-ucb and uniform search no grid
             "explore_per_arm": s.n0,
             "N_eps": s.N_eps,
             "Delta_min": s.Delta_min,
@@ -131,11 +134,37 @@ class SimResult:
             out["trajectory_regrets"] = self.trajectory_regrets.tolist()
         return out
 
+    def to_json(self) -> str:
+        """:meth:`summary` as JSON text: the one serialisation of ``rsb simulate --format json``."""
+        return jsontext.dumps(self.summary(), indent=2)
+
+    def to_frame(self):
+        """A tidy pandas DataFrame: one row per trial and recorded step (:func:`frame_rows`)."""
+        import pandas as pd
+
+        return pd.DataFrame(frame_rows(self), columns=FRAME_COLUMNS)
+
     def _quantization(self) -> dict:
         """``{"quantization": ...}`` when the UCB's estimates were quantised (rsb_sim.arm_laws), else nothing."""
         declare = getattr(self.instance, "quantization", None)
         out = None if declare is None else declare(self.setup.L_bonus, self.setup.q)
         return {} if out is None else {"quantization": out}
+
+
+#: Columns of :meth:`SimResult.to_frame`: the run (algorithm, h, horizon T), the trial (0-based, as in the
+#: reward table), the step t and the regret V* - V(tau_t / t) of that trial at t (``eq:regret``).
+FRAME_COLUMNS = ("algo", "distortion", "T", "trial", "t", "regret")
+
+
+def frame_rows(res: "SimResult") -> list[tuple]:
+    """The rows of :meth:`SimResult.to_frame`: every recorded step of every trial, else t = T alone."""
+    first = res.config.first_trial
+    if res.trajectory_regrets is None:
+        steps, table = (res.config.T,), res.regrets[None, :]
+    else:
+        steps, table = tuple(int(p["t"]) for p in res.trajectory), res.trajectory_regrets
+    return [(res.algo, res.distortion, res.config.T, first + k, t, float(table[j, k]))
+            for k in range(table.shape[1]) for j, t in enumerate(steps)]
 
 
 def _instance_dict(inst) -> dict:

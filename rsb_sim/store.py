@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import jsontext
 from .files import CorruptFile, move_aside, write_bytes
 
 #: Version of the stored layout (``summary["store"]["format"]``).
@@ -119,7 +120,7 @@ def save_arrays(directory, key: str, summary: dict, regrets: np.ndarray, counts:
     npz = buf.getvalue()
     record = {"format": FORMAT, "key": key, "npz_sha256": _digest(npz), "summary_sha256": _summary_digest(summary)}
     write_bytes(directory / f"{key}.npz", npz)
-    text = json.dumps({**summary, "store": record}, indent=1)
+    text = jsontext.dumps({**summary, "store": record}, indent=1)
     return write_bytes(directory / f"{key}.json", text.encode())
 
 

@@ -116,3 +116,14 @@ def trajectory_points(regrets: np.ndarray, steps: tuple[int, ...]) -> tuple[dict
 def points(counts: np.ndarray, steps: tuple[int, ...], instance, d, v_star: float) -> tuple[dict, ...]:
     """``[{"t", "mean_regret", "ci_low", "ci_high"}]``: V* - V(tau_t / t) per trial, mean and interval."""
     return trajectory_points(regrets_at(counts, steps, instance, d, v_star), steps)
+
+
+def spread_text(mean: float, stderr: float, trials: int, digits: int = 4) -> str:
+    """``"0.01234 +- 0.0021"``, or ``"0.0005973 (all 20 trials identical)"`` when the trials do not differ.
+
+    A zero spread over several trials is not an error bar of 0: every trial ended with the same
+    counts (the same tau_T / T), which a reader should be told in words.
+    """
+    if trials > 1 and stderr == 0:
+        return f"{mean:.{digits}g} (all {trials} trials identical)"
+    return f"{mean:.{digits}g} +- {stderr:.2g}"

@@ -547,6 +547,11 @@ class Distortion:
         return self.validation.h_min < 0
 
     def describe(self) -> str:
+        """The name with its parameters (``pht(s=1/2)``); a user's h by its expression, never ``custom``."""
+        if self.key == "custom":
+            return str(self.expr)
+        if self.key == "dual(custom)":
+            return f"dual({self.source[5:-1]})" if not self.params else str(self.expr)
         ps = ", ".join(f"{k}={v}" for k, v in self.params)
         if ps and self.key.startswith("dual(") and self.key.endswith(")"):
             return f"{self.key[:-1]}({ps}))"  # dual(pht(s=1/2)), not dual(pht)(s=1/2)
@@ -686,6 +691,9 @@ def from_string(text: str, **params) -> Distortion:
     """
     symbols = {k: sp.Symbol(k, real=True) for k in params}
     expr = parse_expression(text, symbols)
+    unused = [k for k in params if symbols[k] not in expr.free_symbols]
+    if unused:  # an option that changes nothing is an error (README), not echoed as if it had an effect
+        raise DistortionError(f"argument '--param {unused[0]}': h = {text} does not use {unused[0]!r}")
     expr = expr.subs({symbols[k]: _coerce_value(k, v) for k, v in params.items()})
     if expr.free_symbols - {U}:
         raise DistortionError(f"argument 'h': free symbols {sorted(map(str, expr.free_symbols - {U}))} need --param values")

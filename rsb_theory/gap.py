@@ -27,6 +27,10 @@ from .discretization import check_p, enumerate_optimum, fast_optimum
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on, exact_number
 
 
+#: Width of the range of local slopes accepted as agreeing (a limit), :func:`estimate_beta`'s default ``tol``.
+SLOPE_TOL = 0.15
+
+
 @dataclass(frozen=True)
 class GapPoint:
     """Delta_min at one eps: gap to the best value outside the optimal set."""
@@ -62,9 +66,44 @@ class BetaEstimate:
     points: tuple[GapPoint, ...]
     grid: str
 
+    def reading(self, tol: float = SLOPE_TOL) -> tuple[float | None, str]:
+        """(beta or None, why) as ``rsb derive`` reports it: beta whenever the local slopes agree.
+
+        Eps with several optimal grid points are left out of the slopes (there the literal
+        ``a != a*`` reading of ``eq:discrete_gap`` gives Delta_min = 0), which does not stop the
+        slopes of the other eps from agreeing; :attr:`converged` (no tie at all) is the stricter
+        reading the ledger uses.  Ties are named as what they are: for Bernoulli arms
+        V(alpha) = h(<alpha, p>), so grid points with the same mean, or with means at which h takes
+        the same value (h symmetric about p*, a flat top), are all optimal.
+        """
+        n, untied = len(self.points), len(self.points) - self.n_ties
+        ties = (f"{self.n_ties} of {n} eps have several optimal grid points (equal V: for Bernoulli arms V depends "
+                f"on alpha only through <alpha, p>, so points with equal means, or means where h takes equal "
+                f"values, tie); those eps are left out")
+        if untied < 3 or not np.isfinite(self.slope_min):
+            return None, (f"no beta: {ties}, and fewer than 3 eps remain. The optimum of eq:discrete optimal "
+                          f"mixture is a set at (nearly) every eps, so the literal Delta_min of eq:discrete_gap "
+                          f"is 0 and no limit of log Delta_min / log eps is read off")
+        spread = f"local slopes (finer half of the {untied} eps with one optimal point) in " \
+                 f"[{self.slope_min:.3f}, {self.slope_max:.3f}]"
+        if self.slope_max - self.slope_min < tol:
+            beta = round((self.slope_min + self.slope_max) / 2, 3)
+            return beta, f"beta ~ {beta:.3f}: {spread} agree" + (f"; {ties}" if self.n_ties else "") + \
+                f"; the fitted slope {self.beta_fit:.3f} includes the coarse eps"
+        return None, f"no limit: {spread} do not settle (width >= {tol:g})" + (f"; {ties}" if self.n_ties else "")
+
     def evidence(self) -> str:
         eps = [p.eps for p in self.points]
-        verdict = "limit plausible" if self.converged else "no limit: local slopes do not settle"
+        if self.converged:
+            verdict = "limit plausible"
+        elif self.n_ties and self.slope_max - self.slope_min < SLOPE_TOL:  # they agree; the ties are why
+            verdict = ("local slopes agree; the limit is not claimed here because at the tied eps the literal "
+                       "a != a* reading of eq:discrete_gap gives Delta_min = 0 (rsb derive reports beta from the "
+                       "agreeing slopes)")
+        elif len(self.points) - self.n_ties < 3:
+            verdict = "no limit: the optimum is a set at (nearly) every eps (tied optima)"
+        else:
+            verdict = "no limit: local slopes do not settle"
         return (
             f"Delta_min(eps) on the {self.grid} grid for eps in [{min(eps):.3g}, {max(eps):.3g}] "
             f"({len(eps)} values): fitted slope {self.beta_fit:.3f}, local slopes (finer half) in "
@@ -103,7 +142,7 @@ def estimate_beta(
     p,
     grid: str = "ucb",
     n_values=None,
-    tol: float = 0.15,
+    tol: float = SLOPE_TOL,
 ) -> BetaEstimate:
     """Numeric beta along eps = 1/n (see module docstring).
 

@@ -17,6 +17,7 @@ import sympy as sp
 from . import rates
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on
 from .gap import AnalyticBeta, BetaEstimate, beta_monotone, estimate_beta
+from .distortions import exact_number
 from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent, holder, mixture_holder, optimal_means
 from .oracle import alpha_star_bernoulli
 
@@ -168,3 +169,37 @@ def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstancePro
     tr = rates.table_rates(inst.q, r_use, beta_for_rates, mix.solitary)
     return InstanceProfile(d, tuple(arr.tolist()), fam, inst, mix, tuple(alpha.tolist()),
                            float(d.numeric(np.array([float(mix.p_star)]))[0]), b_an, b_num, tr)
+
+
+def optimal_set(d: Distortion, p, p_star) -> str | None:
+    """The optimal mixtures of ``eq:optimal alpha`` in words when there are several, else None.
+
+    For Bernoulli arms V(alpha) = h(<alpha, p>) (``eq:V``), so alpha is optimal exactly when its mean
+    <alpha, p> maximises h on [min p, max p] (:func:`~rsb_theory.holder.optimal_means`: a flat top
+    gives an interval).  The optimum is one point only when that maximiser is a single mean reached
+    by one alpha: with K = 2 distinct means any single mean; with K >= 3 a smallest or largest mean
+    held by one arm.
+    """
+    ps = [exact_number(x) for x in p]
+    lo, hi = min(ps), max(ps)
+    tops = list(optimal_means(d, lo, hi))
+    top_value = d.expr.subs(U, tops[0])
+    parts: list[sp.Set] = []
+    i = 0
+    while i < len(tops):  # consecutive maximisers with h at their mid-point on top are the ends of a flat top
+        j = i
+        while j + 1 < len(tops) and sp.simplify(d.expr.subs(U, (tops[j] + tops[j + 1]) / 2) - top_value) == 0:
+            j += 1
+        parts.append(sp.Interval(tops[i], tops[j]) if j > i else sp.FiniteSet(tops[i]))
+        i = j + 1
+    means = sp.Union(*parts)
+    if isinstance(means, sp.FiniteSet) and len(means) == 1:
+        m = tops[0]
+        distinct = len(set(ps)) == len(ps)
+        if (len(ps) == 2 and distinct) or (m in (lo, hi) and ps.count(m) == 1):
+            return None
+        where = f"<alpha, p> = {m}"
+    else:
+        where = f"<alpha, p> in {means}"
+    return (f"not unique: every alpha with {where} is optimal (V(alpha) = h(<alpha, p>)); the reported alpha* is "
+            f"the one of eq:optimal alpha's closed form at p* = {p_star}")

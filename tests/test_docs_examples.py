@@ -71,3 +71,55 @@ def test_documented_command_is_accepted(tmp_path, monkeypatch, doc, argv):
     monkeypatch.chdir(tmp_path)
     args = build_parser().parse_args(argv)
     importlib.import_module(f"proofs_checks.cli.{args.module}").validate(args)
+
+
+def _parser_commands() -> dict[str, tuple[set[str], set[str]]]:
+    """Each subcommand of the parser (``plot bounds`` by its positional choice): (its flags, the words it must name).
+
+    The words are the choices of its positional argument and of ``--algo`` (the baselines too).
+    """
+    import argparse
+
+    from proofs_checks.cli.parser import build_parser
+
+    out = {}
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                flags = {o for a in sub._actions for o in a.option_strings if o.startswith("--") and o != "--help"}
+                words = {str(c) for a in sub._actions if a.choices and (not a.option_strings or "--algo" in
+                                                                          a.option_strings) for c in a.choices}
+                out[name] = (flags, words)
+    return out
+
+
+def _index_commands() -> dict[str, str]:
+    """The bullets of docs/index.md's command summary, by subcommand."""
+    text = (ROOT / "docs" / "index.md").read_text()
+    section = text[text.index("Commands ("):text.index("What the flags mean")]
+    out = {}
+    for bullet in re.split(r"\n\* ", section)[1:]:
+        m = re.match(r"`rsb (\w+)", bullet)
+        assert m, f"a bullet of the command summary does not start with `rsb NAME`: {bullet[:60]!r}"
+        out[m.group(1)] = bullet
+    return out
+
+
+def test_index_command_summary_equals_parser():
+    parser, index = _parser_commands(), _index_commands()
+    assert set(index) == set(parser), "docs/index.md's command summary and the parser's subcommands differ"
+    for name, (flags, words) in parser.items():
+        bullet = index[name]
+        documented = set(re.findall(r"(?<![\w-])(--[A-Za-z][\w-]*)", bullet))
+        assert documented == flags, (f"rsb {name}: flags missing from docs/index.md {sorted(flags - documented)}, "
+                                     f"not in the parser {sorted(documented - flags)}")
+        missing = [w for w in words if w not in bullet]
+        assert not missing, f"rsb {name}: docs/index.md does not name {missing}"
+
+
+def test_every_doc_page_is_listed():
+    pages = sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.name != "index.md")
+    readme = (ROOT / "README.md").read_text()
+    index = (ROOT / "docs" / "index.md").read_text()
+    assert [p for p in pages if f"docs/{p}" not in readme] == [], "README's documentation list lacks a page"
+    assert [p for p in pages if f"({p})" not in index] == [], "docs/index.md's Pages list lacks a page"

@@ -30,6 +30,7 @@ from scipy.stats import binom
 from rsb_sim.rules import TIE_TOL
 
 from .etc_commit import commit_counts, etc_grid
+from ..numfmt import num
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,8 @@ class TwoPointArms:
         return (self.hi - self.lo) * (max(self.p) - min(self.p)) / 2
 
     def describe(self) -> str:
-        pts = "Bern" if (self.lo, self.hi) == (0.0, 1.0) else f"two-point on {{{self.lo:g}, {self.hi:g}}},"
-        return f"{pts} p = ({', '.join(f'{x:g}' for x in self.p)})"
+        pts = "Bern" if (self.lo, self.hi) == (0.0, 1.0) else f"two-point on {{{num(self.lo, 6)}, {num(self.hi, 6)}}},"
+        return f"{pts} p = ({', '.join(f'{num(x, 6)}' for x in self.p)})"
 
 
 @dataclass(frozen=True)

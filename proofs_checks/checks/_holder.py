@@ -46,6 +46,7 @@ from ..claims import Claim
 from ..ledger import CheckResult
 from ..mutants import as_text, stronger
 from ..verdict import compare, decide, worst
+from ..numfmt import num, resid
 
 #: Relative tolerance for "a dense-grid supremum equals the symbolic value".
 GRID_RTOL = 1e-4
@@ -199,13 +200,13 @@ def solitary_LMH(key: str, params: tuple, r: sp.Expr) -> tuple[float, sp.Expr | 
         P, X = _region_grid(float(lo), float(hi), side)
         with np.errstate(all="ignore"):
             ratio = (d.numeric(P) - d.numeric(X)) / np.abs(P - X) ** float(r)
-        num = float(np.nanmax(ratio[np.isfinite(ratio)]))
+        sup = float(np.nanmax(ratio[np.isfinite(ratio)]))
         reg = holder_on(key, params, lo, hi)
         cand = reg.L_exact if (reg.q == r and reg.L_exact is not None) else None
-        exact = cand if cand is not None and abs(float(cand) - num) <= GRID_RTOL * max(1.0, abs(num)) else None
-        vals.append((float(exact) if exact is not None else num, exact))
-        best = max(best, float(exact) if exact is not None else num)
-        parts.append(f"p* {'<' if side < 0 else '>'} {m}: grid sup {num:.6g}"
+        exact = cand if cand is not None and abs(float(cand) - sup) <= GRID_RTOL * max(1.0, abs(sup)) else None
+        vals.append((float(exact) if exact is not None else sup, exact))
+        best = max(best, float(exact) if exact is not None else sup)
+        parts.append(f"p* {'<' if side < 0 else '>'} {m}: grid sup {num(sup, 6)}"
                      + (f" = Hölder constant {exact} of h on [{lo}, {hi}]" if exact is not None else ""))
     return best, _exact_max(vals), "; ".join(parts)
 
@@ -415,11 +416,11 @@ def region_step(key: str, claim: paper_claims.LemmaClaim, middle: sp.Expr, regio
     # a grid proves no smaller constant: the step is verified when it holds, refuted when it fails
     st = decide(holds=ok_eq and ok_le)
     return CheckResult(claim.id, claim.claim, claim.printed, f"holds; grid max of (U_h(F) - U_h(G)) / |p_F - p_G| "
-                       f"= {best:.6g} <= {const}" if ok_eq and ok_le else
-                       f"fails: max of U_h(F) - U_h(G) - {const}|p_F - p_G| = {slack:.3g}", st,
+                       f"= {num(best, 6)} <= {const}" if ok_eq and ok_le else
+                       f"fails: max of U_h(F) - U_h(G) - {const}|p_F - p_G| = {num(slack, 3)}", st,
                        "numeric", f"{int(mask.sum())} grid points of the region ({claim.condition}): "
-                       f"max |U_h(F) - U_h(G) - ({middle})| = {eq_err:.2e}; max of U_h(F) - U_h(G) - "
-                       f"{const}|p_F - p_G| = {slack:.3g} (<= 0: {ok_le}); smallest constant on the region {best:.6g}")
+                       f"max |U_h(F) - U_h(G) - ({middle})| = {resid(eq_err, 3)}; max of U_h(F) - U_h(G) - "
+                       f"{const}|p_F - p_G| = {num(slack, 3)} (<= 0: {ok_le}); smallest constant on the region {num(best, 6)}")
 
 
 # ---------------------------------------------------------------------------

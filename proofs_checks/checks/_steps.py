@@ -25,6 +25,7 @@ from rsb_theory.expressions import to_sympy
 from .. import paper_claims
 from ..claims import Claim
 from ..ledger import CheckResult
+from ..numfmt import num
 from ..verdict import decide
 
 #: Root seed of every seeded draw of the proof-step checks (children spawned per purpose).
@@ -104,6 +105,54 @@ def bernoulli_instances(K: int, count: int, purpose: int) -> tuple[tuple[float, 
     return tuple(tuple(float(x) for x in np.round(np.sort(rng.uniform(0.02, 0.98, K)), 2)) for _ in range(count))
 
 
+#: Instances (Bernoulli means) on which Hölder continuity on the hull of the means is compared with the whole of [0, 1].
+HULL_INSTANCES = ((0.3, 0.31), (0.05, 0.1), (0.4, 0.9), (0.85, 0.95))
+
+
+@lru_cache(maxsize=1)
+def holder_beyond_hull() -> tuple[tuple[str, tuple[float, float], float, float, float, float] | None, int]:
+    """A witness that Hölder continuity on the convex hull Xi of the arms' laws (``assumption:Holder``) does not give
+    it between an empirical law and an arm's law: (distortion, hull of the means, q and L_H on the hull, an empirical
+    mean x outside the hull, the ratio |h(x) - h(p)| / |x - p|^q > L_H at the nearer end p), and how many
+    (distortion, instance) pairs were tried.  For Bernoulli laws U_h = h(mean) and W1 = |difference of means|
+    (``lemma:lipschitz-wasserstein``); q, L_H on the hull from :func:`rsb_theory.holder.holder`."""
+    from rsb_theory.holder import holder
+
+    x = np.linspace(0.0, 1.0, 201)
+    tried = 0
+    for m in holder_sweep():
+        for lo, hi in HULL_INSTANCES:
+            tried += 1
+            hr = holder(m.d, (lo, hi))
+            q, L = float(hr.q), float(hr.L_exact if hr.L_exact is not None else hr.L_H)
+            for p in (lo, hi):
+                out = x[(x < lo) | (x > hi)]
+                ratio = np.abs(m.d.numeric(out) - m.d.numeric(np.array([p]))[0]) / np.abs(out - p) ** q
+                k = int(np.argmax(ratio))
+                if ratio[k] > L * (1 + 1e-6) + 1e-12:
+                    return (m.name, (lo, hi), q, L, float(out[k]), float(ratio[k])), tried
+    return None, tried
+
+
+def holder_domain_follows(claim: Claim) -> tuple[bool, str]:
+    """Does a step that applies eq:Holder between an empirical law and an arm's law follow from the Hölder
+    continuity the theorem assumes?  Only if the assumption covers those laws: ``HOLDER_DOMAIN`` (printed: Xi, the
+    convex hull of the arms' laws) or the domain a claim states (``given`` key ``holder_domain``), and no witness
+    shows that continuity on Xi misses them.  Returns (follows, evidence)."""
+    domain = claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN)
+    if domain != paper_claims.HOLDER_DOMAIN:
+        return True, f"Hölder continuity assumed on {domain}, which contains the empirical laws."
+    witness, tried = holder_beyond_hull()
+    if witness is None:
+        return True, f"Hölder continuity on the hull of the means extends to [0, 1] in all {tried} cases tried."
+    name, (lo, hi), q, L, x, ratio = witness
+    return False, (f"The step applies eq:Holder to an empirical law F_i,N, which is outside Xi, the convex hull of the "
+                   f"arms' laws on which assumption:Holder is stated: with q and L_H of U_h on Xi it does not follow "
+                   f"({tried} (h, instance) pairs tried; e.g. {name} on Bern({lo}), Bern({hi}): q = {num(q)}, L_H = "
+                   f"{num(L)} on the hull, but an empirical mean {num(x, 3)} gives the ratio {num(ratio)}).  The "
+                   "family constants of the Hölder lemmas (all pairs of Bernoulli laws, table:table_risks) close it.")
+
+
 def printed(text: str, names: Iterable[str], flag: str = "printed formula") -> tuple[sp.Expr, dict[str, sp.Symbol]]:
     """``text`` as SymPy with positive symbols for ``names`` (the one parser)."""
     syms = {n: sp.Symbol(n, positive=True) for n in names}
@@ -122,30 +171,35 @@ def step(ident: str) -> paper_claims.ProofStep:
 
 def entry(claim: Claim, *, holds: bool, method: str, derived: str, evidence: str, repair: str | None = None,
           sharper: bool = False, vacuous: bool = False, claim_text: str | None = None,
-          paper: str | None = None) -> CheckResult:
+          paper: str | None = None, follows: bool = True, note: str = "",
+          repair_at_uses: bool = True) -> CheckResult:
     """The ledger entry of a step check (status by :func:`proofs_checks.verdict.decide`).
 
     ``claim_text``/``paper`` default to the printed step's words and formula; a mutant's note is appended to
-    the words so that an altered claim reads differently.
+    the words so that an altered claim reads differently.  ``follows=False`` with ``holds``: a gap (no
+    counterexample in the proof's context, but the step does not follow from what the proof has established).
+    ``note``: what was seen outside the proof's context (never the status).
     """
     st: paper_claims.ProofStep = claim.printed if isinstance(claim.printed, paper_claims.ProofStep) else step(claim.id)
     words = claim_text if claim_text is not None else st.claim
     if claim.note:
         words = f"{words} [altered: {claim.note}]"
-    return CheckResult(claim.id, words, paper if paper is not None else st.shown(),
-                       derived, decide(holds=holds, repair=repair, vacuous=vacuous, sharper=sharper), method, evidence)
+    status = decide(holds=holds, repair=repair, vacuous=vacuous, sharper=sharper, follows=follows,
+                    repair_at_uses=repair_at_uses)
+    return CheckResult(claim.id, words, paper if paper is not None else st.shown(), derived, status, method, evidence,
+                       note=note)
 
 
 def condition_mutants(condition: str, key: str, text: str, note: str):
-    """The mutants of a claim whose repair is ``condition``: the condition stated (for a conditional verdict), else
-    the printed piece ``key`` replaced by the stronger ``text``."""
+    """The mutants of a claim whose repair is ``condition``: the condition stated (for a conditional verdict, or a gap
+    the condition closes), else the printed piece ``key`` replaced by the stronger ``text``."""
     def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
-        if result.status == "conditional":
+        if result.status in ("conditional", "gap"):
             return [claim.assuming("condition", condition, f"{condition} stated")]
         return [claim.reprinted(claim.printed.with_value(key, text), note)]
     return mutants
 
 
 def fmt(x: float, digits: int = 4) -> str:
-    """A float as evidence text (fixed significant digits, so that the ledger is byte-stable)."""
-    return f"{x:.{digits}g}"
+    """A float as evidence text: :func:`proofs_checks.numfmt.num` (exact where exact, never rounding noise)."""
+    return num(x, digits)

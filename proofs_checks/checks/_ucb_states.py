@@ -24,6 +24,7 @@ from rsb_sim.rules import TIE_TOL
 from rsb_theory.grids import Grid
 
 from . import _steps
+from ..numfmt import num
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class States:
 
     def describe(self, s: int) -> str:
         a = self.points[self.at[s]]
-        return (f"{self.member.name}, p = {self.p}, mid-point grid eps = {self.eps:g}, radius r = "
+        return (f"{self.member.name}, p = {self.p}, mid-point grid eps = {num(self.eps, 6)}, radius r = "
                 f"{np.round(self.r[s], 6).tolist()}, p_hat = {np.round(self.phat[s], 6).tolist()}, a* = "
                 f"{np.round(self.points[self.star], 4).tolist()} ({int(self.opt.sum())} optimal points), a_t = "
                 f"{np.round(a, 4).tolist()}, Delta_min = "

@@ -30,17 +30,20 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..mutants import stronger
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "lemma:beta_lemma_monotone"
 #: eps = 1/n for the numeric beta (branch and bound: the grids are never enumerated).
 N_VALUES = (10, 14, 20, 28, 40, 56, 80, 113)
-#: Instances per h, K = 2, 3, 4: means inside (0, 1), and max p = 1.
-MEANS = ((0.3, 0.8), (0.4, 1.0), (0.2, 0.5, 0.7), (0.3, 0.6, 1.0), (0.1, 0.3, 0.6, 0.8), (0.1, 0.3, 0.6, 1.0))
+#: Instances per h, K = 2, 3, 4: means inside (0, 1), max p = 1, and the largest mean shared by two arms (then
+#: several grid points are optimal and Delta_min(eps) = 0: beta does not exist).
+MEANS = ((0.3, 0.8), (0.4, 1.0), (0.2, 0.5, 0.7), (0.3, 0.6, 1.0), (0.1, 0.3, 0.6, 0.8), (0.1, 0.3, 0.6, 1.0),
+         (0.3, 0.8, 0.8))
 #: 1/eps - K/2 = n: exact mid-point grids.
 GRID_N = (10, 20, 30)
 #: A numeric beta within TOL of the printed value confirms it.
 TOL = 0.15
-PREMISE = "h'(max p) > 0"
+PREMISE = "h'(max p) > 0 and the largest mean unique"
 
 
 def lemma_class() -> tuple[str, ...]:
@@ -95,25 +98,25 @@ def check(claim: Claim) -> CheckResult:
     with_premise = claim.assumes("premise") == PREMISE
     tried = [i for i in instances() if i.premise or not with_premise]
     bad_points = [i for i in tried if not i.points_ok]
-    off = [i for i in tried if abs(i.beta - printed) > TOL]
+    off = [i for i in tried if not abs(i.beta - printed) <= TOL]  # a beta that does not exist (nan) is off too
     holds = not bad_points and not off
-    repair = PREMISE if not bad_points and off and all(not i.premise for i in off) else None
+    repair = PREMISE if not holds and all(not i.premise for i in bad_points + off) else None
     status = decide(holds=holds, repair=repair)
     ev = (f"the lemma's class (concave, strictly increasing on [0, 1]): {', '.join(lemma_class())}; instances "
           f"{list(MEANS)}; eq:astar_lemma14 and eq:aprime_lemma14 are the best and second-best grid points in "
           f"{len(tried) - len(bad_points)}/{len(tried)} instances (eps = 1/(n + K/2), n in {GRID_N})"
           + (f"; mismatches: {[(i.key, i.p) for i in bad_points]}" if bad_points else "")
-          + "; numeric beta: " + ", ".join(f"{i.key} {i.p}: {i.beta:.3f}" for i in tried)
+          + "; numeric beta: " + ", ".join(f"{i.key} {i.p}: {num(i.beta, 3, 'f')}" for i in tried)
           + f". Premise of eq:delta_min_conc_mon_analysis: {PREMISE}"
           + (" (stated)" if with_premise else " (not stated by the lemma)"))
     for j, i in enumerate(off):
         detail = f" ({i.premise_reason}; {i.beta_evidence})" if j == 0 else f" ({i.premise_reason})"
-        ev += f"; {i.key} at p={i.p}: beta = {i.beta:.3f}, not {claim.printed}{detail}"
+        ev += f"; {i.key} at p={i.p}: beta = {num(i.beta, 3, 'f')}, not {claim.printed}{detail}"
     text = ("For concave, strictly increasing h on K-arm Bernoulli instances"
             + (f" with {PREMISE}" if with_premise else "") + f", beta = {claim.printed}")
     return CheckResult(ID, text, f"beta = {claim.printed}",
                        f"beta = 1 if {PREMISE}" if repair is not None else
-                       ("beta = " + ", ".join(sorted({f'{i.beta:.2f}' for i in tried})) if off else "beta = 1"),
+                       ("beta = " + ", ".join(sorted({num(i.beta, 2, "f") for i in tried})) if off else "beta = 1"),
                        status, "numeric", ev)
 
 

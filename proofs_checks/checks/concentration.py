@@ -30,6 +30,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 SEED = 20250304
 #: laws on [0, 1]: (name, atoms, masses)
@@ -107,8 +108,8 @@ def check_bound(claim: Claim) -> CheckResult:
     if viol:
         big = max(viol, key=lambda r: r[3] - r[4])
         at0 = 2 * np.exp(-1024 / np.e)
-        ev += (f", all with y < 512/sqrt(n); e.g. {big[0]}, n = {big[1]}, y = {big[2]}: frequency {big[3]:.3f} vs "
-               f"bound {big[4]:.2e}. At y = 0 the printed right side is 2 exp(-1024/e) = {at0:.1e} for every n, yet "
+        ev += (f", all with y < 512/sqrt(n); e.g. {big[0]}, n = {big[1]}, y = {big[2]}: frequency {num(big[3], 3, 'f')} vs "
+               f"bound {num(big[4], 3)}. At y = 0 the printed right side is 2 exp(-1024/e) = {num(at0, 2)} for every n, yet "
                "P(W1 > 0) = 1 - P(F_n = F) is near 1")
     ev += (f". In the cells with y >= 512/sqrt(n) (only n = 10^6 here: 512/sqrt(n) = 0.512) the frequency never "
            f"exceeds the bound: {ok_needed}. The statement holds if restricted to y >= 512/sqrt(n) (or with "
@@ -134,13 +135,13 @@ def check_radius(claim: Claim) -> CheckResult:
     vac = all(v >= 1 for _, v in nT)
     ev = (f"solving 2 exp(-n/(256 e)(y - 512/sqrt n)^2) = delta for y >= 512/sqrt n: y = {y_delta}; at delta = 2/T^2: "
           f"y = {y_T}, identical to eq:UCB_confidence_sets (rates.ucb_radius): {same}. At the largest sample count "
-          f"n = T of each horizon the radius is " + ", ".join(f"T={T}: {v:.3f}" for T, v in nT)
+          f"n = T of each horizon the radius is " + ", ".join(f"T={T}: {num(v, 3, 'f')}" for T, v in nT)
           + "; W1 between laws on [0, 1] (the paper's Bernoulli arms) is at most 1, so the confidence sets contain "
           "every arm law at every t <= T. The radius drops below 1 only for n >= "
           + ", ".join(f"{m} (T={T})" for T, m in n_needed) + "; 512/sqrt(n) alone is >= 1 for n <= 262144")
     return CheckResult(c.id, c.claim if tuple(horizons) == paper_claims.EXPERIMENT_HORIZONS else
                        f"The W1 radius the bound gives at delta = 2/T^2 is informative at T in {list(horizons)}",
-                       "radius < 1 (informative)", ", ".join(f"{v:.3f} at n=T={T}" for T, v in nT),
+                       "radius < 1 (informative)", ", ".join(f"{num(v, 3, 'f')} at n=T={T}" for T, v in nT),
                        decide(holds=True, vacuous=vac), "symbolic", ev)
 
 

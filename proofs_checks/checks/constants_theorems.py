@@ -27,6 +27,7 @@ from ..ledger import CheckResult
 from ..verdict import compare_on, fmt_set
 from . import _steps
 from ._steps import entry, fmt
+from ..numfmt import num
 
 RSE = "theorem:RS-ETC-M#step:"
 COR = "corollary:RS-UCB-M#step:"
@@ -74,9 +75,10 @@ def _rate_verdict(claim: Claim, printed: rates.TermExponents, derived: rates.Ter
             return entry(claim, holds=holds, method="symbolic", derived=f"K^({derived.K_exponent})",
                          evidence=ev + f"At q = {restrict}: K-exponent gap {gap_K.subs(rates.q, restrict)}.")
         ev += (f"The printed K-exponent covers the derived one for q in {fmt_set(v.holds_on)} only (a bound with a "
-               f"smaller K-exponent is stronger): the distortions with q < 1 (PHT, Wang's right-tail deviation) are "
-               f"outside.")
-        return entry(claim, holds=v.status in ("verified", "loose"), repair=v.repair, method="symbolic",
+               f"smaller K-exponent is stronger): for the distortions with q < 1 (PHT, Wang's right-tail deviation) "
+               f"it does not follow from the step before.  No counterexample in the proof's context: an O(.) rate "
+               f"with a smaller power of K is not shown false by a larger bound.")
+        return entry(claim, holds=True, follows=v.status in ("verified", "loose"), method="symbolic",
                      derived=f"K^({derived.K_exponent})", evidence=ev)
     holds = bool(gap_K.is_nonnegative)
     return entry(claim, holds=holds, sharper=holds, method="symbolic", derived=f"K^({derived.K_exponent})",
@@ -84,7 +86,7 @@ def _rate_verdict(claim: Claim, printed: rates.TermExponents, derived: rates.Ter
 
 
 def _rate_mutants(claim: Claim, result: CheckResult, key: str = "rate") -> list[Claim]:
-    if result.status == "conditional":
+    if result.status in ("conditional", "gap"):
         return [claim.assuming("q", sp.Integer(1), "q = 1")]
     return [claim.reprinted(claim.printed.with_value(key, f"({claim.printed.value(key)})/T"), "the rate times 1/T")]
 
@@ -123,7 +125,7 @@ def check_gamma_appendix(claim: Claim) -> CheckResult:
 
 
 def mutants_gamma(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
+    if result.status in ("conditional", "gap"):
         return [claim.assuming("q", sp.Integer(1), "q = 1")]
     return [claim.reprinted(claim.printed.with_value("discrete", "T**((gamma - 1)*q)"), "no K")]
 
@@ -172,15 +174,17 @@ def check_feasibility(claim: Claim) -> CheckResult:
     if bad:
         L_, q_, b_, c_, r_, v, need = min(bad, key=lambda c: c[5])
         ev += (f"fails at {len(bad)}, e.g. L = {L_}, q = {q_}, beta = {b_}, c_Delta = {c_}, rho = {r_}: the limit is "
-               f"{v:.4g}; the Theta-constant must exceed {need:.4g}.  The choice works only with a large enough "
-               "constant in Theta(.) (it then enters the O(.) constant as theta^r); the text does not say so.")
-        repair = "the constant of eps = Theta(.) at least (4096 e (2L/c_Delta)^(2/q)/rho)^(1/(2 + 2 beta/q))"
-        return entry(claim, holds=False, repair=repair, method="symbolic", derived=f"T(eps)/T -> {lim}", evidence=ev)
+               f"{num(v)}; the Theta-constant must exceed {num(need)}.  The choice works only with a large enough "
+               "constant in Theta(.) (it then enters the O(.) constant as theta^r); the text does not say so.  In the "
+               "proof's context eps = Theta(.) leaves that constant free, so the step holds with a large enough one: "
+               "it does not follow as written (a gap, closed by the constant at least (4096 e (2L/c_Delta)^(2/q)/rho)"
+               "^(1/(2 + 2 beta/q))), and no counterexample exists in context.")
+        return entry(claim, holds=True, follows=False, method="symbolic", derived=f"T(eps)/T -> {lim}", evidence=ev)
     return entry(claim, holds=True, method="symbolic", derived=f"T(eps)/T -> {lim}", evidence=ev + "holds at all.")
 
 
 def mutants_feasibility(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "conditional":
+    if result.status in ("conditional", "gap"):
         return [claim.reprinted(claim.printed.with_value("theta", "1000"), "theta = 1000")]
     return [claim.reprinted(claim.printed.with_value("theta", "1"), "theta = 1")]
 
@@ -335,11 +339,12 @@ def check_rsetc_chain(claim: Claim) -> CheckResult:
     if bad:
         q_, r_, b_, pk, dk = bad[0]
         ev += (f"the printed exponent is below the discrete term's at {len(bad)}, e.g. q = {q_}, r = {r_}, beta = {b_}: "
-               f"{pk} < {dk}; the theorem needs {CE_CONDITION} (an unstated hypothesis; the O(.) cannot absorb a power "
-               "of K).")
+               f"{pk} < {dk}; the proof gives the printed power of K only under {CE_CONDITION} (the O(.) cannot absorb "
+               "a power of K).  No counterexample to the theorem's rate is known: the chain's larger bound does not "
+               "show the printed one false, so this is a gap in the proof, closed by that condition.")
     else:
         ev += "covered everywhere."
-    return entry(claim, holds=not bad, repair=CE_CONDITION if bad and not conditioned else None, method="symbolic",
+    return entry(claim, holds=True, follows=not bad, method="symbolic",
                  derived="K^max(r (beta + q + 1)/beta, 1)", evidence=ev)
 
 
@@ -394,20 +399,24 @@ def _ucb_chain(claim: Claim, algo: str) -> CheckResult:
           f"distortions, q and L derived, B = max h; K = 2, 3, 6; W in 0.05, 0.25, 0.5"
           + (f"; only {cond_text}" if conditioned else "") + "), both bounds at T = 1e20 and 1e40 with eps = rho = "
           "0.1.  ")
-    repair = None
     if bad:
         v, lead, pc, T, chv, prv = min(bad, key=lambda c: (c[0]["K"], -c[0]["B"]))
         ev += (f"The printed constant is below the proof's at {len(bad)}; smallest: {v['name']}, K = {v['K']}, W = "
-               f"{v['W']}, B = {fmt(v['B'])}, L = {v['L']:g}, q = {v['q']:g}: proof {fmt(lead)} vs printed {fmt(pc)} "
-               f"(in units of ({base} X)^q); at T = {T:.0e}: {fmt(chv)} > {fmt(prv)}.  It holds iff {cond_text}: the "
+               f"{v['W']}, B = {fmt(v['B'])}, L = {num(v['L'], 6)}, q = {num(v['q'], 6)}: proof {fmt(lead)} vs printed {fmt(pc)} "
+               f"(in units of ({base} X)^q); at T = {num(T, 1)}: {fmt(chv)} > {fmt(prv)}.  It holds iff {cond_text}: the "
                "proof's eq:UUB_1 keeps a K that the statement drops"
                + (" (with the sharper sum_i a(i)^q <= K^(1-q) of eq:UUB_1 the K disappears for q = 1)." if algo ==
                   "rs-ucb-m" else "; the last line eq:theorem_lastline_CE keeps it (5 L K W), the theorem does not."))
-        repair = cond_text
+        ev += ("  No counterexample to the theorem's constant is known, so this is a gap in the proof, not a false "
+               "statement" + (": the convexity of the W1 norm closes it at eq:UUB_1 (||sum_i a_i (F~_i - F_i)||_W <= "
+                              "sum_i a_i ||F~_i - F_i||_W <= 2 max_i r_i, so B_21 <= L (64 X)^q, and the printed (B + "
+                              "L (W^q + 1)) (64 X)^q follows)." if algo == "rs-ucb-m" else
+                              ": even with the convexity of the W1 norm CE-UCB-M's per-arm bonus keeps L (1 + K^(1-q)) "
+                              "(32 X)^q, above the printed constant for q < 1 and small B, W."))
     else:
         ev += "The printed constant covers the chain at every instance."
-    return entry(claim, holds=not bad, repair=repair if not conditioned else None, method="symbolic",
-                 derived=f"{lead_text} (+ lower order)", evidence=ev)
+    return entry(claim, holds=True, follows=not bad, method="symbolic", derived=f"{lead_text} (+ lower order)",
+                 evidence=ev)
 
 
 def check_ucb_chain_rs(claim: Claim) -> CheckResult:
@@ -421,7 +430,7 @@ def check_ucb_chain_ce(claim: Claim) -> CheckResult:
 def mutants_ucb_chain(claim: Claim, result: CheckResult) -> list[Claim]:
     algo = "rs-ucb-m" if claim.id.endswith("rs-ucb-m") else "ce-ucb-m"
     cond = "L K < B + L (W^q + 1)" if algo == "rs-ucb-m" else "2^(1-q) L K < B + L (W^q + 1)"
-    if result.status == "conditional":
+    if result.status in ("conditional", "gap"):
         return [claim.assuming("condition", cond, f"{cond} stated")]
     return [claim.reprinted(claim.printed.with_value("coefficient", "(B + L*(W**q + 1))/100"), "/100")]
 

@@ -35,6 +35,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "lemma:Delta_error"
 SEED = 20250305
@@ -95,10 +96,10 @@ def cases() -> tuple[Case, ...]:
         d = get(key)
         mix = mixture_holder(d, p)
         if mix.r != sp.oo and mix.attained:
-            r, L, pair = float(mix.r), float(mix.L_MH), f"r={mix.r}, L_MH={float(mix.L_MH):.4g}"
+            r, L, pair = float(mix.r), float(mix.L_MH), f"r={mix.r}, L_MH={num(float(mix.L_MH))}"
         else:  # h flat at p*: use the Hölder pair of the hull
             hh = holder(d, (min(p), max(p)))
-            r, L, pair = float(hh.q), float(hh.L_H), f"r=q={hh.q}, L=L_H={float(hh.L_H):.4g}"
+            r, L, pair = float(hh.q), float(hh.L_H), f"r=q={hh.q}, L=L_H={num(float(hh.L_H))}"
         W = float(W_bernoulli(p))
         for grid in ("etc", "ucb"):
             for eps in EPS_INTEGER + EPS_OTHER:
@@ -122,42 +123,57 @@ def _ratios(bound_text: str) -> list[tuple[float, Case, float]]:
 
 def check(claim: Claim) -> CheckResult:
     restriction = claim.assumes("cases")
+    # A repair must hold wherever the paper uses the lemma: on the grid of every algorithm that applies it.
+    uses = claim.assumes("uses", paper_claims.DELTA_ERROR_USES)
+    used_grids = {g for g, _where in uses}
     keep = dict(REPAIRS).get(restriction, lambda c: True)
-    rows = [(x, c, b) for x, c, b in _ratios(claim.printed) if keep(c)]
+    rows = [(x, c, b) for x, c, b in _ratios(claim.printed) if keep(c) and c.grid in used_grids]
     tol = 1 + 1e-9
     worst = max(x for x, _c, _b in rows)
     repair = next((name for name, k in REPAIRS if all(x <= tol for x, c, _b in rows if k(c))), None)
-    status = decide(holds=worst <= tol, repair=repair)
+    at_uses = repair is None or all(any(dict(REPAIRS)[repair](c) for _x, c, _b in rows if c.grid == g)
+                                    for g in used_grids)
+    status = decide(holds=worst <= tol, repair=repair, repair_at_uses=at_uses)
     scope = (f"{len(instances())} instances (K = {min(KS)}..{max(KS)}, seed {SEED}), both grids, eps in "
              f"{[round(e, 4) for e in EPS_INTEGER + EPS_OTHER]}: {len(rows)} cases"
              + (f" on {restriction}" if restriction else ""))
     text = f"Delta(eps) <= {claim.printed}" + (f" on {restriction}" if restriction else "")
     if worst <= tol:
         return CheckResult(ID, text, claim.printed, "holds", status, "numeric",
-                           f"largest Delta/bound = {worst:.3f} over {scope}")
-    parts = [f"largest Delta/bound = {worst:.3f} over {scope}"]
+                           f"largest Delta/bound = {num(worst, 3, 'f')} over {scope}")
+    parts = [f"largest Delta/bound = {num(worst, 3, 'f')} over {scope}"]
     for name, k in REPAIRS:
         sub = [r for r in rows if k(r[1])]
         if sub:
-            parts.append(f"{max(x for x, _c, _b in sub):.3f} on {name}")
+            parts.append(f"{num(max(x for x, _c, _b in sub), 3, 'f')} on {name}")
     examples = []
     for name, k in ((None, lambda c: True),) + REPAIRS:
         bad = [r for r in rows if r[0] > tol and k(r[1])]
         if bad:
             x, c, b = max(bad, key=lambda r: r[0])
-            examples.append(f"{c.key}, p={c.p}, {c.grid} grid, eps={c.eps:.4g}{' (exact)' if c.exact else ''}: "
-                            f"Delta = {c.Delta:.4g} > bound {b:.4g} ({c.pair}, W={c.W:.4g}); a* = "
+            examples.append(f"{c.key}, p={c.p}, {c.grid} grid, eps={num(c.eps)}{' (exact)' if c.exact else ''}: "
+                            f"Delta = {num(c.Delta)} > bound {num(b)} ({c.pair}, W={num(c.W)}); a* = "
                             f"{[float(a) for a in c.a_star]}")
     ev = ("; ".join(parts) + "; e.g. " + " | ".join(dict.fromkeys(examples))
           + ". Where the grid is not exact, the footnote of eq:etc_discrete_set keeps the first K-1 coordinates on the "
           "eps-lattice, so the nearest grid point can be up to eps - (1 - eps*floor(1/eps)) away in a coordinate, not "
           "eps/2 (eq:Delta_error_2); on the mid-point grid a vertex alpha* = e_i is (K-1) eps away in L1 (every other "
           "coordinate is at least eps/2), more than the K eps/2 of the proof when K >= 3")
-    return CheckResult(ID, text, claim.printed, f"holds on {repair}" if repair else "fails", status, "numeric", ev)
+    if repair and not at_uses:
+        missed = [f"the {g} grid of {where}" for g, where in uses if not any(
+            dict(REPAIRS)[repair](c) for _x, c, _b in rows if c.grid == g)]
+        ev += (f".  The bound holds on {repair}, but that excludes {', '.join(missed)}, where the paper uses the "
+               "lemma: no repair where it is used")
+    derived = f"holds on {repair}" if repair else "fails"
+    return CheckResult(ID, text, claim.printed, derived, status, "numeric", ev)
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     out = []
+    if result.status == "refuted" and result.derived.startswith("holds on "):
+        # used only where the repair holds (the ETC grid): the repair is then one, and the lemma conditional
+        out.append(claim.assuming("uses", paper_claims.DELTA_ERROR_USES[:1],
+                                  "used only on the ETC grid (RS-ETC-M)"))
     if result.status == "conditional":
         repair = next(name for name, _k in REPAIRS if result.derived == f"holds on {name}")
         out.append(claim.assuming("cases", repair, f"the bound claimed on {repair}"))

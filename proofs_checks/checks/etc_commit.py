@@ -30,6 +30,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "eq: ETC commit 6"
 ID5 = "eq: ETC commit 5"
@@ -123,11 +124,15 @@ def _ok(dev: float, bound: float, relation: str) -> bool:
 def _check_6(claim: Claim) -> CheckResult:
     text, relation = claim.printed
     f = _bound_fn(text)
-    conditioned = claim.assumes("condition") == CONDITION_6
+    # In the proof's context N = N(eps) >= 2.6e5 K, which meets N >= (K-1)^2/(K+1): smaller N are outside it.
+    conditioned = claim.assumes("condition") == CONDITION_6 or claim.fixed("N") is not None
     worst, worst_case, short_worst, short_case, bad, bad_cond, n = 0.0, None, 0.0, None, 0, 0, 0
+    outside = 0
     for K, eps, n0, N, T, a, tau in enumerate_commit():
         meets = N * (K + 1) >= (K - 1) ** 2
         if conditioned and not meets:
+            dev = max(abs(Fraction(c, T) - ai) for c, ai in zip(tau, a))
+            outside += not _ok(float(dev), f(N, T, K), relation)
             continue
         n += 1
         dev = float(max(abs(Fraction(c, T) - ai) for c, ai in zip(tau, a)))
@@ -147,10 +152,10 @@ def _check_6(claim: Claim) -> CheckResult:
     shown = f"|tau_T(i)/T - a(i)| {relation} {text}"
     ev = (f"{n} exact cases (K = 2..4; eps in 1/2, 1/3, 3/10, 1/7; all etc grid points incl. a(i) = 0; n0 = 1..4 "
           f"with N = K(n0-1)+1; T = N+1..N+25" + ("; only N >= (K-1)^2/(K+1)" if conditioned else "") + ").  "
-          f"With a commit phase (T > K ceil(N/K)): max_i |tau_T(i)/T - a(i)| / ({text}) = {worst:.3f} (worst: K, "
+          f"With a commit phase (T > K ceil(N/K)): max_i |tau_T(i)/T - a(i)| / ({text}) = {num(worst, 3, 'f')} (worst: K, "
           f"eps, n0, N, T, a, tau = {worst_case}).  Outside the theorem's reach but inside its hypothesis T > N(eps): "
           f"for N < T <= K ceil(N/K) the exploration is cut by the horizon and nothing is committed; the ratio "
-          f"reaches {short_worst:.3f} (K, eps, n0, N, T, a, tau = {short_case}); harmless at realistic N (it needs N/K "
+          f"reaches {num(short_worst, 3, 'f')} (K, eps, n0, N, T, a, tau = {short_case}); harmless at realistic N (it needs N/K "
           f"< 1 rounding).  {bad} case(s) violate {shown}.  rsb_sim.rules.etc_targets agrees with the exact floor on "
           f"{'all' if not mismatch else f'all but {mismatch}'} targets.  The intermediate steps are loose/inexact "
           "(eq: ETC commit 3 has the sign wrong for arms skipped with N/K <= T a(i) <= ceil(N/K); eq: ETC commit 5 "
@@ -163,8 +168,11 @@ def _check_6(claim: Claim) -> CheckResult:
     return CheckResult(ID, f"{shown} for every arm (RS-ETC-M commit phase, T > N(eps))"
                        + (f", {CONDITION_6}" if conditioned else ""),
                        paper_claims.SAMPLING_CLAIMS[ID] if claim.printed == paper_claims.ETC_COMMIT_6 else shown,
-                       f"max ratio {worst:.3f} of {text} with a commit phase; {short_worst:.3f} for N < T <= K ceil(N/K)",
-                       status, "numeric", ev)
+                       f"max ratio {num(worst, 3, 'f')} of {text} with a commit phase; {num(short_worst, 3, 'f')} for N < T <= K ceil(N/K)",
+                       status, "numeric", ev,
+                       note=(f"Outside the proof's context (N < (K-1)^2/(K+1), far below N(eps) >= 2.6e5 K): {outside} "
+                             "case(s) violate it (arms of S' keep ceil(N/K) > N/K pulls)." if outside and
+                             claim.context is not None else ""))
 
 
 def _check_5(claim: Claim) -> CheckResult:
@@ -202,7 +210,7 @@ def _evidence_5(ce5, n: int, relation: str, text: str) -> str:
     K, eps, n0, N, T, a, tau, i, dev, b = ce5
     return (f"Counterexample: K={K}, eps={eps}, N={N} (n0 = ceil(N/K) = {n0}), T={T}, a = {a}: arm {i + 1} has "
             f"a = {a[i]} < N/(KT) so it is in S' and keeps its n0 = {tau[i]} exploration pulls; "
-            f"|tau/T - a| = {dev:.4g}, not {relation} {text} = {b:.4g}. "
+            f"|tau/T - a| = {num(dev)}, not {relation} {text} = {num(b)}. "
             f"The proof writes tau_T(i) = N/K; the algorithm explores ceil(N/K) (and a(i) = 0 is on the etc grid). "
             f"Correct: |tau_T(i)/T - a(i)| <= ceil(N/K)/T < (N/K + 1)/T, still <= 2N/T, so eq: ETC commit 6 "
             f"survives.")

@@ -13,6 +13,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "sec: experiments#alpha_star"
 #: alpha* is compared to this absolute tolerance (the printed values have one decimal).
@@ -30,11 +31,11 @@ def check(claim: Claim) -> CheckResult:
     alpha = alpha_star_bernoulli(p, float(tops[0]))
     ok = len(tops) == 1 and len(printed) == p.size and np.allclose(alpha, printed, atol=ATOL, rtol=0)
     return CheckResult(ID, f"For Gini deviation on (Bern({p[0]}), Bern({p[1]})) the optimal mixture is alpha* = "
-                       f"{list(printed)}", str(list(printed)), str([round(float(x), 12) for x in alpha]),
+                       f"{list(printed)}", str(list(printed)), "[" + ", ".join(num(float(x), 6) for x in alpha) + "]",
                        decide(holds=ok), "symbolic",
                        f"V(alpha) = h(<alpha, p>) is maximised where <alpha, p> = {tops[0]} (unique maximiser of "
                        f"u(1-u) on [{p.min()}, {p.max()}]); {p[0]} a + {p[1]} (1 - a) = {tops[0]} gives a = "
-                       f"{alpha[0]:.12g}")
+                       f"{num(alpha[0], 6)}")
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -20,6 +20,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "sec: experiments#exploration"
 
@@ -33,8 +34,8 @@ def check(claim: Claim) -> CheckResult:
                 if exp.explore_per_arm is not None:
                     n = evaluate(exp.explore_per_arm, "explore", {"T": T, "K": K})
                     implied = 4 * n / (T * eps)
-                    rows.append(f"{exp.figure} K={K} T={T}: {exp.explore_per_arm} = {n:.6g} per arm needs rho = "
-                                f"4 n/(T eps) = {implied:.3g}")
+                    rows.append(f"{exp.figure} K={K} T={T}: {exp.explore_per_arm} = {num(n, 6)} per arm needs rho = "
+                                f"4 n/(T eps) = {num(implied, 3)}")
                     if not 0 < implied < 1:
                         bad.append(exp.figure)
                 if exp.rho is not None:

@@ -25,6 +25,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "eq:number of samples main paper#experiments"
 #: What lets RS-ETC-M commit when N(eps) does not (rsb: --explore).
@@ -50,8 +51,8 @@ def horizon_row(exp: paper_claims.ExperimentSetup, T: int) -> tuple[bool, str]:
     L = hr.L_exact if hr.L_exact is not None else hr.L_H
     N = n_eps(K, T, eps, hr.q, L, gp.delta_min)
     commits = K * math.ceil(N / K) < T
-    return commits, (f"{exp.figure} K={K} T={T} eps={eps:.4f}: Delta_min={gp.delta_min:.3e}, N(eps)={N:.3e} "
-                     f"({N / T:.1e} T)")
+    return commits, (f"{exp.figure} K={K} T={T} eps={num(eps, 4, 'f')}: Delta_min={num(gp.delta_min)}, N(eps)={num(N)} "
+                     f"({num(N / T, 2)} T)")
 
 
 def check(claim: Claim) -> CheckResult:

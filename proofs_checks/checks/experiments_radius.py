@@ -25,6 +25,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "eq:UCB_confidence_sets#experiments"
 #: What makes the sets informative when the printed radius does not (rsb: --radius-scale).
@@ -64,7 +65,7 @@ def check(claim: Claim | None = None) -> CheckResult:
         r_one = radius(T, T)
         degenerate &= r_one >= 1
         largest = max(largest, r_one)
-        rows.append(f"{figure} T={T}: radius at tau=T is {r_one:.3f}")
+        rows.append(f"{figure} T={T}: radius at tau=T is {num(r_one, 3, 'f')}")
     T1, T2, T6 = smallest_informative_T(1), smallest_informative_T(2), smallest_informative_T(6)
     status = decide(holds=not degenerate, repair=REPAIR)
     derived = ("radius >= 1 at every tau <= T for every stated horizon: every law on [0, 1] is in every confidence set"
@@ -73,7 +74,7 @@ def check(claim: Claim | None = None) -> CheckResult:
           f"eq:UCB_alpha is max_[0,1] h for every mixture and the tie rule keeps the first mixture: RS-UCB-M as printed "
           f"cannot learn at these horizons. Smallest T with radius < 1: {T1} (tau = T, one arm), {T2} (tau = T/2, K=2 "
           f"balanced), {T6} (tau = T/6, K=6 balanced)."
-          + (f" The figures need a radius below 1/{largest:.3f} of the printed one (rsb: --radius-scale)."
+          + (f" The figures need a radius below 1/{num(largest, 3, 'f')} of the printed one (rsb: --radius-scale)."
              if degenerate else ""))
     return CheckResult(ID, "The confidence sets of eq:UCB_confidence_sets are informative at the horizons "
                            + ", ".join(str(T) for _f, T in claim.printed)

@@ -16,6 +16,7 @@ from rsb_theory.holder import holder
 
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..verdict import decide
 from . import _holder as hl
 
 LABEL = "lemma:Dual_Power"
@@ -60,11 +61,18 @@ def check(claim: Claim) -> CheckResult:
     if part == "summary":
         return hl.check_summary(KEY, c, SWEEP)
     s_min, why = smallest_s()
-    # a hypothesis s >= c: a smaller sufficient c is the stronger statement
-    st = hl.compare(hl.printed_value(c.printed, {}), s_min, "smaller")
+    # a hypothesis s >= c: it suffices when c >= s_min.  Judged as printed, a smaller sufficient c is the stronger
+    # statement (loose); in the proof's context s >= 2 is the lemma's own hypothesis, so the step holds as used and
+    # the weaker sufficient hypothesis is a note.
+    printed = hl.printed_value(c.printed, {})
+    suffices, weaker = bool(printed >= s_min), bool(printed > s_min)
+    in_context = claim.fixed("s") is not None
+    st = decide(holds=suffices, sharper=weaker and not in_context)
+    note = (f"s >= {s_min} suffices for this step; the lemma assumes s >= {c.printed}." if in_context and weaker
+            else "")
     return CheckResult(c.id, c.claim + f" (needs s >= {c.printed})", f"s >= {c.printed}", f"s >= {s_min}", st,
                        "symbolic", why + " | " + _below_domain() + f" | so q = 1, r = 1, L = s hold for every "
-                       f"s >= {s_min}; for s < 1 h'(1) is infinite and q = s")
+                       f"s >= {s_min}; for s < 1 h'(1) is infinite and q = s", note=note)
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -18,6 +18,7 @@ from rsb_theory.distortions import U
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _holder as hl
+from ..numfmt import num
 
 LABEL = "lemma:example_utility_Holder"
 KEY = "gini"
@@ -34,9 +35,9 @@ def _boundary() -> str:
     d = hl.dist(KEY)
     m = hl.maximiser(KEY, ())
     orders = [hl.local_order(d, m, s) for s in (-1, +1)]
-    num = [hl.numeric_order(d, float(m), s) for s in (-1, +1)]
+    slopes = [hl.numeric_order(d, float(m), s) for s in (-1, +1)]
     return (f"boundary instances (an arm with p = {m}, 'otherwise' in item 2): p* = {m}, one-sided orders "
-            f"{[str(o.order) for o in orders]} (numeric log-log slopes {[round(v, 3) for v in num]}), so r = "
+            f"{[str(o.order) for o in orders]} (numeric log-log slopes {[round(v, 3) for v in slopes]}), so r = "
             f"{min(o.order for o in orders)} there too")
 
 
@@ -51,7 +52,7 @@ def _step_5_p(c) -> CheckResult:
     st = hl.compare(hl.printed_value(c.printed, {}), exact, "smaller", comparable=ident)
     return CheckResult(c.id, c.claim, c.printed, f"sup |1 - p_F - p_G| = {exact}", st, "symbolic",
                        f"h(a) - h(b) = (a - b)(1 - a - b) expands to 0 difference: {ident}; |1 - a - b| is convex, "
-                       f"its max over [0,1]^2 is at a vertex: {exact} (grid sup {grid:.6g}), attained at "
+                       f"its max over [0,1]^2 is at a vertex: {exact} (grid sup {num(grid, 6)}), attained at "
                        "p_F = p_G in {0, 1} only in the limit, so L_H = 1 is the exact constant "
                        f"(holder: {hl.holder_on(KEY, ()).evidence()})")
 

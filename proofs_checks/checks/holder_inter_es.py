@@ -19,6 +19,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _holder as hl
+from ..numfmt import num
 
 LABEL = "lemma:inter_ES_Holder"
 KEY = "inter_es"
@@ -42,7 +43,7 @@ def _def_step(c: paper_claims.LemmaClaim) -> CheckResult:
     return CheckResult(c.id, c.claim, c.printed, f"h - {c.printed} = 0" if ok else f"h != {c.printed}",
                        hl.decide(holds=ok), "symbolic",
                        f"h - ({c.printed}) at u = k/8 (both sides piecewise linear with breakpoints in {{1/2}}): "
-                       f"{[str(v) for v in diff_pieces]}; max deviation on a 100001-point grid {err:.1e}; "
+                       f"{[str(v) for v in diff_pieces]}; max deviation on a 100001-point grid {num(err, 2)}; "
                        "U_h(Bern(p)) = h(p) (eq:h_1_p) gives U_h(F) = 2 min(p_F, 1 - p_F)")
 
 
@@ -61,11 +62,11 @@ def _overall_step(c: paper_claims.LemmaClaim) -> CheckResult:
     printed = hl.printed_value(c.printed, {})
     st = hl.decide(holds=abs(lo - float(printed)) < 1e-12 and abs(hi - float(printed)) < 1e-12)
     return CheckResult(c.id, c.claim, f"|p_F - p_G| / ||F - G||_W = {c.printed}",
-                       f"|p_F - p_G| / ||F - G||_W = {lo:.12g}" + ("" if abs(hi - lo) < 1e-12 else f"..{hi:.12g}"),
+                       f"|p_F - p_G| / ||F - G||_W = {num(lo, 6)}" + ("" if abs(hi - lo) < 1e-12 else f"..{num(hi, 6)}"),
                        st, "numeric",
                        f"W1 by the CDF integral (lemma:lipschitz-wasserstein) on 201^2 Bernoulli pairs: the ratio is "
-                       f"{lo:.12g} everywhere; counterexample p_F = 0, p_G = 1: |p_F - p_G| = 1, "
-                       f"2||F - G||_W = {2 * float(hl.bernoulli_w1(0.0, 1.0)):g}. Intended: U_h(F) - U_h(G) <= "
+                       f"{num(lo, 6)} everywhere; counterexample p_F = 0, p_G = 1: |p_F - p_G| = 1, "
+                       f"2||F - G||_W = {num(2 * float(hl.bernoulli_w1(0.0, 1.0)), 6)}. Intended: U_h(F) - U_h(G) <= "
                        "2|p_F - p_G| = 2||F - G||_W, which the three cases do show (L_H = 2)")
 
 

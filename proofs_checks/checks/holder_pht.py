@@ -23,6 +23,7 @@ from rsb_theory.riskmetric import finite_support, wasserstein1_finite
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _holder as hl
+from ..numfmt import num
 
 LABEL = "lemma:PHT"
 KEY = "pht"
@@ -83,8 +84,8 @@ def _step_power(c) -> CheckResult:
     const = float(hl.printed_value(c.printed, {}))
     # a grid supremum is a lower bound of the true one: it can refute the constant, not prove a smaller one
     st = hl.decide(holds=worst <= const * (1 + 1e-9))
-    return CheckResult(c.id, c.claim, c.printed, f"sup |a^s - b^s| / |a - b|^s = {worst:.6g}", st, "numeric",
-                       "grid over [0,1]^2 (601^2): " + ", ".join(f"s={s}: {v:.6g}" for s, v in sups)
+    return CheckResult(c.id, c.claim, c.printed, f"sup |a^s - b^s| / |a - b|^s = {num(worst, 6)}", st, "numeric",
+                       "grid over [0,1]^2 (601^2): " + ", ".join(f"s={s}: {num(v, 6)}" for s, v in sups)
                        + f"; the sup 1 is attained at b = 0 (subadditivity of t^s); printed constant {c.printed}")
 
 
@@ -100,10 +101,10 @@ def _step_jensen(claim: Claim) -> CheckResult:
     st = hl.decide(holds=not bad, repair=repair)
     s0, tau0 = 0.5, 2.0
     ev = (f"seed {SEED}: 400 random CDF pairs + (delta_0, delta_tau) on [0, tau], 12 atoms, tau in {taus}; max of "
-          "int|F-G|^s / (int|F-G|)^s: " + ", ".join(f"(s={s:g}, tau={t:g}) {v:.4g}" for (s, t), v in ratios.items())
+          "int|F-G|^s / (int|F-G|)^s: " + ", ".join(f"(s={num(s, 6)}, tau={num(t, 6)}) {num(v)}" for (s, t), v in ratios.items())
           + f"; every value <= tau^(1-s): {within}; the max equals tau^(1-s) (pair delta_0, delta_tau): {tight}. "
-          + (f"Counterexample to the printed step: s = {s0}, delta_0 vs delta_{tau0:g}: lhs = {tau0:g}, rhs = "
-             f"{tau0 ** s0:.4f}. " if bad else "")
+          + (f"Counterexample to the printed step: s = {s0}, delta_0 vs delta_{num(tau0, 6)}: lhs = {num(tau0, 6)}, rhs = "
+             f"{num(tau0 ** s0, 4, 'f')}. " if bad else "")
           + "Jensen under dx/tau gives int g^s <= tau^(1-s) (int g)^s, so the step needs tau <= 1")
     text = c.claim + f" (constant {c.printed})" + (f", {TAU_AT_MOST_ONE}" if claim.assumes("support") else "")
     return CheckResult(c.id, text, c.printed, "tau^(1-s) (= 1 iff tau <= 1)", st, "numeric", ev)
@@ -116,7 +117,7 @@ def _L_general(claim: Claim, printed_L: str) -> tuple[str, str, str]:
     const = float(hl.printed_value(printed_L, {}))
     bad = [(s, t, v) for s, t, v in ratios if v > const * (1 + 1e-9)]
     st = hl.decide(holds=not bad, repair=TAU_AT_MOST_ONE if bad and all(t > 1 for _s, t, _v in bad) else None)
-    vals = ", ".join(f"(s={s}, tau={t:g}) {v:.4g}" for s, t, v in ratios)
+    vals = ", ".join(f"(s={s}, tau={num(t, 6)}) {num(v)}" for s, t, v in ratios)
     return (st, "1 for tau <= 1 (Bernoulli), tau^(1-s) for CDFs on [0, tau]",
             f"for CDFs on [0, tau] the constant is tau^(1-s): (U_h(delta_tau) - U_h(delta_0)) / W1^s = {vals} "
             "(eq:wang_def, finite support), > 1 for tau > 1; L = 1 holds iff tau <= 1 (Bernoulli arms: tau = 1)")

@@ -21,6 +21,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _holder as hl
+from ..numfmt import num
 
 LABEL = "lemma:RTD"
 KEY = "right_tail"
@@ -71,8 +72,8 @@ def _sup_step(expr_of, label: str, c: paper_claims.LemmaClaim, note: str, ratio:
     const = float(hl.printed_value(c.printed, {}))
     # a grid supremum is a lower bound of the true one: it can refute the constant, not prove a smaller one
     st = hl.decide(holds=val <= const + 1e-6)
-    return CheckResult(c.id, c.claim, c.printed, f"sup {label} = {val:.6g}", st, "numeric",
-                       f"801^2 grid over [0,1]^2: sup {label} = {val:.6g} (printed {c.printed}); {note}")
+    return CheckResult(c.id, c.claim, c.printed, f"sup {label} = {num(val, 6)}", st, "numeric",
+                       f"801^2 grid over [0,1]^2: sup {label} = {num(val, 6)} (printed {c.printed}); {note}")
 
 
 def check(claim: Claim) -> CheckResult:
@@ -92,7 +93,7 @@ def check(claim: Claim) -> CheckResult:
                        f"{e2 if e2 is not None else round(v2, 6)} > 1, so L = 1 relies on the weaker r = 1")
     if part == "summary":
         blow = lipschitz_blowup()
-        note = (f"U_h(Bern(t)) - U_h(Bern(0)) over W1 = (sqrt t - t)/t = {blow:.4g} at t = 1e-4 (-> oo), so q = 1 "
+        note = (f"U_h(Bern(t)) - U_h(Bern(0)) over W1 = (sqrt t - t)/t = {num(blow)} at t = 1e-4 (-> oo), so q = 1 "
                 "fails; item 1 says q = 1/2")
         return hl.check_summary(KEY, c, SWEEP, r_claims=_r_claims(), notes={"q": note})
     if part == "step:eq:WRTD_lemma_0":

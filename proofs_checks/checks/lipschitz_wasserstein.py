@@ -24,6 +24,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num, resid
 
 ID = "lemma:lipschitz-wasserstein"
 SEED = 20250302
@@ -121,11 +122,11 @@ def check(claim: Claim) -> CheckResult:
     return CheckResult(ID, c.claim + ball, c.printed, "all three equal" if ok else "forms differ", decide(holds=ok),
                        "numeric",
                        f"seed {SEED}: 150 random pairs of finite-support laws (1-7 atoms ~ N(0, 9), Dirichlet masses), "
-                       f"W1 up to {w['max_w']:.3g}; max |LP dual (||f||_L <= {form.lipschitz}) - CDF integral| = "
-                       f"{w['lp_vs_cdf']:.1e}, max |quantile "
-                       f"integral - CDF integral| = {w['quantile_vs_cdf']:.1e}, max |scipy.stats.wasserstein_distance - "
-                       f"CDF integral| = {w['scipy_vs_cdf']:.1e}; the absolute value is immaterial (f -> -f): max "
-                       f"|sup(E f(X) - E f(Y)) - sup(E f(Y) - E f(X))| = {w['abs_sign']:.1e}")
+                       f"W1 up to {num(w['max_w'], 3)}; max |LP dual (||f||_L <= {form.lipschitz}) - CDF integral| = "
+                       f"{resid(w['lp_vs_cdf'], 2)}, max |quantile "
+                       f"integral - CDF integral| = {resid(w['quantile_vs_cdf'], 2)}, max |scipy.stats.wasserstein_distance - "
+                       f"CDF integral| = {resid(w['scipy_vs_cdf'], 2)}; the absolute value is immaterial (f -> -f): max "
+                       f"|sup(E f(X) - E f(Y)) - sup(E f(Y) - E f(X))| = {num(w['abs_sign'], 2)}")
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -36,6 +36,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "lemma:oversampling"
 _eps, _T0 = sp.symbols("eps T_0", positive=True)
@@ -233,11 +234,11 @@ def check(claim: Claim) -> CheckResult:
           f"grid points; start counts all-on-one-arm / balanced / all-but-one at t0 = T_0): "
           f"{'no' if not fails else len(fails)} violation(s) of O_t = {{}} for t > T_0 + m, m = {m_text}"
           f"{'' if not fails else ': ' + str(fails[:2])}; "
-          f"no arm outside O_t ever entered O_{{t+1}}; latest exit - T(eps) = {float(worst_gap):.3f} "
+          f"no arm outside O_t ever entered O_{{t+1}}; latest exit - T(eps) = {num(float(worst_gap), 3, 'f')} "
           f"(in (0, 1) only for non-integer T(eps): the bound is attained by the all-on-one-arm start with "
           f"a(i) = eps/2).  rsb_sim RS-UCB-M (paper constants, K=3, T=3000: radius >= 1 so the first "
           f"grid point is kept) replays {'identically' if same else 'DIFFERENTLY'} with the exact tracker and "
-          f"satisfies the lemma with T_0 = end of forced exploration (bound T(eps) = {float(sv.bound):.0f}).  "
+          f"satisfies the lemma with T_0 = end of forced exploration (bound T(eps) = {num(float(sv.bound), 0, 'f')}).  "
           f"Proof facts: the pulled arm has D >= 0 so D stays > -1 after a pull; an over-sampled arm (D < -1) is "
           f"never pulled and leaves at ceil((tau_T0(i) - 1)/a(i)) <= (2/eps)(T_0 - 1) because a(i) >= eps/2 "
           f"(also for the footnote's last coordinate).  Needs a(i) > 0: false on the etc grid (a(i) = 0 keeps an "

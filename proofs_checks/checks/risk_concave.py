@@ -23,6 +23,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num, resid
 
 ID = "lemma:risk-concave"
 SEED = 20250101
@@ -63,8 +64,8 @@ def check(claim: Claim) -> CheckResult:
     bad = {n: g for n, g in tried.items() if g < -TOL}
     ev = (f"seed {SEED} (one stream per h): K in {KS}, {INSTANCES} instances x {SEGMENTS} segments per K, {SUPPORT} "
           f"support points; h with the hypothesis ({hypothesis}): {', '.join(tried)}; smallest midpoint gap "
-          "V((a+b)/2) - (V(a)+V(b))/2 per h: " + ", ".join(f"{k} {v:.2e}" for k, (_c, v) in found.items())
-          + f"; the convex {CONVEX} gives {found[CONVEX][1]:.3e} < 0 (the hypothesis is needed). The displayed proof "
+          "V((a+b)/2) - (V(a)+V(b))/2 per h: " + ", ".join(f"{k} {resid(v, 3)}" for k, (_c, v) in found.items())
+          + f"; the convex {CONVEX} gives {num(found[CONVEX][1])} < 0 (the hypothesis is needed). The displayed proof "
           "shows only V(alpha) >= sum alpha_i U_h(F_i); concavity follows since V = sum_j w_j h(S_j(alpha)) with "
           "S_j affine")
     if bad:

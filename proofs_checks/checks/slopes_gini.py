@@ -29,6 +29,7 @@ from ..ledger import CheckResult
 from ..slopes import SlopeRequest, measure
 from ..verdict import decide
 from .theorems_experiments import informative_at
+from ..numfmt import num
 
 INSTANCES = {"gini": (0.4, 0.9), "gini_solitary": (0.1, 0.3)}
 LABELS = {"rs-ucb-m": "corollary:RS-UCB-M", "rs-etc-m": "theorem:RS-ETC-M"}
@@ -71,9 +72,9 @@ def _vacuous_at_horizons(algo: str, row: str) -> bool:
 def _fmt(r) -> str:
     if r.slope is None:
         return "no slope (mean regret <= 0 at all but one horizon)"
-    return (f"slope {r.slope:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}], log-corrected {r.slope_log_corrected:.3f} "
-            f"[{r.ci_low_log_corrected:.3f}, {r.ci_high_log_corrected:.3f}]; mean regret "
-            + ", ".join(f"{m:.3g}" for m in r.mean_regret))
+    return (f"slope {num(r.slope, 3, 'f')} [{num(r.ci_low, 3, 'f')}, {num(r.ci_high, 3, 'f')}], log-corrected {num(r.slope_log_corrected, 3, 'f')} "
+            f"[{num(r.ci_low_log_corrected, 3, 'f')}, {num(r.ci_high_log_corrected, 3, 'f')}]; mean regret "
+            + ", ".join(f"{num(m, 3)}" for m in r.mean_regret))
 
 
 def check_claim(claim: Claim) -> CheckResult:
@@ -90,7 +91,7 @@ def check_claim(claim: Claim) -> CheckResult:
     repair = OVERRIDDEN if stated == PAPER and _shows_rate(over) else None
     status = decide(holds=shown, repair=repair, untestable=vac)
     ov = ", ".join(f"{k}={v}" for k, v in OVERRIDES[algo].items())
-    target = "-" if over.derived_exponent is None else f"{-over.derived_exponent:.3f}"
+    target = "-" if over.derived_exponent is None else f"{num(-over.derived_exponent, 3, 'f')}"
     ev = (f"Gini p = {list(INSTANCES[row])}, T in {list(TS)}, 10 trials, eps = sqrt(K log T/T).  Paper constants: "
           f"{_fmt(paper)}; degenerate = {paper.degenerate}; consistent = {paper.consistent}.  Overrides ({ov}): "
           f"{_fmt(over)}; degenerate = {over.degenerate}.  Derived bound (eps-dependent theorem along this eps): "

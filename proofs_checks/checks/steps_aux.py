@@ -42,6 +42,7 @@ from . import _steps_a as st
 from . import beta_lemma_monotone as blm
 from . import delta_error as de
 from .risk_concave import CONVEX
+from ..numfmt import num, resid
 
 SEED = 20250319
 KS = (2, 3, 4, 5, 6)
@@ -101,7 +102,7 @@ def _jensen(claim: Claim) -> CheckResult:
             lhs = mixture_value(h, xs, arms, alphas)  # int_0^oo h(sum_i alpha_i (1 - F_i)): the support is >= 0
             rhs = alphas @ finite_support(h, xs, arms)
             worst_gap = min(worst_gap, float(np.min(lhs - rhs)))
-        rows.append(f"{name} {worst_gap:.2e}")
+        rows.append(f"{name} {resid(worst_gap, 3)}")
         if worst_gap < -TOL:
             bad.append((name, worst_gap))
     ev = (f"seed {SEED}: K = 2..6, atoms in [0, 3] (4 per instance), 20 mixtures each; hypothesis: h {c.printed}; "
@@ -109,7 +110,7 @@ def _jensen(claim: Claim) -> CheckResult:
           "in R_+, so eq:wang_def is the integral over [0, oo), and 1 - sum alpha_i F_i = sum alpha_i (1 - F_i) "
           "since sum alpha_i = 1")
     if bad:
-        ev += f"; counterexample: h = {bad[0][0]}: LHS - RHS = {bad[0][1]:.3g}"
+        ev += f"; counterexample: h = {bad[0][0]}: LHS - RHS = {num(bad[0][1], 3)}"
     return CheckResult(claim.id, c.claim, c.printed, "holds" if not bad else "fails for non-concave h",
                        decide(holds=not bad), "numeric", ev)
 
@@ -128,10 +129,10 @@ def _fubini(claim: Claim) -> CheckResult:
             rhs = (np.asarray(weight(alphas), float) * np.ones_like(alphas)) @ finite_support(h, xs, arms)
             err = max(err, float(np.max(np.abs(lhs - rhs))))
     holds = err < 1e-12
-    return CheckResult(claim.id, c.claim, c.printed, "equal" if holds else f"differ by {err:.3g}", decide(holds=holds),
+    return CheckResult(claim.id, c.claim, c.printed, "equal" if holds else f"differ by {num(err, 3)}", decide(holds=holds),
                        "numeric", f"seed {SEED}: the integral of the step function sum_i alpha_i h(1 - F_i(x)) against "
                        f"sum_i ({c.printed}) U_h(F_i), K = 2..6, every registered h at the tables' parameters: max "
-                       f"difference {err:.1e}")
+                       f"difference {resid(err, 2)}")
 
 
 # --- lemma:Delta_error ---------------------------------------------------------------------------------------------
@@ -214,10 +215,10 @@ def _delta_43(claim: Claim) -> CheckResult:
           f"{[round(e, 4) for e in de.EPS_INTEGER + de.EPS_OTHER + SMALL_EPS]}, the small ones where the grid has at most "
           f"{MAX_POINTS} points): Delta(eps) <= U_h(F*) - U_h(abar) (a* is the grid "
           f"optimum) in all but {len(opt_bad)}; U_h(F*) - U_h(abar) - {c.printed} (r, L_MH of the instance) at most "
-          f"{worst:.3g}")
+          f"{resid(worst, 3)}")
     if bad:
         k, ex = st.smallest(bad, lambda t: (len(t[0].p), -t[0].eps))
-        ev += f"; smallest counterexample: {k.key}, p = {k.p}, {k.grid} grid, eps = {k.eps}: excess {ex:.3g}"
+        ev += f"; smallest counterexample: {k.key}, p = {k.p}, {k.grid} grid, eps = {k.eps}: excess {num(ex, 3)}"
     return CheckResult(claim.id, c.claim, c.printed, "holds" if holds else "fails", decide(holds=holds), "numeric", ev)
 
 
@@ -248,7 +249,7 @@ def _delta_5(claim: Claim) -> CheckResult:
     ev = (f"{len(delta_cases())} Bernoulli cases of eq:delta_error_43 (W = (max p - min p)/2, "
           f"rsb_theory.oracle.W_bernoulli) and {len(_finite_pairs())} pairs on seeded finite-support arms (K = 2..6, "
           f"5 atoms ~ N(0, 4), 10 random pairs and every vertex pair e_i, e_j; W = max_(i<j) W1(F_i, F_j)/2): "
-          f"||sum (alpha_i - a_i) F_i||_W - {c.printed} at most {worst:.3g} (0 at the vertex pairs)")
+          f"||sum (alpha_i - a_i) F_i||_W - {c.printed} at most {resid(worst, 3)} (0 at the vertex pairs)")
     return CheckResult(claim.id, c.claim, c.printed, "holds" if holds else "fails", decide(holds=holds), "numeric", ev)
 
 
@@ -284,7 +285,7 @@ def _case_size(t) -> tuple:
 
 def _fmt_case(t) -> str:
     K, grid, eps, exact, a, abar, origin = t[0]
-    return (f"K = {K}, {grid} grid, eps = {eps:g}{' (exact)' if exact else ''}, alpha* = "
+    return (f"K = {K}, {grid} grid, eps = {num(eps, 6)}{' (exact)' if exact else ''}, alpha* = "
             f"{[round(float(x), 4) for x in a]} ({origin}), nearest grid point {[round(float(x), 4) for x in abar]}")
 
 
@@ -298,13 +299,18 @@ def _delta_2(claim: Claim, reason: bool) -> CheckResult:
         K, grid, eps, exact, a, abar, _origin = t
         dist = float(np.max(np.abs(np.subtract(a, abar)))) if reason else float(np.abs(np.subtract(a, abar)).sum())
         rows.append((t, dist, f(K, eps)))
+    # the lemma is used on the grid of each algorithm (paper_claims.DELTA_ERROR_USES): a repair must keep them all
+    used = {g for g, _where in claim.assumes("uses", paper_claims.DELTA_ERROR_USES)}
+    rows = [r for r in rows if r[0][1] in used]
     tried = [r for r in rows if keep(_Case(r[0]))]
     bad = [r for r in tried if r[1] > r[2] * (1 + 1e-9) + TOL]
     repair = None
     if bad and not reason:
         repair = next((name for name, k in de.REPAIRS
                        if all(r[1] <= r[2] * (1 + 1e-9) + TOL for r in rows if k(_Case(r[0])))), None)
-    status = decide(holds=not bad, repair=repair)
+    at_uses = repair is None or all(any(dict(de.REPAIRS)[repair](_Case(r[0])) for r in rows if r[0][1] == g)
+                                    for g in used)
+    status = decide(holds=not bad, repair=repair, repair_at_uses=at_uses)
     what = "max_i |alpha*_i - abar_i|" if reason else "||alpha* - abar||_1"
     ev = (f"{len(tried)} cases{f' on {restriction}' if restriction else ''} (alpha*: the optima of the instances of "
           f"lemma:Delta_error, vertices, centroids and 5 Dirichlet points per K = 2..6, seed {SEED}; both grids, eps in "
@@ -313,18 +319,21 @@ def _delta_2(claim: Claim, reason: bool) -> CheckResult:
           f"fails in {len(bad)}")
     if bad:
         t, dist, b = st.smallest(bad, _case_size)
-        ev += f"; smallest counterexample: {_fmt_case((t,))}: {what} = {dist:.4g} > {b:.4g}"
+        ev += f"; smallest counterexample: {_fmt_case((t,))}: {what} = {num(dist)} > {num(b)}"
         if not reason:
             ev += "; " + "; ".join(f"{name}: {sum(1 for r in bad if k(_Case(r[0])))} failures"
                                    for name, k in de.REPAIRS)
             ev += (". On the exact ETC grid the bound holds although the per-coordinate reason does not: rounding "
                    "the m largest fractional parts up keeps the sum and costs 2 sum_(i>m) f_i eps <= 2 m (K - m)/K eps "
                    "<= K eps/2")
+            if repair and not at_uses:
+                ev += (f"; but {repair} excludes the mid-point grid, where theorem:UCB upper bound uses the lemma: "
+                       "no repair where it is used")
         else:
             exact_etc = [r for r in bad if r[0][3] and r[0][1] == "etc"]
             if exact_etc:
                 t2, dist2, b2 = st.smallest(exact_etc, _case_size)
-                ev += f"; smallest on the exact ETC grid: {_fmt_case((t2,))}: {what} = {dist2:.4g} > {b2:.4g}"
+                ev += f"; smallest on the exact ETC grid: {_fmt_case((t2,))}: {what} = {num(dist2)} > {num(b2)}"
             ok2 = all(r[1] <= r[2] + TOL for r in rows if r[0][0] == 2 and r[0][3])
             ev += f"; for K = 2 on exact grids it holds ({ok2}): the proof needs it for every K"
     return CheckResult(claim.id, c.claim + (f" on {restriction}" if restriction else ""), c.printed,
@@ -482,15 +491,19 @@ def _beta_size(k: BetaCase) -> tuple:
 
 
 def _fmt_beta(k: BetaCase) -> str:
-    return (f"{st.tag(k.key, k.fp)}, p = {k.p}, {k.grid} grid, eps = {k.eps:.4g}"
+    return (f"{st.tag(k.key, k.fp)}, p = {k.p}, {k.grid} grid, eps = {num(k.eps)}"
             f"{' (exact)' if k.exact else ''}")
 
 
 def _grid_claim(claim: Claim, holds_at, what: str) -> CheckResult:
     """A claim about the lemma's grid points, tried on both grids; repaired by the mid-point grid."""
     c = claim.printed
-    restricted = claim.assumes("grid") == MID
+    # In the proof's context the grid is the mid-point grid (the lemma serves the UCB algorithms' Delta_min):
+    # the ETC grid's cases are outside it.
+    in_context = claim.fixed("grid") is not None
+    restricted = in_context or claim.assumes("grid") == MID
     cases = [k for k in _cases() if k.grid == "ucb" or not restricted]
+    outside = [k for k in _cases() if k.grid != "ucb" and not holds_at(k, c)] if in_context else []
     bad = [k for k in cases if not holds_at(k, c)]
     mid_ok = all(holds_at(k, c) for k in _cases() if k.grid == "ucb")
     status = decide(holds=not bad, repair=MID if bad and mid_ok else None)
@@ -501,9 +514,11 @@ def _grid_claim(claim: Claim, holds_at, what: str) -> CheckResult:
     if bad:
         k = st.smallest(bad, _beta_size)
         ev += f"; smallest counterexample: {_fmt_beta(k)}"
-    return CheckResult(claim.id, c.claim + (f" (on {MID})" if restricted else ""), c.printed,
+    note = (f"Outside the proof's context (the ETC grid, which this proof does not use): fails in {len(outside)} "
+            f"cases, smallest {_fmt_beta(st.smallest(outside, _beta_size))}." if outside else "")
+    return CheckResult(claim.id, c.claim + (f" (on {MID})" if restricted and not in_context else ""), c.printed,
                        f"holds on {MID}" if status == "conditional" else ("holds" if not bad else "fails"), status,
-                       "numeric", ev)
+                       "numeric", ev, note=note)
 
 
 def _solitary_best(claim: Claim) -> CheckResult:
@@ -539,10 +554,10 @@ def _concavity(claim: Claim) -> CheckResult:
     worst = min(v for _k, v in rows)
     bad = [(k, v) for k, v in rows if v < -TOL]
     ev = (f"{len(rows)} cases on the mid-point grid (x* = <a*, p>, x' = <a', p> from the printed points): smallest "
-          f"h(x*) - h(x') - {c.printed} h'(x*)(x* - x') = {worst:.3g} (the supergradient inequality of a concave h)")
+          f"h(x*) - h(x') - {c.printed} h'(x*)(x* - x') = {resid(worst, 3)} (the supergradient inequality of a concave h)")
     if bad:
         k, v = st.smallest(bad, lambda t: _beta_size(t[0]))
-        ev += f"; smallest counterexample: {_fmt_beta(k)}: {v:.3g}"
+        ev += f"; smallest counterexample: {_fmt_beta(k)}: {num(v, 3)}"
     return CheckResult(claim.id, c.claim, c.printed, "holds" if not bad else "fails", decide(holds=not bad),
                        "numeric", ev)
 
@@ -580,7 +595,7 @@ def _delta_min(claim: Claim) -> CheckResult:
     ties = [k for k in _cases() if k.p in TIES and k.best - k.second <= TOL]
     flat = [k for k in _cases() if k.dh_pK <= TOL]
     ev = (f"{len(rows)} cases (both grids): Delta_min(eps) = best - second best grid value (enumerated) minus "
-          f"{c.printed}: smallest {worst:.3g}. The bound is 0 where the two largest means tie "
+          f"{c.printed}: smallest {resid(worst, 3)}. The bound is 0 where the two largest means tie "
           f"({len(ties)} cases with Delta_min(eps) = 0: beta is undefined there) or h'(p(K)) = 0 "
           f"({sorted({st.tag(k.key, k.fp) + ' at p(K) = 1' for k in flat})}): Delta_min = Omega(eps) then does not "
           "follow, which is the premise h'(max p) > 0 of lemma:beta_lemma_monotone; the proof also shows only "
@@ -588,7 +603,7 @@ def _delta_min(claim: Claim) -> CheckResult:
           "not shown)")
     if bad:
         k, v = st.smallest(bad, lambda t: _beta_size(t[0]))
-        ev += f"; smallest counterexample: {_fmt_beta(k)}: {v:.3g}"
+        ev += f"; smallest counterexample: {_fmt_beta(k)}: {num(v, 3)}"
     return CheckResult(claim.id, c.claim, c.printed, "holds" if not bad else "fails", decide(holds=not bad),
                        "numeric", ev)
 
@@ -613,8 +628,10 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
         return st.mutants_by_status(claim, result, "smaller")
     if i == 4:
         repair = next((n for n, _k in de.REPAIRS if result.derived == f"holds on {n}"), None)
+        used_etc = ([claim.assuming("uses", paper_claims.DELTA_ERROR_USES[:1], "used only on the ETC grid (RS-ETC-M)")]
+                    if result.status == "refuted" and repair else [])
         return st.mutants_by_status(claim, result, "smaller",
-                                    repair=("cases", repair, f"on {repair}") if repair else None)
+                                    repair=("cases", repair, f"on {repair}") if repair else None) + used_etc
     if i == 5:
         return st.mutants_by_status(claim, result, "smaller") + (
             [claim.assuming("cases", K2_EXACT, f"on {K2_EXACT}")] if result.status == "refuted" else [])

@@ -75,8 +75,12 @@ def _maximisers() -> tuple[tuple[str, tuple, tuple, bool], ...]:
 
 def _unique(claim: Claim) -> CheckResult:
     c = claim.printed
+    # In the lemma's proof h is fixed: the Gini deviation u(1 - u) (example utility); other h are outside it.
+    in_context = claim.fixed("h") is not None
     restrict = claim.assumes("class") == STRICT
-    rows = [r for r in _maximisers() if r[3] or not restrict]
+    rows = [r for r in _maximisers() if (r[0] == "gini" if in_context else r[3] or not restrict)]
+    outside = ([r for r in _maximisers() if r[0] != "gini" and (len(r[2]) != 1 or not 0 < r[2][0] < 1)]
+               if in_context else [])
     bad = [r for r in rows if len(r[2]) != 1 or not 0 < r[2][0] < 1]
     strict_ok = all(len(r[2]) == 1 and 0 < r[2][0] < 1 for r in _maximisers() if r[3])
     status = decide(holds=not bad, repair=STRICT if bad and strict_ok else None)
@@ -90,8 +94,10 @@ def _unique(claim: Claim) -> CheckResult:
                f"point. Every strictly concave h tried has one interior maximiser ({strict_ok}); the lemma's "
                "h = u(1 - u) is one")
     text = c.claim + (f" (for {STRICT})" if restrict else "")
+    note = (f"Outside the proof's context (h other than the Gini deviation): the maximiser is not unique for "
+            + ", ".join(st.tag(k, fp) for k, fp, _o, _s in outside) + "." if outside else "")
     return CheckResult(c.id, text, c.printed, "unique for strictly concave h" if bad and strict_ok else
-                       ("unique" if not bad else "not unique"), status, "symbolic", ev)
+                       ("unique" if not bad else "not unique"), status, "symbolic", ev, note=note)
 
 
 # --- eq:p_max_def and the display after it -------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from ..ledger import CheckResult
 from ..verdict import SEVERITY, compare, decide, worst
 from . import _holder as hl
 from . import _steps_a as st
+from ..numfmt import num, resid
 
 SEED = 20250318
 KS = (2, 3, 4, 5, 6)
@@ -132,7 +133,7 @@ def _formula(claim: Claim, key: str) -> CheckResult:
     holds = mix and ok and err < 1e-12
     ev = (f"the mixture of K Bernoulli CDFs is the CDF of Bern(<alpha, p>) on every piece (symbolic, K = 2..6): {mix}; "
           f"eq:wang_def integrated for Bern(p) minus {c.printed}: identically 0 ({how}): {ok}; seed {SEED}: K = 2..6, "
-          f"20 mixtures each, parameters {[dict(fp) for fp in sweep(key)]}: max |U_h - formula| = {err:.1e}")
+          f"20 mixtures each, parameters {[dict(fp) for fp in sweep(key)]}: max |U_h - formula| = {resid(err, 2)}")
     if fail:
         ev += f"; counterexample: {st.tag(key, fail[0])} at p = {fail[1]}"
     return CheckResult(claim.id, c.claim, c.printed, c.printed if holds else "differs", decide(holds=holds),
@@ -187,17 +188,17 @@ def _bound(claim: Claim, key: str, mode: str | None) -> CheckResult:
         i = int(np.argmax(excess))
         ok = bool(excess[i] <= 1e-12)
         statuses.append(decide(holds=ok and sym))
-        rows.append(f"{st.tag(key, fp)}: max of U_h(F) - U_h(G) - bound = {excess[i]:.3g}")
+        rows.append(f"{st.tag(key, fp)}: max of U_h(F) - U_h(G) - bound = {num(excess[i], 3)}")
         if not ok:
             bad.append((fp, A[i], B[i], gap[i], excess[i]))
     status = worst(*statuses)
     where = "p_F = p* (the optimum), p_G on" if mode == "optimum" else f"{GRID}^2 grid of (p_F, p_G) over"
-    ev = (f"||Bern(a) - Bern(b)||_W = |a - b| (CDF integral, symbolic): {sym}, on a 101^2 grid max error {w_err:.1e}; "
+    ev = (f"||Bern(a) - Bern(b)||_W = |a - b| (CDF integral, symbolic): {sym}, on a 101^2 grid max error {resid(w_err, 2)}; "
           f"{where} [0, 1]: " + "; ".join(rows))
     if bad:
         fp, a, b, gap, ex = st.smallest(bad, lambda t: (sum(float(v) for _n, v in t[0]), abs(t[1] - t[2])))
-        ev += (f"; smallest counterexample: {st.tag(key, fp)}, p_F = {a:.4g}, p_G = {b:.4g}: U_h(F) - U_h(G) = "
-               f"{gap:.4g} exceeds the bound by {ex:.3g}")
+        ev += (f"; smallest counterexample: {st.tag(key, fp)}, p_F = {num(a)}, p_G = {num(b)}: U_h(F) - U_h(G) = "
+               f"{num(gap)} exceeds the bound by {num(ex, 3)}")
     return CheckResult(claim.id, c.claim, c.printed, "holds" if status == "verified" else "fails", status, "numeric",
                        ev)
 
@@ -278,7 +279,7 @@ def _case2(claim: Claim, key: str) -> CheckResult:
           f"(piece by piece): {gap_ok}")
     if bad:
         p, v = min(bad, key=lambda t: len(t[0]))
-        ev += f"; smallest counterexample: p = {p}: V(alpha*) = {v:.6g}, not {parts['value']}"
+        ev += f"; smallest counterexample: p = {p}: V(alpha*) = {num(v, 6)}, not {parts['value']}"
     return CheckResult(claim.id, c.claim, c.printed, f"value={d.expr.subs(U, m)}; gap={sp.simplify(value - d.expr.subs(U, _b))}"
                        if gap_ok else "differs", decide(holds=holds), "symbolic", ev)
 
@@ -305,8 +306,9 @@ def _typo(claim: Claim, key: str, factor: int) -> CheckResult:
     if reading != "F":
         pairs = [(m, b) for _a2, b in pairs]
     bad = [(a, b) for a, b in pairs if factor * abs(m - b) != factor * abs(a - b)]
-    star_ok = all(factor * abs(m - b) == factor * abs(m - b2) for b, b2 in ((b, b) for _a2, b in pairs))
-    status = decide(holds=not bad, repair=READ_F_STAR if bad and star_ok else None)
+    # Reading F as F* corrects an evident typo (the line before has F*); a corrected value is no condition, so the
+    # display is false as printed (the registry runs the corrected claim, Claim.typo, for the entry's impact).
+    status = decide(holds=not bad)
     ev = (f"case 1 (p* = {m}): the line before gives {factor}|{m} - p_G| = {factor}||F* - G||_W (W1 of Bernoulli laws "
           f"= |p_F - p_G|); as printed, with F the mixture p_F of the proof: {len(pairs)} pairs (p_F, p_G) tried")
     if bad:
@@ -345,7 +347,7 @@ def _mvt(claim: Claim, key: str) -> CheckResult:
           f"strictly between solves the display (intermediate values): {tried - len(bad)}/{tried} pairs")
     if bad:
         fp, a, b = bad[0]
-        ev += f"; smallest counterexample: {st.tag(key, fp)}, p_F = {a:.4g}, p_G = {b:.4g}"
+        ev += f"; smallest counterexample: {st.tag(key, fp)}, p_F = {num(a)}, p_G = {num(b)}"
     return CheckResult(claim.id, c.claim, c.printed, "a p_M exists" if holds else "no p_M", decide(holds=holds),
                        "numeric", ev)
 
@@ -394,7 +396,7 @@ def _r_equals_q(claim: Claim) -> CheckResult:
                 j = int(np.argmax(ratio))
                 if ratio[j] > hol.L_H * (1 + 1e-9):
                     bad.append((key, fp, p, float(x[keep][j]), float(ratio[j]), hol.L_H, r))
-        rows.append(f"{st.tag(key, fp)}: q = {hol.q}, L_H = {round(hol.L_H, 6)}, max ratio {worst_ratio:.4g}")
+        rows.append(f"{st.tag(key, fp)}: q = {hol.q}, L_H = {round(hol.L_H, 6)}, max ratio {num(worst_ratio)}")
     status = decide(holds=not bad)
     ev = (f"(U_h(F*) - U_h(G)) / ||F* - G||_W^r with r = {c.printed} against L_MH = L_H (assumption:Holder on [0, 1], "
           f"rsb_theory.holder), F* the optimum (closed form), G = (1 - t) alpha* + t e_j, t in [1e-6, 1] (25 values), "
@@ -402,8 +404,8 @@ def _r_equals_q(claim: Claim) -> CheckResult:
           + "; ".join(rows) + ". eq:Holder_opt is eq:Holder with G_1 = F*, so the pair (q, L_H) always qualifies")
     if bad:
         key, fp, p, x, ratio, L, r = st.smallest(bad, lambda t: (len(t[2]), t[0]))
-        ev += (f"; smallest counterexample: {st.tag(key, fp)}, p = {p}, p_G = {x:.6g}: ratio {ratio:.4g} > L_H = "
-               f"{L:.4g} with r = {r:g}")
+        ev += (f"; smallest counterexample: {st.tag(key, fp)}, p = {p}, p_G = {num(x, 6)}: ratio {num(ratio)} > L_H = "
+               f"{num(L)} with r = {num(r, 6)}")
     return CheckResult(claim.id, c.claim, f"r = {c.printed}", "r = q holds with L_MH = L_H" if not bad else "fails",
                        status, "numeric", ev)
 
@@ -525,5 +527,12 @@ def mutant_text(value: sp.Expr) -> str:
     return str(value).replace(" ", "")
 
 
-CLAIMS = claim_map(*st.step_claims(IDS, check, mutants),
+def _with_typo(claim: Claim) -> Claim:
+    """The claim with its evident typo recorded (F for F* in the displays of kind ``typo``)."""
+    if SPEC.get(claim.id, ("",))[0] != "typo":
+        return claim
+    return replace(claim, typo=("F* for F, as in the line before", replace(claim.printed, printed="F*")))
+
+
+CLAIMS = claim_map(*(_with_typo(c) for c in st.step_claims(IDS, check, mutants)),
                    *(Claim(i, hl.printed(i.partition("#")[0], "L"), check, mutants) for i in CONSTANT_IDS))

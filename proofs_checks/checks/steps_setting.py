@@ -44,6 +44,7 @@ from ..ledger import CheckResult
 from ..verdict import compare, decide, worst
 from . import _holder as hl
 from . import _steps_a as st
+from ..numfmt import num, resid
 
 SEED = 20250316
 IDS = ("sec:introduction#mean", "eq:U", "eq:regret_decomposition", "eq:number of samples main paper#scaling",
@@ -79,7 +80,7 @@ def _mean(claim: Claim) -> CheckResult:
                        f"h(u) = {c.printed}: U_h - E[X] for three symbolic atoms x1 <= x2 <= x3 (sign-free step form of "
                        f"eq:wang_def) = {sym}; eq:wang_def integrated for atoms {list(SIGNED_ATOMS)} with masses "
                        f"{list(SIGNED_MASSES)} (negative part included) minus the mean = {direct}; quadrature: "
-                       + ", ".join(f"{n}: U_h = {a:.9f}, mean {b:.9f}" for n, a, b in quad))
+                       + ", ".join(f"{n}: U_h = {num(a, 6, 'f')}, mean {num(b, 6, 'f')}" for n, a, b in quad))
 
 
 # --- eq:U ----------------------------------------------------------------------------------------------------------
@@ -115,8 +116,8 @@ def _eq_U(claim: Claim) -> CheckResult:
     ok = not bad
     ev = (f"seed {SEED}: {len(_sequences())} action sequences (K = {KS[0]}..{KS[-1]}, t in 1, 2, 7, 30), exact "
           f"fractions: sum_s 1{{A_s = i}}/t against the printed weight {c.printed} with tau = tau_t(i); the two "
-          f"mixtures are the same law, so U_h agrees (Gini, 3 arms on 5 atoms, A = {seq}: {v_step:.12f} and "
-          f"{v_tau:.12f})")
+          f"mixtures are the same law, so U_h agrees (Gini, 3 arms on 5 atoms, A = {seq}: {num(v_step, 6, 'f')} and "
+          f"{num(v_tau, 6, 'f')})")
     if bad:
         K, seq, avg, pw = bad[0]  # the sequences are generated in increasing size: the first is the smallest
         ev += (f"; smallest counterexample: K = {K}, A = {seq}: weights {[str(x) for x in avg]} vs printed "
@@ -199,8 +200,8 @@ def _choosing_eps(claim: Claim) -> CheckResult:
           f"{sp.Eq(e_delta, printed_delta)} and {sp.Eq(e_N, printed_N)}.")
     if not holds:
         ev += (f" Smallest counterexample: {key} (q = r = beta = 1, lemma:beta_lemma_monotone), p = {p}, K = 2, ETC grid, "
-               f"T = 1e5, L = q = 1: eps = " + ", ".join(f"{e:g}: Delta = {dl:.3g}, N = {n:.4g}" for e, dl, n in rows)
-               + f"; log-log slope of N(eps) {slope:.3f} (printed {parts['N']}); Delta(eps) = 0 wherever alpha* = e_2 is "
+               f"T = 1e5, L = q = 1: eps = " + ", ".join(f"{num(e, 6)}: Delta = {num(dl, 3)}, N = {num(n)}" for e, dl, n in rows)
+               + f"; log-log slope of N(eps) {num(slope, 3, 'f')} (printed {parts['N']}); Delta(eps) = 0 wherever alpha* = e_2 is "
                "a grid point, not proportional to eps")
     return CheckResult(c.id, c.claim, c.printed, f"Delta={e_delta}; N={e_N}", decide(holds=holds), "symbolic", ev)
 
@@ -227,11 +228,11 @@ def _sketch_E3(claim: Claim) -> CheckResult:
     return CheckResult(c.id, c.claim, c.printed, f"{paper_claims.E3_BOUND} (lemma:probability of E3, the appendix's "
                        "proof)", status, "symbolic",
                        f"the sketch's bound against the one its appendix proves (lemma:probability of E3; that entry "
-                       f"checks the derivation): " + ", ".join(f"(T={T:g}, K={K}) {p:.6g} vs {d:.6g}"
+                       f"checks the derivation): " + ", ".join(f"(T={num(T, 6)}, K={K}) {num(p, 6)} vs {num(d, 6)}"
                                                                for T, K, p, d in rows)
                        + f"; ratio -> {ratio} as T -> oo"
                        + (f". The sketch states less than its proof gives at every point, first at T = {T0}, K = {K0}: "
-                          f"{p0:.6g} < {d0:.6g}; it is also below 2K/T, the union bound over (arm, sample size) that "
+                          f"{num(p0, 6)} < {num(d0, 6)}; it is also below 2K/T, the union bound over (arm, sample size) that "
                           "lemma:probability of E3 finds valid" if status == "refuted" else ""))
 
 
@@ -266,7 +267,7 @@ def _closed_form(claim: Claim) -> CheckResult:
                        f"{c.printed} at m = <alpha, p> expands to 0: "
                        + ", ".join(f"K={K}: {s}" for K, s in sym)
                        + f"; numeric (seed {SEED}, K = 2..6, 50 mixtures each, step form of eq:wang_def): max "
-                       f"|V - {c.printed}| = {worst_err:.1e}")
+                       f"|V - {c.printed}| = {resid(worst_err, 2)}")
 
 
 CHECKS = {"theorem: ETC upper bound#choosing_eps": _choosing_eps, "sec:introduction#mean": _mean, "eq:U": _eq_U, "eq:regret_decomposition": _decomposition,

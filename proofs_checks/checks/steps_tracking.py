@@ -23,6 +23,7 @@ from ..ledger import CheckResult
 from . import _steps
 from . import oversampling as ov
 from ._steps import entry
+from ..numfmt import num
 
 U = "theorem:UCB upper bound#step:"
 
@@ -63,8 +64,8 @@ def check_samlingequiv(claim: Claim) -> CheckResult:
           f"experiments' eps = sqrt(K log T/T), T in 100..3e5, rho in 0.1, 0.5, 0.9.  ")
     if bad:
         T, rho, K, eps, n0, v = _steps.smallest(bad, key=lambda c: (c[0], c[2], c[1]))
-        ev += (f"Differs in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {eps:.6g}: tau = {n0} vs "
-               f"{v:.6g} (the ceiling).")
+        ev += (f"Differs in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}: tau = {n0} vs "
+               f"{num(v, 6)} (the ceiling).")
     return entry(claim, holds=not bad, method="numeric", derived="ceil(rho T eps/4)" if bad else "holds", evidence=ev)
 
 
@@ -91,9 +92,9 @@ def check_replace(claim: Claim) -> CheckResult:
           f"the step claims {st.value('count')}/t >= a_t(i) there.  {n} (T, rho, K) as for eq:samlingequiv.  ")
     if bad:
         T, rho, K, eps, n0, t, lhs, a = _steps.smallest(bad, key=lambda c: (c[0], c[2], c[1]))
-        ev += (f"Fails in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {eps:.6g}, n0 = {n0}, t = "
-               f"{t}: tau = {n0} >= t a = {t * a:.6g} (not under-sampled) but {st.value('count')}/t = {lhs:.6g} < a = "
-               f"{a:.6g}: eq:samlingequiv's rho T eps/4 is the count rounded down.  With ceil(rho T eps/4)/t >= a_t(i) "
+        ev += (f"Fails in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}, n0 = {n0}, t = "
+               f"{t}: tau = {n0} >= t a = {num(t * a, 6)} (not under-sampled) but {st.value('count')}/t = {num(lhs, 6)} < a = "
+               f"{num(a, 6)}: eq:samlingequiv's rho T eps/4 is the count rounded down.  With ceil(rho T eps/4)/t >= a_t(i) "
                f"(or (rho T eps/4 + 1)/t) the step holds, and the 'latest rho T/2' of eq:oversampledproof becomes "
                f"2 ceil(rho T eps/4)/eps.")
     return entry(claim, holds=not bad, method="numeric",
@@ -127,7 +128,7 @@ def check_midpoints(claim: Claim) -> CheckResult:
           f"eps = 0.3, 0.123, 0.07 (0.0123 for K <= 3) where 1/eps - K/2 is not an integer.  ")
     if bad:
         K, eps, mn, exact = _steps.smallest(bad, key=lambda c: (c[0], -c[1]))
-        ev += f"Fails in {len(bad)} grids, smallest: K = {K}, eps = {eps:.6g}: {mn:.6g}."
+        ev += f"Fails in {len(bad)} grids, smallest: K = {K}, eps = {num(eps, 6)}: {num(mn, 6)}."
     else:
         ev += ("Holds: eps(n_i + 1/2) >= eps/2, and the last coordinate 1 - eps(sum n + (K-1)/2) >= eps/2 since "
                "sum n <= floor(1/eps - K/2).")
@@ -217,7 +218,7 @@ def check_oversampling1(claim: Claim) -> CheckResult:
           "(exact counts, the bound in floating point with 1e-12 slack for the equality cases).  ")
     if bad:
         c = _steps.smallest(bad, key=lambda c: (c[0], c[3]))
-        ev += f"Fails in {len(bad)} trajectories; smallest: {_show(c[:5])}: {c[5]:.6g} > {c[6]:.6g}."
+        ev += f"Fails in {len(bad)} trajectories; smallest: {_show(c[:5])}: {num(c[5], 6)} > {num(c[6], 6)}."
     else:
         ev += "Holds (tau_(t+1)(j) <= tau_t(j) + 1 <= t a(j) + 1)."
     return entry(claim, holds=not bad, method="numeric", derived="holds" if not bad else "fails", evidence=ev)

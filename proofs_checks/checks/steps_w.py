@@ -39,6 +39,7 @@ from . import _holder as hl
 from . import _steps_a as st
 from .lipschitz_wasserstein import dual_lp
 from .theorem_W import TAIL, tail_supremum
+from ..numfmt import num, resid
 
 SEED = 20250317
 LABEL = "theorem:W"
@@ -143,18 +144,18 @@ def _chain_step(claim: Claim) -> CheckResult:
     rel = "=" if step in ("eq:W_1", "eq:W_3") else "<="
     ev = (f"seed {SEED}: {n} (instance, alpha, beta) for K = {KS[0]}..{KS[-1]}, {INSTANCES} instances per K on "
           f"{ATOMS} atoms ~ N(0, 4) rounded to 1e-3 plus 0, {PAIRS} Dirichlet pairs each; the display {rel} "
-          f"{c.printed} x the next one: largest relative excess of the display over its bound {worst:.1e} "
+          f"{c.printed} x the next one: largest relative excess of the display over its bound {resid(worst, 2)} "
           f"({'|difference|' if rel == '=' else 'negative: slack'})")
     if step in ("eq:W_2", "eq:W_3"):
         ev += f"; the f(0) rewrite is an identity when sum_i d_i = 0 (symbolic, K = 2..6): {ident}"
     if step == "eq:W_7":
         gap = max(r["abs_mean"] - r["per_arm"] for r in chain_values())
-        ev += (f"; in fact sup_f |E[f(X) - f(0)]| = E|X| (f = |x|): largest difference {gap:.1e}, so eq:W_5 = "
+        ev += (f"; in fact sup_f |E[f(X) - f(0)]| = E|X| (f = |x|): largest difference {resid(gap, 2)}, so eq:W_5 = "
                "eq:W_7")
     if bad:
         r, lhs, rhs = st.smallest(bad, lambda t: (t[0]["K"], t[0]["instance"]))
         ev += (f"; smallest counterexample: K = {r['K']}, atoms {list(r['z'])}, alpha - beta = "
-               f"{[round(x, 4) for x in r['d']]}: {lhs:.6g} vs {rhs:.6g}")
+               f"{[round(x, 4) for x in r['d']]}: {num(lhs, 6)} vs {num(rhs, 6)}")
     return CheckResult(claim.id, c.claim, c.printed, "holds" if holds else "fails", decide(holds=holds), "numeric",
                        ev)
 
@@ -193,11 +194,11 @@ def _abs_mean(claim: Claim) -> CheckResult:
     beats = [m for m in SHIFTS if abs_mean_normal(m) > bound * (1 + TOL)]
     ev = (f"the displayed integrals (SymPy): int_0^oo 2 exp(-t^2/2) dt = {a}, int_-oo^oo exp(-t^2/2) dt = {b}, "
           f"sqrt(2 pi) int phi = {cc} (equal: {chain_ok}); E|X| = int_0^oo P(|X| > u) du (N(1/2, 1), quadrature): "
-          f"difference {_layer_cake():.1e}. Under {TAIL} (the bound the proof integrates; without min(1, .)), "
-          f"sup E|X| = int_0^oo min(1, 2 exp(-u^2/2)) du = {sup_tail:.6f} <= {c.printed}")
+          f"difference {resid(_layer_cake(), 2)}. Under {TAIL} (the bound the proof integrates; without min(1, .)), "
+          f"sup E|X| = int_0^oo min(1, 2 exp(-u^2/2)) du = {num(sup_tail, 6, 'f')} <= {c.printed}")
     centred = (f"X ~ N(m, 1) qualifies for every m; smallest counterexample on a quarter grid: m = {beats[0]}: "
-               f"E|X| = {abs_mean_normal(beats[0]):.6f} > {bound:.6f}") if beats else ""
-    return read_result(claim, f"sup E|X| = {sup_tail:.6g}", bool(beats) or not chain_ok,
+               f"E|X| = {num(abs_mean_normal(beats[0]), 6, 'f')} > {num(bound, 6, 'f')}") if beats else ""
+    return read_result(claim, f"sup E|X| = {num(sup_tail, 6)}", bool(beats) or not chain_ok,
                        sup_tail <= bound and chain_ok, ev, centred)
 
 
@@ -210,13 +211,13 @@ def _w8(claim: Claim) -> CheckResult:
     # under the tail bound: ||sum d_i F_i||_W <= sum |d_i| E|X_i| <= sup E|X| ||d||_1; the pair X, -X attains it
     tail_ok = w_extremal <= bound * (1 + TOL)
     rows = [r["W"] / (np.abs(r["d"]).sum() * r["max_abs"]) for r in chain_values()]
-    ev = (f"under {TAIL}: ||sum_i d_i F_i||_W <= (eq:W_7) sum_i |d_i| E_i|X| <= {sup_tail:.6f} ||d||_1, attained by "
-          f"X (survival min(1, 2 exp(-x^2/2))) against -X: ratio {w_extremal:.6f} <= {bound:.6f}; on the "
+    ev = (f"under {TAIL}: ||sum_i d_i F_i||_W <= (eq:W_7) sum_i |d_i| E_i|X| <= {num(sup_tail, 6, 'f')} ||d||_1, attained by "
+          f"X (survival min(1, 2 exp(-x^2/2))) against -X: ratio {num(w_extremal, 6, 'f')} <= {num(bound, 6, 'f')}; on the "
           f"{len(rows)} finite-support pairs of the chain the ratio to max_i E_i|X| ||d||_1 is at most "
-          f"{max(rows):.4f} <= 1")
+          f"{num(max(rows), 4, 'f')} <= 1")
     centred = (f"arms N(0, 1), N(m, 1), alpha = e_2, beta = e_1: ||F_2 - F_1||_W = m, ||alpha - beta||_1 = 2; "
-               f"smallest counterexample on a quarter grid: m = {beats[0]} > 2 x {bound:.4f}") if beats else ""
-    return read_result(claim, f"{w_extremal:.6g} ||alpha - beta||_1", bool(beats), tail_ok, ev, centred)
+               f"smallest counterexample on a quarter grid: m = {beats[0]} > 2 x {num(bound, 4, 'f')}") if beats else ""
+    return read_result(claim, f"{num(w_extremal, 6)} ||alpha - beta||_1", bool(beats), tail_ok, ev, centred)
 
 
 def read_result(claim: Claim, under_tail: str, centred_fails: bool, tail_holds: bool, ev: str,
@@ -224,14 +225,20 @@ def read_result(claim: Claim, under_tail: str, centred_fails: bool, tail_holds: 
     """The entry under the claim's reading of "1-sub-Gaussian": the tail reading when the claim states it, else the
     centred one, repaired by the tail reading when the claim fails centred but holds under the tail bound."""
     c = claim.printed
-    tail = claim.assumes("reading", "centred") == "tail"
+    # The proof integrates the tail bound (eq:W_5): in its context "1-sub-Gaussian" is read that way, and the
+    # centred reading is a note (it decides the theorem's statement, theorem:W, not this step).
+    in_context = claim.fixed("sub-Gaussian") is not None
+    tail = in_context or claim.assumes("reading", "centred") == "tail"
+    note = ""
     if tail:
         status = decide(holds=tail_holds)
+        if in_context and centred_fails and centred:
+            note = f"Outside the proof's context (X - E X 1-sub-Gaussian, the centred reading): {centred}"
     else:
         status = decide(holds=not centred_fails, repair=TAIL if centred_fails and tail_holds else None)
         ev += f". Centred reading (X - E X 1-sub-Gaussian): {centred}" if centred else ""
-    return CheckResult(claim.id, c.claim + (f" (read as {TAIL})" if tail else ""), c.printed,
-                       f"{under_tail} under {TAIL}; unbounded (centred)", status, "numeric", ev)
+    return CheckResult(claim.id, c.claim + (f" (read as {TAIL})" if tail and not in_context else ""), c.printed,
+                       f"{under_tail} under {TAIL}; unbounded (centred)", status, "numeric", ev, note=note)
 
 
 def chained_constant() -> tuple[sp.Expr, str]:
@@ -250,9 +257,9 @@ def _constant(claim: Claim) -> CheckResult:
     status = compare(printed_value, derived, "smaller")
     sup_tail, _w = tail_supremum()
     return CheckResult(claim.id, c.claim, c.printed, str(derived), status, "symbolic",
-                       f"chained from the proof's displays: {how}; printed {c.printed} = {float(printed_value):.6f}, "
-                       f"chained {derived} = {float(derived):.6f}. (Capping the displayed tail bound at 1, which the "
-                       f"proof does not do, gives {sup_tail:.6f}: theorem:W under its tail reading.)")
+                       f"chained from the proof's displays: {how}; printed {c.printed} = {num(float(printed_value), 6, 'f')}, "
+                       f"chained {derived} = {num(float(derived), 6, 'f')}. (Capping the displayed tail bound at 1, which the "
+                       f"proof does not do, gives {num(sup_tail, 6, 'f')}: theorem:W under its tail reading.)")
 
 
 CHECKS = {f"{LABEL}#step:after:eq:W_7": _abs_mean, f"{LABEL}#step:eq:W_8": _w8, f"{LABEL}#chain": _constant}

@@ -24,6 +24,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..mutants import as_text, stronger
 from ..verdict import compare, decide, worst
+from ..numfmt import num
 
 TABLE = "table:table_risks"
 COLUMNS = ("q", "r", "beta", "L")
@@ -153,7 +154,7 @@ def _beta_mixture(claim: Claim, row: paper_claims.RiskRow) -> BetaFacts:
         status = decide(holds=True, sharper=found is not None)
     else:  # a printed value: equal to the proven one, or false (nothing proven to compare it with)
         status = compare(derived.printed(row.beta, {}), sp.Integer(1), "equal", comparable=found is not None)
-    return BetaFacts(status, found or ("no limit found" if not est.converged else f"~{est.beta_fit:.3f}"),
+    return BetaFacts(status, found or ("no limit found" if not est.converged else f"~{num(est.beta_fit, 3, 'f')}"),
                      f"lemma:beta_lemma_monotone at p={derived.MIXTURE_INSTANCE}: "
                      f"{'applies: ' if lemma.applies else 'does not apply: '}{lemma.reason}. Numerically: {est.evidence()}",
                      "numeric", None, found or "-")

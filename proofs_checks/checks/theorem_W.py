@@ -31,6 +31,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 ID = "theorem:W"
 #: The reading of "1-sub-Gaussian" the proof uses (a mutant states it).
@@ -76,15 +77,15 @@ def check(claim: Claim) -> CheckResult:
     # tail reading: the extremal law decides, and the supremum below the bound is a proven better constant
     status = decide(holds=tail_ok if tail else not beats, repair=TAIL if not tail and beats and tail_ok else None,
                     sharper=tail and sup_tail < bound * (1 - 1e-9))
-    derived = (f"sup W = {sup_tail:.6g} under {TAIL}" if tail else
-               f"unbounded (centred); sup W = {sup_tail:.6g} under {TAIL}")
+    derived = (f"sup W = {num(sup_tail, 6)} under {TAIL}" if tail else
+               f"unbounded (centred); sup W = {num(sup_tail, 6)} under {TAIL}")
     w_bern = W_bernoulli([0.0, 1.0])  # largest W over Bernoulli instances
     ev = (f"Bernoulli arms: W = (max p - min p)/2 <= {w_bern}. Centred reading (X - E X 1-sub-Gaussian): arms N(0,1) "
-          f"and N(m,1) have W = W1/2 = " + ", ".join(f"{w:.4f} (m={m:g})" for m, w in pairs)
-          + (f": m = {beats[0][0]:g} beats {bound_text} = {bound:.4f}" if beats else f", all <= {bound:.4f}")
+          f"and N(m,1) have W = W1/2 = " + ", ".join(f"{num(w, 4, 'f')} (m={num(m, 6)})" for m, w in pairs)
+          + (f": m = {num(beats[0][0], 6)} beats {bound_text} = {num(bound, 4, 'f')}" if beats else f", all <= {num(bound, 4, 'f')}")
           + f". The proof's step eq:W_7 -> eq:W_8 bounds E|X| by integrating {TAIL}, a tail bound on X itself (so "
-          f"|E X| is bounded); under it E|X| <= int_0^oo min(1, 2 exp(-u^2/2)) du = {sup_tail:.6f}, attained by X "
-          f"with that survival function against -X: W = E X = {w_extremal:.6f} (first moment of its density)"
+          f"|E X| is bounded); under it E|X| <= int_0^oo min(1, 2 exp(-u^2/2)) du = {num(sup_tail, 6, 'f')}, attained by X "
+          f"with that survival function against -X: W = E X = {num(w_extremal, 6, 'f')} (first moment of its density)"
           + ("" if reading == "tail" else "; the claim reads 1-sub-Gaussian as centred, the usual definition"))
     return CheckResult(ID, f"W <= {bound_text} for 1-sub-Gaussian arms"
                        + (f" (read as {TAIL})" if reading == "tail" else ""), bound_text, derived, status,

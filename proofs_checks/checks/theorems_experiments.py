@@ -36,6 +36,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..numfmt import num
 
 IDS = {
     "etc": "theorem: ETC upper bound#experiments",
@@ -257,14 +258,14 @@ def _eps_dep(claim: Claim) -> CheckResult:
     sim = simulated(T)["rs-etc-m" if kind == "etc" else "rs-ucb-m"] if simulated_here else None
     Tn = smallest_nontrivial(kind, c, 1e40 if kind == "ucb" else 1e7)
     vac = not b["informative"]
-    side = (f"T > N(eps) = {b['N']:.3g}: {b['side']}" if kind == "etc"
-            else f"T > max(e^K, T(eps) = {b['T_eps']:.3g}): {b['side']}")
-    ev = (f"Gini, p = (0.4, 0.9), K = 2, T = {T} ({setting.figure}), eps = {setting.eps} = {b['eps']:.4g}; "
-          f"B = {c['B']:.3g}, L = {c['L']:.3g}, q = {c['q']:g}, W = {c['W']:.3g}, rho = {RHO}; Delta(eps) = "
-          f"{b['Delta']:.3g}, Delta_min(eps) = {b['Delta_min']:.3g}.  Bound = {b['bound']:.4g} vs trivial bound "
-          f"V* - min V = {c['trivial']:.4g} ({'vacuous' if vac else 'non-trivial'}); side condition {side}.  "
+    side = (f"T > N(eps) = {num(b['N'], 3)}: {b['side']}" if kind == "etc"
+            else f"T > max(e^K, T(eps) = {num(b['T_eps'], 3)}): {b['side']}")
+    ev = (f"Gini, p = (0.4, 0.9), K = 2, T = {T} ({setting.figure}), eps = {setting.eps} = {num(b['eps'])}; "
+          f"B = {num(c['B'], 3)}, L = {num(c['L'], 3)}, q = {num(c['q'], 6)}, W = {num(c['W'], 3)}, rho = {RHO}; Delta(eps) = "
+          f"{num(b['Delta'], 3)}, Delta_min(eps) = {num(b['Delta_min'], 3)}.  Bound = {num(b['bound'])} vs trivial bound "
+          f"V* - min V = {num(c['trivial'])} ({'vacuous' if vac else 'non-trivial'}); side condition {side}.  "
           + (f"Simulated regret at the paper's constants (4 trials; the policy is data-free there): "
-             f"{sim[0]:.4g}{' -- ' + sim[1][0][:90] + '...' if sim[1] else ''}.  " if simulated_here else
+             f"{num(sim[0])}{' -- ' + sim[1][0][:90] + '...' if sim[1] else ''}.  " if simulated_here else
              f"Not simulated (T > {SIM_T_MAX}, the simulation budget).  ")
           + "Smallest T with bound < trivial (eps = sqrt(K log T/T), Delta by lemma:Delta_error): "
           f"{Tn if Tn is not None else ('> 1e40' if kind == 'ucb' else '> 1e7 (searched)')}"
@@ -277,7 +278,7 @@ def _eps_dep(claim: Claim) -> CheckResult:
     return CheckResult(claim.id, f"The eps-dependent bound of {claim.id.split('#')[0]} at the experiments' "
                                  f"setting (holds; informative; side conditions)"
                        + ("" if (T, setting.eps) == (c["T"], _experiments_eps()) else f", at T = {T}, eps = {setting.eps}"),
-                       "bound with printed constants", f"{b['bound']:.4g} (trivial {c['trivial']:.4g}; side "
+                       "bound with printed constants", f"{num(b['bound'])} (trivial {num(c['trivial'])}; side "
                        f"condition {'holds' if b['side'] else 'fails'})", status, "numeric", ev)
 
 
@@ -296,24 +297,24 @@ def _eps_indep(claim: Claim) -> CheckResult:
     T = setting.T
     b = bound_at(kind, setting)
     if kind == "rs-ucb-m":
-        cond = f"r <= beta + q/2: {r} <= {beta:.3f} + {q / 2}: {r <= beta + q / 2}"
+        cond = f"r <= beta + q/2: {r} <= {num(beta, 3, 'f')} + {q / 2}: {r <= beta + q / 2}"
     else:
-        cond = f"gamma = 2 beta/(2 beta + r) = {2 * beta / (2 * beta + r):.3f}"
+        cond = f"gamma = 2 beta/(2 beta + r) = {num(2 * beta / (2 * beta + r), 3, 'f')}"
     vac = not b["informative"]
     converged = bn is not None and bn.converged
-    ev = (f"Gini, p = (0.4, 0.9): q = {q:g}, r = {r:g}; beta must exist -- numeric estimate {beta:.3f} "
+    ev = (f"Gini, p = (0.4, 0.9): q = {num(q, 6)}, r = {num(r, 6)}; beta must exist -- numeric estimate {num(beta, 3, 'f')} "
           f"({'converged' if converged else 'NOT converged: ' + (bn.evidence() if bn else '')}"
           f"); {cond}.  The O(.) constant is not given, so the theorem cannot be evaluated as such; at T = {T} the "
-          f"eps-dependent bound at the theorem's eps (Theta = {setting.theta:g}): eps = {b['eps']:.4g}, bound = {b['bound']:.4g} vs "
-          f"trivial {c['trivial']:.4g} ({'vacuous' if vac else 'non-trivial'}); side condition "
+          f"eps-dependent bound at the theorem's eps (Theta = {num(setting.theta, 6)}): eps = {num(b['eps'])}, bound = {num(b['bound'])} vs "
+          f"trivial {num(c['trivial'])} ({'vacuous' if vac else 'non-trivial'}); side condition "
           f"{'holds' if b['side'] else 'fails'} ("
-          + (f"T(eps) = {b['T_eps']:.3g}" if kind == "rs-ucb-m" else f"N(eps) = {b['N']:.3g}") + ").  The experiments "
+          + (f"T(eps) = {num(b['T_eps'], 3)}" if kind == "rs-ucb-m" else f"N(eps) = {num(b['N'], 3)}") + ").  The experiments "
           "use eps = sqrt(K log T/T), not the theorem's choice.")
     status = decide(holds=converged, repair="beta exists", vacuous=vac)
     return CheckResult(claim.id, f"{claim.id.split('#')[0]} at the experiments' instance and horizon"
                        + ("" if T == c["T"] else f" T = {T}") + ("" if setting.theta == 1.0 else
-                                                                f", eps = {setting.theta:g} x the theorem's"),
-                       "O(.) rate", f"bound at theorem eps {b['bound']:.4g} (trivial {c['trivial']:.4g})", status,
+                                                                f", eps = {num(setting.theta, 6)} x the theorem's"),
+                       "O(.) rate", f"bound at theorem eps {num(b['bound'])} (trivial {num(c['trivial'])})", status,
                        "numeric", ev)
 
 
@@ -328,7 +329,7 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     for eps_rule, theta in tries:
         T = informative_horizon(kind, eps_rule, theta)
         if T is not None:
-            what = f"eps = {eps_rule}" if theta == 1.0 else f"eps = {theta:g} x the theorem's"
+            what = f"eps = {eps_rule}" if theta == 1.0 else f"eps = {num(theta, 6)} x the theorem's"
             return [claim.reprinted(Setting("informative", T, eps_rule, theta), f"the horizon T = {T}, {what}")]
     return []
 

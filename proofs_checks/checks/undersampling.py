@@ -31,6 +31,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
 from . import oversampling as ov
+from ..numfmt import num
 
 ID = "lemma:undersampling"
 ID_RHO = "eq:oversampledproof"
@@ -115,7 +116,7 @@ def _check_bound(claim: Claim) -> CheckResult:
     ev = (f"Exact tracking (eq:UCB_sampling_rule, fixed mid-point target, worst-case starts at T_0, 200 steps past "
           f"T(eps)): max_t>=T(eps), i |tau_t(i) - t a(i)| by K: {tight} -- "
           + (f"all {relation} {numerator}" if not bad else f"VIOLATIONS of {relation} {numerator}: {bad}")
-          + f".  rsb_sim RS-UCB-M (K={K_sim}, paper constants, fixed first grid point) gives {float(sim_m):.3f}.  "
+          + f".  rsb_sim RS-UCB-M (K={K_sim}, paper constants, fixed first grid point) gives {num(float(sim_m), 3, 'f')}.  "
           f"Proof of the sharper constant: from T(eps) on every D_j = t a(j) - tau_t(j) >= -1 (lemma:oversampling) "
           f"and sum_j D_j = 0, so D_i <= K - 1; hence |tau_t(i)/t - a(i)| <= (K-1)/t (< K/t as printed).  The proof's "
           f"own bound (eq:UK_oneside) is 1/t on the over-sampled side.")
@@ -140,7 +141,7 @@ def _check_rho(claim: Claim) -> CheckResult:
             late.append((T, rho, eps, n0, t_under, latest))
         # the exact time is floor(2 n0/eps) + 1; a later printed time is loose
         sharper |= t_under < latest - 1
-        rows.append(f"T={T}, rho={rho}: {t_under} vs {latest:.6g}")
+        rows.append(f"T={T}, rho={rho}: {t_under} vs {num(latest, 6)}")
     holds = not late
     T, rho = 1000, 0.1
     n0, t_under = first_undersampled(T, rho, eps_sim)
@@ -148,7 +149,7 @@ def _check_rho(claim: Claim) -> CheckResult:
           f"forced exploration), K = 2, eps = sqrt(K log T/T), exact, against the claimed t = {claim.printed}: "
           + "; ".join(rows) + ".  "
           + (f"E.g. T = {late[0][0]}, rho = {late[0][1]}: n0 = {late[0][3]}, under-sampled first at t = {late[0][4]} "
-             f"> {late[0][5]:.6g}.  " if late else "")
+             f"> {num(late[0][5], 6)}.  " if late else "")
           + f"rsb_sim RS-UCB-M at T = {T}, rho = {rho} and the paper's constants (the first grid point "
           f"(eps/2, 1 - eps/2) is kept; n0 = {n0_sim}, exact first time {t_under}) pulls arm 1 again first at step "
           f"{first_pull}.  The step eq:samlingequiv uses tau = rho T eps/4 instead of its ceiling; correct bound: "

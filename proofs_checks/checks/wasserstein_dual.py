@@ -22,6 +22,7 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from .lipschitz_wasserstein import DualForm, dual_lp, merged, random_pair
 from .lipschitz_wasserstein import mutants as doubled_ball_mutants
+from ..numfmt import num, resid
 
 ID = "theorem:Wasserstein_dual"
 SEED = 20250303
@@ -65,9 +66,9 @@ def check(claim: Claim) -> CheckResult:
     ball = "" if form.lipschitz == "1" else f" (the sup over ||f||_L <= {form.lipschitz})"
     return CheckResult(ID, c.claim + ball, c.printed, "equal" if ok else "differ", decide(holds=ok), "numeric",
                        f"cited theorem, confirmed numerically. seed {SEED}: 100 random pairs of finite-support laws "
-                       f"(1-6 atoms ~ N(0, 25)), W1 up to {w['max_w']:.3g}: max |dual LP (||f||_L <= {form.lipschitz}, "
-                       f"no absolute value) - CDF integral| = {w['dual_vs_cdf']:.1e}; max |optimal transport LP - CDF "
-                       f"integral| = {w['primal_vs_cdf']:.1e}")
+                       f"(1-6 atoms ~ N(0, 25)), W1 up to {num(w['max_w'], 3)}: max |dual LP (||f||_L <= {form.lipschitz}, "
+                       f"no absolute value) - CDF integral| = {resid(w['dual_vs_cdf'], 2)}; max |optimal transport LP - CDF "
+                       f"integral| = {resid(w['primal_vs_cdf'], 2)}")
 
 
 CLAIMS = claim_map(Claim(ID, DualForm(paper_claims.lemma_claim(ID), paper_claims.LIPSCHITZ_BALL), check,

@@ -29,11 +29,15 @@ traceback, with an exit status a batch script can act on (``docs/longruns.md``):
   the directory and the holder; 75 (``EX_TEMPFAIL``: try again later);
 * a worker process that died under the run, or Dask workers that died too often
   (:class:`rsb_sim.workers.WorkerLost`): what happened, what was kept; 75.
+
+A reader that closes the pipe early (``rsb verify | head``) ends the run quietly: nothing more is written,
+no traceback, exit status 141 (128 + SIGPIPE, as a program killed by the signal).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from concurrent.futures import BrokenExecutor
 
@@ -47,6 +51,8 @@ from .parser import build_parser
 #: Exit statuses of a run stopped after its input was accepted (sysexits.h).
 EX_IOERR = 74
 EX_TEMPFAIL = 75
+#: Exit status when the reader of stdout went away (128 + SIGPIPE).
+EX_PIPE = 141
 
 
 def _end_now(status: int) -> None:
@@ -71,6 +77,18 @@ def _end_now(status: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rsb`` console script; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader closed the pipe (``| head``): point stdout at /dev/null so that the interpreter's final flush
+        # does not fail again, and end quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EX_PIPE
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
@@ -110,5 +128,6 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, CorruptFile) as exc:  # rsb_sim.files.WriteError, a file that cannot be read or fails its check
         print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
         return EX_IOERR
-    print(text)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
     return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 
@@ -21,5 +21,5 @@ def execute(req: Request) -> str:
 
     rows = bench(quick=req.quick)
     if req.format == "json":
-        return json.dumps([r.to_dict() for r in rows], indent=2)
+        return jsontext.dumps([r.to_dict() for r in rows], indent=2)
     return format_rows(rows)

@@ -13,7 +13,7 @@ and ``corollary:RS-UCB-M`` (JSON keys: the ARCHITECTURE.md contract).
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 from . import values, work
@@ -76,15 +76,37 @@ def _num(x) -> float | str:
     return float(x) if x.is_number else str(x)
 
 
-def derive_report(h: str, params: dict[str, str], p, max_memory: int | None = None) -> dict:
-    """The dictionary behind ``rsb derive`` (JSON keys are stable)."""
+def _optimum_set(d, ip) -> dict:
+    """``optimal_set`` in words when alpha* is one of several optimal mixtures (:func:`rsb_theory.profile.optimal_set`)."""
+    from rsb_theory.profile import optimal_set
+
+    text = optimal_set(d, ip.p, ip.mixture.p_star)
+    return {"alpha_star_unique": text is None, **({"optimal_set": text} if text else {})}
+
+
+def _beta(ip) -> dict:
+    """``beta``: lemma:beta_lemma_monotone's value, else the numeric one when the local slopes agree; ``beta_method``."""
+    if ip.beta_analytic.applies:
+        return {"beta": str(ip.beta_analytic.beta), "beta_method": "lemma:beta_lemma_monotone"}
+    value = None if ip.beta_numeric is None else ip.beta_numeric.reading()[0]
+    if value is None:
+        return {"beta": None, "beta_method": None}
+    return {"beta": f"{value:.3f}", "beta_method": "numeric (local slopes of Delta_min(eps) agree)"}
+
+
+def derive_report(h, params: dict[str, str], p, max_memory: int | None = None) -> dict:
+    """The dictionary behind ``rsb derive`` (JSON keys are stable); ``h`` a name or expression, or a Distortion.
+
+    ``p``: Bernoulli means, an ``--arms`` text, or a tuple of laws (:func:`rsb_theory.laws.parse_arms`).
+    ``max_memory``: the limit of the oracle's CVXPY program on arm laws (``--max-memory``).
+    """
     from rsb_theory import rates
     from rsb_theory.distortions import resolve
     from rsb_theory.holder import holder
     from rsb_theory.profile import instance_profile
     from rsb_theory.riskmetric import bernoulli_closed_form
 
-    d = resolve(h, **params)
+    d = h if not isinstance(h, str) else resolve(h, **params)  # a Distortion of proofs_checks.api as it is
     fam = holder(d, (0, 1))
     out = {
         "h": str(d.expr),
@@ -106,6 +128,9 @@ def derive_report(h: str, params: dict[str, str], p, max_memory: int | None = No
 
         out.update(laws_constants(d, _values.arm_laws(p), max_memory))
         return out
+    if not all(isinstance(x, (int, float)) for x in p):  # laws built by the caller (proofs_checks.api)
+        out.update(laws_constants(d, tuple(p), max_memory))
+        return out
     ip = instance_profile(d, list(p))
     mix = ip.mixture
     tr = ip.rates
@@ -120,13 +145,15 @@ def derive_report(h: str, params: dict[str, str], p, max_memory: int | None = No
         "p_star": _num(mix.p_star),
         "solitary": mix.solitary,
         "alpha_star": list(ip.alpha_star),
+        **_optimum_set(d, ip),
         "value": ip.value,
-        "beta": str(ip.beta_analytic.beta) if ip.beta_analytic.applies else None,
+        **_beta(ip),
         "beta_analytic": ip.beta_analytic.reason,
         "beta_estimate": None if ip.beta_numeric is None else {
             "fit": ip.beta_numeric.beta_fit, "slope_min": ip.beta_numeric.slope_min,
             "slope_max": ip.beta_numeric.slope_max, "converged": ip.beta_numeric.converged,
-            "n_ties": ip.beta_numeric.n_ties, "evidence": ip.beta_numeric.evidence(),
+            "n_ties": ip.beta_numeric.n_ties, "reading": ip.beta_numeric.reading()[1],
+            "evidence": ip.beta_numeric.evidence(),
         },
         "theorem:RS-ETC-M": {"exponent": str(tr.etc_exponent), "argument": tr.etc_argument,
                              "rate": rates.format_varpi(tr.etc_exponent, tr.etc_argument)},
@@ -139,7 +166,7 @@ def derive_report(h: str, params: dict[str, str], p, max_memory: int | None = No
 def execute(req: Request) -> str:
     report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms, req.max_memory)
     if req.format == "json":
-        return json.dumps(report, indent=2)
+        return jsontext.dumps(report, indent=2)
     width = max(len(k) for k in report)
     lines = []
     for k, v in report.items():

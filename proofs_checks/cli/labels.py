@@ -3,12 +3,13 @@
 The kinds are data (:mod:`proofs_checks.paper_labels`); the ids are derived from
 the registry (:func:`proofs_checks.registry.ids_by_label`: an entry checks its
 own label; ``RESULT#step:LABEL`` also the step's label; another entry of a result
-also the displays of the result's statement).  No check runs.
+also the displays of the result's statement); ``uses`` (JSON) from the dependency
+graph (:mod:`proofs_checks.paper_uses`).  No check runs.
 """
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 
@@ -22,12 +23,15 @@ def validate(args) -> Request:
 
 
 def rows() -> list[dict]:
-    """``[{"label", "kind", "ledger_ids"}]`` in the paper's order."""
+    """``[{"label", "kind", "ledger_ids", "uses"}]`` in the paper's order (``uses``: the labels it uses directly,
+    :func:`proofs_checks.graph.uses`)."""
     from .. import paper_labels
+    from ..graph import uses
     from ..registry import ids_by_label
 
     ids = ids_by_label()
-    return [{"label": x.label, "kind": x.kind, "ledger_ids": list(ids[x.label])} for x in paper_labels.LABELS]
+    return [{"label": x.label, "kind": x.kind, "ledger_ids": list(ids[x.label]), "uses": list(uses(x.label))}
+            for x in paper_labels.LABELS]
 
 
 def _table(data: list[dict]) -> str:
@@ -49,4 +53,4 @@ def _table(data: list[dict]) -> str:
 
 def execute(req: Request) -> str:
     data = rows()
-    return json.dumps(data, indent=2, ensure_ascii=False) if req.format == "json" else _table(data)
+    return jsontext.dumps(data, indent=2, ensure_ascii=False) if req.format == "json" else _table(data)

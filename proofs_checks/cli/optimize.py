@@ -13,7 +13,7 @@ the grid), Delta(eps) and Delta_min(eps) of ``eq:discrete_gap``.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 from dataclasses import dataclass
 
 from . import values, work
@@ -34,13 +34,24 @@ class Request:
     method: str
     format: str
     arms: str | None = None
+    finite: tuple | None = None  # (support, probs) of --support/--probs
+    notes: tuple = ()
     max_memory: int | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     dr = values.distortion(args.dr, "--dr", tuple(params))
-    p, arms = values.means_or_arms(args)
+    finite, notes = None, ()
+    if args.support is not None or args.probs is not None:  # finite laws, as rsb simulate reads them
+        if args.p is not None or args.arms is not None:
+            raise fail("--support", "give one of --p, --arms or --support/--probs")
+        support, probs, notes = values.finite_arms(args.support, args.probs)
+        finite, p, arms = (support, probs), None, None
+    else:
+        p, arms = values.means_or_arms(args)
+    if finite is not None and args.method == "closed_form" and len(finite[0]) != 2:
+        raise fail("--method", "closed_form is the route of two-point arms; use auto, cvxpy or search")
     eps = None if args.eps is None else values.number(args.eps, "--eps", low=0, high=1, low_open=True)
     if args.grid is not None and eps is None:
         raise fail("--grid", "needs --eps (the grid is used only for the discrete optimum)")
@@ -53,11 +64,11 @@ def validate(args) -> Request:
     if eps is not None:
         from rsb_theory.workload import grid_budget, optimize_memory, optimize_work
 
-        K = len(p) if p is not None else values.arm_count(arms)
+        K = len(p) if p is not None else len(finite[1]) if finite is not None else values.arm_count(arms)
         if grid_budget(K, eps, grid) >= 0:  # else the grid's own error names --eps
             work.check(optimize_work(K, eps, grid), args, "a coarser --eps or fewer arms")
             work.check_memory(optimize_memory(K, eps, grid), args, "a coarser --eps or fewer arms")
-    return Request(dr, params, p, eps, grid, args.method or "auto", args.format, arms, memory)
+    return Request(dr, params, p, eps, grid, args.method or "auto", args.format, arms, finite, tuple(notes), memory)
 
 
 def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float | None, grid: str,
@@ -69,8 +80,9 @@ def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float 
     from rsb_theory.laws.discrete import discrete_optimum_laws
     from rsb_theory.oracle import NotDCPError, W_laws, optimal_mixture_laws
 
-    laws = values.arm_laws(arms)
-    d = resolve(dr, **params)
+    laws = values.arm_laws(arms) if isinstance(arms, str) else tuple(arms)  # text of --arms, or laws
+    d = dr if not isinstance(dr, str) else resolve(dr, **params)
+    dr = dr if isinstance(dr, str) else d.describe()
     try:
         oracle = optimal_mixture_laws(d, laws, method) if max_memory is None else \
             optimal_mixture_laws(d, laws, method, max_memory=max_memory)
@@ -102,7 +114,8 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     from rsb_theory.holder import optimal_means
     from rsb_theory.oracle import NotDCPError, optimal_mixture_bernoulli
 
-    d = resolve(dr, **params)
+    d = dr if not isinstance(dr, str) else resolve(dr, **params)  # a Distortion of proofs_checks.api as it is
+    dr = dr if isinstance(dr, str) else d.describe()
     arr = np.asarray(p, dtype=float)
     tops = optimal_means(d, float(arr.min()), float(arr.max()))
     try:
@@ -133,11 +146,20 @@ def _with_discrete(out: dict, opt, eps: float, grid: str) -> dict:
 
 
 def execute(req: Request) -> str:
-    if req.arms is not None:
+    if req.finite is not None:
+        import sys
+
+        from rsb_theory.laws.build import finite_laws
+
+        for note in req.notes:
+            print(f"rsb optimize: note: {note}", file=sys.stderr)
+        report = optimize_laws_report(req.dr, req.params, finite_laws(*req.finite, flag="--probs"), req.eps,
+                                      req.grid, req.method, req.max_memory)
+    elif req.arms is not None:
         report = optimize_laws_report(req.dr, req.params, req.arms, req.eps, req.grid, req.method, req.max_memory)
     else:
         report = optimize_report(req.dr, req.params, req.p, req.eps, req.grid, req.method)
     if req.format == "json":
-        return json.dumps(report, indent=2)
+        return jsontext.dumps(report, indent=2)
     width = max(len(k) for k in report)
     return "\n".join(f"{k:<{width}}  {v}" for k, v in report.items())

@@ -194,12 +194,15 @@ def build_parser() -> Parser:
              help="also run every check on altered claims (adds 'mutants' and 'mutant_caught' to each entry)")
     v.option("--status", "--status refuted,loose", default=None,
              help="show only entries with these statuses, comma-separated: verified, refuted, loose, conditional, "
-                  "vacuous, unchecked (the summary line still counts every entry)")
+                  "vacuous, gap, unchecked (the summary line still counts every entry)")
     v.option("--id", "--id lemma:RTD", default=None, metavar="PREFIX",
              help="only the entries whose id starts with PREFIX (only their checks run)")
     v.option("--proof", "--proof lemma:RTD", default=None, metavar="LABEL",
              help="one lemma's or theorem's statement entries and its steps in the paper's order, with the first "
                   "broken step (see rsb labels for the labels)")
+    v.option("--findings", action="store_true",
+             help="only what matters (the findings that change a statement, a rate or a constant, ranked) and the "
+                  "bottom line of every lemma and theorem; with --format json an object {what_matters, bottom_lines}")
     v.set_defaults(module="verify")
 
     lb = sub.add_parser("labels", help="every label of the paper: its kind and the ledger ids that check it",
@@ -234,6 +237,9 @@ def build_parser() -> Parser:
     _distortion(o)
     o.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
     o.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP)
+    o.option("--support", "--support 0,0.5,1", default=None, help="finite-support arms, as for simulate (with --probs)")
+    o.option("--probs", "--probs '0.2,0.3,0.5;0.6,0.2,0.2'", default=None,
+             help="finite-support arms, as for simulate: one law per arm, ';' between arms, ',' between masses")
     o.option("--eps", "--eps 0.1", default=None, help="discretisation level, 0 < eps <= 1 (a number or arithmetic)")
     o.option("--grid", choices=GRIDS, default=None, help="grid of the discrete optimum (default ucb; needs --eps)")
     o.option("--method", choices=METHODS, default=None,

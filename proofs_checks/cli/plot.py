@@ -9,7 +9,7 @@ before anything is written.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass
 
@@ -88,6 +88,8 @@ def _check_grids(algo: str, K: int, Ts) -> None:
 
 
 def execute(req: Request) -> str:
+    from rsb_sim.trajectory import spread_text
+
     from ..bound_plot import plot_bounds_command
 
     progress = None
@@ -106,13 +108,14 @@ def execute(req: Request) -> str:
                               req.radius_scale, req.explore, progress, arms=req.arms, quantize=req.quantize,
                               **req.sweep)
     if req.format == "json":
-        return json.dumps(res, indent=1, default=str)
+        return jsontext.dumps(res, indent=1, default=str)
     lines = [f"{res['png']} {res['pdf']} {res['csv']} {res['txt']}",
              f"derived rate (exponents of T in the regret): {res['derived']['rate']}"]
     if res.get("not_drawn"):
         lines.append(f"note: {res['not_drawn']}")
+    lines += [f"warning: {w}" for w in res.get("warnings", ())]
     for r in res["rows"]:
         b = "-" if r["bound"] is None else f"{r['bound']:.3g} ({'vacuous' if r['vacuous'] else 'non-trivial'}, " \
                                            f"side {'ok' if r['side_ok'] else 'fails'})"
-        lines.append(f"T={r['T']}: mean regret {r['mean_regret']:.4g} +- {r['stderr']:.2g}; bound {b}")
+        lines.append(f"T={r['T']}: mean regret {spread_text(r['mean_regret'], r['stderr'], r['trials'])}; bound {b}")
     return "\n".join(lines)

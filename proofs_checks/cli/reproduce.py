@@ -7,7 +7,7 @@ written: a bad one leaves no file and no directory behind.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,17 +38,19 @@ def validate(args) -> Request:
 
 
 def execute(req: Request) -> str:
+    from rsb_sim.trajectory import spread_text
+
     from ..reproduce import reproduce
 
     show = not req.quiet and sys.stderr.isatty()
     results = reproduce(req.experiment, req.out, req.trials, req.seed, progress=show, **req.sweep)
     if req.format == "json":
-        return json.dumps(results, indent=1, default=str)
+        return jsontext.dumps(results, indent=1, default=str)
     lines = []
     for r in results:
         lines.append(f"{Path(r['csv']).stem}: {r['png']} {r['pdf']} {r['csv']} {r['txt']}")
         for row in r["rows"]:
             s = f" {row['series']}" if row["series"] else ""
             lines.append(f"  {row['variant']:<5} {row['algo']:<8}{s} x={row['x']:g}: mean regret "
-                         f"{row['mean_regret']:.4g} +- {row['stderr']:.2g}{' (degenerate)' if row['degenerate'] else ''}")
+                         f"{spread_text(row['mean_regret'], row['stderr'], row['trials'])}{' (degenerate)' if row['degenerate'] else ''}")
     return "\n".join(lines)

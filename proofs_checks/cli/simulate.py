@@ -17,7 +17,7 @@ keeps the run on disk, resumable (:mod:`proofs_checks.simulate_out`; ``--chunk``
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass, field
 
@@ -156,7 +156,7 @@ def _execute_kept(req: Request) -> str:
     if "quantization" in out:
         print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
-        return json.dumps(out, indent=2)
+        return jsontext.dumps(out, indent=2)
     return _table(out) + "\n" + f"{'files':<{_WIDTH}}  {' '.join(out['files'].values())}"
 
 
@@ -198,7 +198,7 @@ def execute(req: Request) -> str:
     if "quantization" in out:
         print(f"rsb simulate: note: {out['quantization']['note']}", file=sys.stderr)
     if req.format == "json":
-        return json.dumps(out, indent=2)
+        return res.to_json()  # the one serialisation (SimResult.to_json)
     return _table(out)
 
 
@@ -207,7 +207,7 @@ _WIDTH = max(len(k) for k in TABLE_KEYS)
 
 def _table(out: dict) -> str:
     """The table output: :data:`TABLE_KEYS`, then one line per recorded step."""
-    lines = [f"{k:<{_WIDTH}}  {out[k]}" for k in TABLE_KEYS]
+    lines = [f"{k:<{_WIDTH}}  {out[k]}" for k in TABLE_KEYS if not (k == "eps" and out[k] is None)]  # no grid
     for pt in out.get("trajectory", ()):
         ci = "" if pt["ci_low"] is None else f"  (95% CI {pt['ci_low']:.4g} .. {pt['ci_high']:.4g})"
         lines.append(f"{'t = ' + str(pt['t']):<{_WIDTH}}  {pt['mean_regret']:.6g}{ci}")

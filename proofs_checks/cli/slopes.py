@@ -10,7 +10,7 @@ error when none of them does; each result lists the overrides it ran with.
 
 from __future__ import annotations
 
-import json
+from rsb_sim import jsontext
 import sys
 from dataclasses import dataclass
 
@@ -112,5 +112,5 @@ def execute(req: Request) -> str:
             print(f"rsb slopes: warning: {r.dr} {r.algo} p={list(r.p)} is degenerate with these constants "
                   f"(slope of a degenerate algorithm); see 'notes'", file=sys.stderr)
     if req.format == "json":
-        return json.dumps([r.to_dict() for r in results], indent=2)
+        return jsontext.dumps([r.to_dict() for r in results], indent=2)
     return format_table(results)

@@ -1,11 +1,18 @@
-"""``rsb verify [--format json|md|table] [--jobs N] [--mutants] [--status S,...] [--id PREFIX] [--proof LABEL]``.
+"""``rsb verify [--format json|md|table] [--jobs N] [--mutants] [--status S,...] [--id PREFIX] [--proof LABEL]
+[--findings]``.
 
 The claims ledger.  Every format starts with the summary line (counts by status,
 and how many entries the filters kept); with ``--format json`` it goes to stderr
-so that stdout stays the JSON list of the contract.  ``--status`` and ``--id``
+so that stdout stays the JSON list of the contract.  The table and Markdown open with
+what matters (:mod:`proofs_checks.findings`: the findings that change a statement, a
+rate or a constant, ranked, and a bottom line per lemma and theorem); ``--findings``
+prints only that (as a JSON object with ``--format json``).  ``--status`` and ``--id``
 select the entries shown (``--id`` also selects the checks that run);
 ``--proof LABEL`` prints one lemma's or theorem's statement entries and its
-steps in the paper's order, with the first broken step.
+steps in the paper's order, with the first broken step, then what the proof uses
+(:mod:`proofs_checks.proof_uses`: the results and rules of the dependency graph,
+each used result's statement and proof verdicts, and the places where a used claim
+that does not hold as printed is used).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ class Request:
     statuses: tuple[str, ...] | None = None
     prefix: str | None = None
     proof: str | None = None
+    findings: bool = False
 
 
 def _prefix(text) -> str:
@@ -59,9 +67,11 @@ def validate(args) -> Request:
     statuses = None if args.status is None else values.choices(args.status, "--status", STATUSES, "status")
     prefix = None if args.id is None else _prefix(args.id)
     proof = None if args.proof is None else _proof(args.proof)
-    if proof is not None and (statuses or prefix or args.mutants):
-        raise fail("--proof", "shows one proof's steps; not with --status, --id or --mutants")
-    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof)
+    if proof is not None and (statuses or prefix or args.mutants or args.findings):
+        raise fail("--proof", "shows one proof's steps; not with --status, --id, --mutants or --findings")
+    if args.findings and (statuses or prefix or args.mutants):
+        raise fail("--findings", "summarises the whole ledger; not with --status, --id or --mutants")
+    return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof, bool(args.findings))
 
 
 def _table(results) -> str:
@@ -80,31 +90,53 @@ def _filters(req: Request) -> str:
     return ", ".join(bits)
 
 
+def _proof_uses(label: str, fmt: str, ids: list[str], jobs: int) -> str:
+    """``--proof LABEL``: the proof's view, then what it uses (the dependency graph) with the used results'
+    verdicts; the entries of the proof and of the results it uses are run."""
+    import json
+
+    from .. import proof_uses, proof_view
+    from ..registry import run_claims
+
+    results = run_claims(list(proof_uses.ids_needed(label, ids)), progress=True, jobs=jobs)
+    view = proof_view.build(label, results)
+    used = proof_uses.build(label, results)
+    if fmt == "json":
+        return json.dumps({**proof_view.to_dict(view), "uses": [u.to_dict() for u in used]}, indent=2,
+                          ensure_ascii=False)
+    if fmt == "md":
+        return proof_view.to_markdown(view) + "\n" + proof_uses.to_markdown(label, used)
+    return proof_view.to_text(view) + "\n" + proof_uses.to_text(label, used)
+
+
 def execute(req: Request) -> str:
     import os
 
     from .. import proof_view
-    from ..ledger import select, summary, to_json, to_markdown
+    from ..ledger import select, summary, to_json
     from ..registry import claims, run_claims
 
     jobs = min(os.cpu_count() or 1, 4) if req.jobs is None else req.jobs
     ids = list(claims())
     if req.proof is not None:
-        ids = list(proof_view.ids_of(req.proof, ids))
-        view = proof_view.build(req.proof, run_claims(ids, progress=True, jobs=jobs))
-        if req.format == "json":
-            return proof_view.to_json(view)
-        return proof_view.to_markdown(view) if req.format == "md" else proof_view.to_text(view)
+        return _proof_uses(req.proof, req.format, ids, jobs)
     if req.prefix is not None:
         ids = [i for i in ids if i.startswith(req.prefix)]
         if not ids:
             raise fail("--id", f"no ledger id starts with {req.prefix!r}")
+    from .. import findings
+    from rsb_sim import jsontext
+
     results = run_claims(ids, progress=True, jobs=jobs, mutants=req.mutants)
     shown = select(results, req.statuses)
     line = summary(results, len(shown), _filters(req))
+    if req.findings:
+        if req.format == "json":
+            return jsontext.dumps(findings.to_dict(results), ensure_ascii=False)
+        return (findings.to_markdown(results) if req.format == "md" else findings.to_text(results)).rstrip("\n")
     if req.format == "json":
         print(line, file=sys.stderr)  # stdout stays the JSON list (ARCHITECTURE.md)
         return to_json(shown)
     if req.format == "md":
-        return to_markdown(shown, results, _filters(req)).rstrip("\n")
-    return "\n".join(x for x in (line, _table(shown)) if x)
+        return findings.document(shown, results, _filters(req)).rstrip("\n")
+    return "\n".join(x for x in (line, findings.to_text(results), _table(shown)) if x)

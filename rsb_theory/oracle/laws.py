@@ -48,7 +48,7 @@ from .certificate import KINK_SNAP, kinks, min_max_choice
 from .convex import solve_steps
 from .dcp import NotDCPError
 from .mixture import check_arguments, optimal_mixture
-from .result import METHODS, Oracle
+from .result import ALPHA_SNAP, METHODS, Oracle
 from .search import search
 from ..workload import DEFAULT_MAX_MEMORY, cvxpy_memory
 
@@ -57,8 +57,6 @@ __all__ = ["LAW_METHODS", "ALPHA_SNAP", "GAP_TARGET", "REFINE_ROUNDS", "optimal_
 
 #: Routes :func:`optimal_mixture_laws` accepts (the finite oracle's, and ``vertex``).
 LAW_METHODS = (*METHODS, "vertex")
-#: Mixture weights below this are set to 0 before a continuous-arm result is certified and reported.
-ALPHA_SNAP = 1e-9
 #: The quadrature-rule route stops refining once its certificate is this small.
 GAP_TARGET = 1e-9
 #: Most rebuilds of the rule with the previous solution as a hint.

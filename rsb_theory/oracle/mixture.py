@@ -10,7 +10,8 @@ from .closed_form import closed_form_route
 from .convex import cvxpy_route
 from .dcp import NotDCPError
 from .instance import bernoulli_arms, check_instance, is_two_point
-from .result import METHODS, Oracle
+from .instance import value as mixture_value
+from .result import ALPHA_SNAP, METHODS, Oracle
 from .search import search_route
 
 __all__ = ["optimal_mixture", "optimal_mixture_bernoulli", "check_arguments"]
@@ -27,7 +28,17 @@ def check_arguments(d: Distortion, method: str, seed, methods: tuple[str, ...]) 
 
 
 def _with_gap(d: Distortion, xs, arms, o: Oracle) -> Oracle:
-    """``o`` with the supergradient bound of :func:`optimality_gap` (concave h) in its evidence and ``gap``."""
+    """``o`` with the supergradient bound of :func:`optimality_gap` (concave h) in its evidence and ``gap``.
+
+    A numeric route's weights below :data:`ALPHA_SNAP` are set to 0 first (V recomputed), as for
+    continuous laws, so that every kind of arm reports alpha* the same way.
+    """
+    a = np.asarray(o.alpha, dtype=float)
+    if o.method != "closed_form" and np.any((a > 0) & (a < ALPHA_SNAP)):
+        a = np.where(a < ALPHA_SNAP, 0.0, a)
+        a = a / a.sum()
+        o = Oracle(tuple(float(x) for x in a), float(mixture_value(d, xs, arms, a)), o.method,
+                   o.evidence + f"; weights below {ALPHA_SNAP:g} set to 0", o.gap)
     gap = optimality_gap(d, xs, arms, o.alpha)
     if gap is None:
         return o

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Oracle", "METHODS"]
+__all__ = ["Oracle", "METHODS", "ALPHA_SNAP"]
+
+#: Mixture weights below this are set to 0 in every numeric route's result (cvxpy, search; any arm laws),
+#: before it is certified and reported: a solver's 1e-13 is its tolerance, not a weight.
+ALPHA_SNAP = 1e-9
 
 #: The routes of :func:`rsb_theory.oracle.optimal_mixture`.
 METHODS = ("auto", "cvxpy", "closed_form", "search")

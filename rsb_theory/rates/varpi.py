@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -161,7 +162,12 @@ def table_rates(q: sp.Expr, r: sp.Expr, beta: sp.Expr, solitary: bool) -> TableR
     -------
     TableRates
     """
-    q, r, beta = map(sp.sympify, (q, r, beta))
+    return _table_rates(*map(sp.sympify, (q, r, beta)), bool(solitary))
+
+
+@lru_cache(maxsize=None)
+def _table_rates(q: sp.Expr, r: sp.Expr, beta: sp.Expr, solitary: bool) -> TableRates:
+    """:func:`table_rates` on sympified arguments, cached (a pure function of them; the limits are slow)."""
     ucb_e, ucb_arg = varpi_form(ucb_rate(q, r, beta))
     if ucb_arg != "T":  # pragma: no cover - (log T/T)^(r kappa) is always varpi(T)-form
         raise ArithmeticError("UCB rate is not a power of varpi(T)")

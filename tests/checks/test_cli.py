@@ -185,6 +185,8 @@ EXPRESSION_FLAGS = [
     (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--probs", "0.5,0.5;0.2,0.8", "--quiet"],
      "--support"),
     (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--T", "50", "--support", "0,1", "--quiet"], "--probs"),
+    (["optimize", "--dr", "gini", "--probs", "0.5,0.5;0.2,0.8"], "--support"),
+    (["optimize", "--dr", "gini", "--support", "0,1"], "--probs"),
     *((_SLOPES, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--eps", "--rho", "--radius-scale",
                              "--explore", "--bootstrap", "--tol")),
     (["slopes", "--algo", "rs-ucb-m", "--Ts", "200,400", "--quiet"], "--jobs"),

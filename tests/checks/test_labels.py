@@ -37,8 +37,9 @@ def test_every_label_is_classified():
         if x.element == "display" and x.statement and x.relation in paper_labels.INEQUALITIES:
             # an inequality of a statement is a claim, or an assumption's defining inequality that says why
             assert x.kind == "claim" or (x.kind == "definition" and x.note), x.label
-        if x.relation == "def":  # introduced with ≜
-            assert x.kind in ("definition", "algorithm"), x.label
+        if x.relation == "def":  # introduced with ≜: a definition, or a choice in a proof with an attached assertion
+            assert x.kind in ("definition", "algorithm") or (x.label in paper_labels.DEFINING_CLAIMS and x.proof
+                                                             and "readily verified" in x.note), x.label
         if x.kind in ("definition", "algorithm") and x.relation:
             assert x.note, f"{x.label}: a definition with a relation sign needs the reason it is one"
         for ref in (x.proof, x.statement):
@@ -61,13 +62,21 @@ def test_ledger_ids_are_derived_from_the_registry():
     assert ledger_ids_of("eq:WRTD_lemma_0") == ("lemma:RTD#step:eq:WRTD_lemma_0",)
     assert "lemma:RTD#step:eq:WRTD_lemma_0" in ledger_ids_of("lemma:RTD")
     assert ledger_ids_of("eq:E2C") == ("eq:E2C",)
+    # eq:number of samples is a claim (issue 25): the proof's choice of N(eps) with the assertion attached to it
+    assert paper_labels.DEFINING_CLAIMS == ("eq:number of samples",)
+    assert ledger_ids_of("eq:number of samples") == ("theorem: ETC upper bound#step:eq:number of samples",)
     # an entry of a result's statement checks the statement's display
-    assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius")
-    assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein",)
+    assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius",
+                                                      "eq:meta_concentration")
+    assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein", "lipwass2")
     # a step after a display is not that display's check
     assert ledger_ids_of("eq:lemma_5_p_mean_3") == ("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_3",)
     assert step_position("lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3") == \
         paper_labels.POSITION["eq:lemma_5_p_mean_3"] + 0.5
+
+
+def by_label(data):
+    return {d["label"]: d for d in data}
 
 
 def test_rsb_labels_json(capsys):
@@ -75,7 +84,8 @@ def test_rsb_labels_json(capsys):
     assert code == 0 and err == ""
     data = json.loads(out)
     assert len(data) == N_LABELS
-    assert all(list(d) == ["label", "kind", "ledger_ids"] for d in data)
+    assert all(list(d) == ["label", "kind", "ledger_ids", "uses"] for d in data)
+    assert by_label(data)["eq:E3C"]["uses"] == ["eq:E1C", "eq:E2C"]  # the dependency graph (paper_uses.py)
     assert [d["label"] for d in data] == list(paper_labels.ORDER)
     by = {d["label"]: d for d in data}
     assert by["lemma:RTD"]["kind"] == "claim" and "lemma:RTD#q" in by["lemma:RTD"]["ledger_ids"]
@@ -154,14 +164,24 @@ def test_verify_proof(capsys):
     code, out, err = run(capsys, "verify", "--proof", "lemma:RTD")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("Proof of lemma:RTD") and lines[-1].startswith("first broken step:")
-    steps = [ln.split()[1] for ln in lines[lines.index(next(x for x in lines if x.startswith("steps"))) + 1:-1]]
+    last = lines.index(next(x for x in lines if x.startswith("first broken step:")))
+    assert lines[0].startswith("Proof of lemma:RTD")
+    steps = [ln.split()[1] for ln in lines[lines.index(next(x for x in lines if x.startswith("steps"))) + 1:last]]
     assert steps == list(paper_labels.proof_labels("lemma:RTD"))
+    # then what the proof uses (the dependency graph), with the used lemma's verdicts and where it is used
+    assert lines[last + 1].startswith("uses (1;") and lines[last + 2].split()[0] == "lemma:lipschitz-wasserstein"
+    assert "eq:last_lemma_rtd" in lines[last + 2] and lines[-1].startswith("used claims that do not hold")
     code, out, _ = run(capsys, "verify", "--proof", "theorem: ETC upper bound", "--format", "json")
     d = json.loads(out)
-    # the first broken step in the paper's order: 'A_2 <= B P(...)' needs U_h >= 0 (eq: A2first), before eq:E2C
-    assert d["proof"] == "theorem: ETC upper bound" and d["first_broken"]["step"] == "eq: A2first"
-    assert {s["step"] for s in d["steps"] if s["status"] in ("refuted", "conditional")} >= {"eq: A2first", "eq:E2C"}
+    used = {u["label"]: u for u in d["uses"]}
+    assert {"lemma: concentration", "theorem:W", "eq:ETC_alpha", "eq: ETC_samp"} <= set(used)
+    assert "eq:E1C" in used["lemma: concentration"]["places"] and used["eq:ETC_alpha"]["kind"] == "rule"
+    assert used["theorem:W"]["statement"] in ("verified", "loose", "refuted", "conditional", "vacuous")
+    # the first broken step in the paper's order: the grid count of eq:E2C ('A_2 <= B P(...)', eq: A2first, holds
+    # in the paper's setting of rewards >= 0; eq:ETC_2 and eq:alpha_to_1 before it are gaps, not broken)
+    assert d["proof"] == "theorem: ETC upper bound" and d["first_broken"]["step"] == "eq:E2C"
+    assert {s["step"] for s in d["steps"] if s["status"] in ("refuted", "conditional")} >= {"eq:E2C"}
+    assert {s["step"] for s in d["steps"] if s["status"] == "gap"} >= {"eq:ETC_2", "eq:alpha_to_1"}
 
 
 @pytest.mark.parametrize("argv, needle", [

@@ -75,7 +75,7 @@ def test_expected_verdicts(results):
         "lemma:inter_ES_Holder#L": "verified",
         "lemma:inter_ES_Holder#step:after:eq:lemma_5_p_mean_3": "refuted",
         "lemma:Dual_Power#L": "verified",
-        "lemma:Dual_Power#step:eq:dp_last": "loose",
+        "lemma:Dual_Power#step:eq:dp_last": "verified",
         "lemma:Quadratic#L": "verified",
         "lemma:lipschitz-wasserstein": "verified",
         "theorem:Wasserstein_dual": "verified",

@@ -32,20 +32,20 @@ WANT = {
     "theorem:UCB upper bound#sketch.E3": "refuted",
     "sec: experiments#closed_form": "verified",
     "example utility#step:eq:h_1_p": "verified",
-    "example utility#step:after:eq:h_1_p": "conditional",
+    "example utility#step:after:eq:h_1_p": "verified",
     "example utility#step:eq:p_max_def": "verified",
     "example utility#step:after:eq:p_max_def": "verified",
-    "theorem:W#step:after:eq:W_7": "conditional",
-    "theorem:W#step:eq:W_8": "conditional",
+    "theorem:W#step:after:eq:W_7": "verified",
+    "theorem:W#step:eq:W_8": "verified",
     "theorem:W#chain": "verified",
-    "lemma:mean_median_Holder#step:eq:last_lemm_1_mean": "conditional",
-    "lemma:inter_ES_Holder#step:eq:last_lemm_1_ES": "conditional",
-    "lemma:Delta_error#step:eq:Delta_error_2": "conditional",
+    "lemma:mean_median_Holder#step:eq:last_lemm_1_mean": "refuted",
+    "lemma:inter_ES_Holder#step:eq:last_lemm_1_ES": "refuted",
+    "lemma:Delta_error#step:eq:Delta_error_2": "refuted",
     "lemma:Delta_error#step:eq:Delta_error_2.reason": "refuted",
     "lemma:Delta_error#chain": "verified",
-    "lemma:beta_lemma_monotone#step:eq:solitary_best": "conditional",
-    "lemma:beta_lemma_monotone#step:eq:astar_lemma14": "conditional",
-    "lemma:beta_lemma_monotone#step:eq:aprime_lemma14": "conditional",
+    "lemma:beta_lemma_monotone#step:eq:solitary_best": "verified",
+    "lemma:beta_lemma_monotone#step:eq:astar_lemma14": "verified",
+    "lemma:beta_lemma_monotone#step:eq:aprime_lemma14": "verified",
 }
 
 
@@ -212,10 +212,12 @@ def test_beta_points_on_the_etc_grid():
 
 
 def test_typo_displays_hold_with_F_star():
+    """F for F* is an evident typo: false as printed, the correction holds, and the entry's impact says typo."""
     for ident in ("lemma:mean_median_Holder#step:eq:last_lemm_1_mean", "lemma:inter_ES_Holder#step:eq:last_lemm_1_ES"):
         c = steps_holder.CLAIMS[ident]
-        assert c.run().status == "conditional"
-        assert c.assuming("reading", "F*", "").run().status == "verified"
+        assert c.run().status == "refuted"
+        assert c.corrected().run().status == "verified"
+        assert evaluate(c).impact == "typo"
 
 
 def test_zero_on_unit():

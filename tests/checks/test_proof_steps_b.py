@@ -131,17 +131,17 @@ def test_ids_name_the_result_and_the_label():
     (E + "eq:ETC_M_eps", "refuted", "3/25 vs 9/200"),
     (E + "eq:E3C", "verified", "simplifies to 0"),
     (E + "eq: ETC commit 2", "refuted", "a = (1/2, 1/2), tau_T = (1, 2)"),
-    (E + "eq: ETC commit 4", "conditional", "N(eps) >= (K-1)^2/(K+1)"),
+    (E + "eq: ETC commit 4", "verified", "only N(eps) >= (K-1)^2/(K+1)"),
     (U + "eq:A21", "verified", "= 1"),
-    (U + "after:eq:UCB_f2", "conditional", "smallest: T = 3, K = 3"),
-    (U + "eq:UCB_f2", "conditional", "1/T^2"),
+    (U + "after:eq:UCB_f2", "verified", "at T = floor(e^K) + 1"),
+    (U + "eq:UCB_f2", "gap", "No counterexample in the proof's context"),
     (U + "eq:samlingequiv", "refuted", "T = 100, rho = 0.1, K = 2"),
     (U + "eq:replace", "refuted", "n0 = 1, t = 6"),
-    (U + "eq:Discretized_regret", "refuted", "sqrt(eps)"),
+    (U + "eq:Discretized_regret", "gap", "sqrt(eps)"),
     ("lemma:oversampling#step:eq:m", "verified", "difference 0"),
     ("lemma:oversampling#step:eq:UK_1", "verified", "a/(t + 1)"),
-    (R + "eq:ETC upper bound gamma appendix", "conditional", "q in {1}"),
-    (C + "eq:T_epsilon_actual", "conditional", "Theta-constant must exceed"),
+    (R + "eq:ETC upper bound gamma appendix", "gap", "q in {1}"),
+    (C + "eq:T_epsilon_actual", "gap", "Theta-constant must exceed"),
 ])
 def test_findings_and_their_mutants(ident, status, phrase):
     res = evaluate(claims()[ident], mutants=True)
