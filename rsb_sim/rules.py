@@ -95,11 +95,17 @@ def confidence_radius(radius_c, tau):
     return radius_c / np.sqrt(tau)
 
 
-def radius_table(radius_c: float, T: int) -> np.ndarray:
-    """:func:`confidence_radius` for 0..T pulls (the compiled loops read it instead of a square root and
-    a division per arm and step: the same bits, both correctly rounded; tested).  Entry 0 is never read."""
+#: Most pull counts :func:`radius_table` tabulates (8 MB): no array of length T for a long horizon (issue 28:
+#: T = 1e9 made a table of 8 GB); the loops compute the radius of larger counts by the same formula.
+RADII_MAX = 2**20
+
+
+def radius_table(radius_c: float, T: int, most: int = RADII_MAX) -> np.ndarray:
+    """:func:`confidence_radius` for 0..min(T, ``most``) pulls (the compiled loops read it instead of a
+    square root and a division per arm and step: the same bits, both correctly rounded; tested).  Entry 0 is
+    never read."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return confidence_radius(float(radius_c), np.arange(T + 1, dtype=float))
+        return confidence_radius(float(radius_c), np.arange(min(int(T), int(most)) + 1, dtype=float))
 
 
 def etc_targets(T: int, a: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing as mp
 import os
+import sys
 from concurrent.futures.process import BrokenProcessPool
 
 from .interrupt import Interrupted, deferred, quiet_worker, received
@@ -114,3 +115,55 @@ class WorkerPool:
 def worker_pool(processes: int) -> WorkerPool:
     """``processes`` forked workers that ignore SIGINT and are killed when the block is left by an exception."""
     return WorkerPool(processes)
+
+
+def in_worker(fn, *args):
+    """``fn(*args)`` computed in one forked worker process, its result returned (issue 28).
+
+    For work made of long library calls that do not look at signals (SciPy's special functions, a
+    CVXPY solver, a big-integer SymPy step): the main process only waits, so SIGINT/SIGTERM raise
+    :class:`rsb_sim.interrupt.Interrupted` at once and the worker is killed on the way out
+    (:func:`worker_pool`).  ``fn`` and ``args`` must pickle (a module's function and plain data);
+    the worker writes no file.  An exception raised in the worker is raised here.
+
+    What the worker prints reaches this process's ``sys.stdout``/``sys.stderr``: live when they are
+    files (the same descriptors), else (an in-memory stream: a caller capturing the output) collected
+    in the worker and written here when it ends.
+    """
+    capture = (not _is_file(sys.stdout), not _is_file(sys.stderr))
+    with worker_pool(1) as pool:
+        ok, value, out, err = pool.result(pool.submit(_capturing, capture, fn, *args))
+    if out:
+        sys.stdout.write(out)
+    if err:
+        sys.stderr.write(err)
+    if not ok:
+        raise value
+    return value
+
+
+def _is_file(stream) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both of the last two
+        return False
+    return True
+
+
+def _capturing(capture, fn, *args):
+    """In the worker: (ok, result or exception, captured stdout, captured stderr)."""
+    import io
+
+    saved = sys.stdout, sys.stderr
+    bufs = [io.StringIO() if c else None for c in capture]
+    if bufs[0] is not None:
+        sys.stdout = bufs[0]
+    if bufs[1] is not None:
+        sys.stderr = bufs[1]
+    try:
+        try:
+            return True, fn(*args), *(b.getvalue() if b is not None else "" for b in bufs)
+        except Exception as exc:  # raised again in the caller (a usage error names its flag)
+            return False, exc, *(b.getvalue() if b is not None else "" for b in bufs)
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -38,6 +38,7 @@ import numpy as np
 import sympy as sp
 
 from . import expressions
+from .budgets import structural_budget
 
 #: The argument of every distortion function.
 U = sp.Symbol("u", real=True)
@@ -667,6 +668,9 @@ def _get(name: str, **params) -> Distortion:
             raise DistortionError(f"argument '--param {p.name}': {v} is outside the domain {p.domain} of {name}")
         values.append((p.name, v))
     expr = fam.expression().subs({declared[k].symbol: v for k, v in values})
+    too_big = structural_budget(expr, U)
+    if too_big is not None:
+        raise DistortionError(f"argument '--param': {name} with {', '.join(f'{k}={v}' for k, v in values)}: {too_big}")
     return _make(name, sp.simplify(expr) if fam.parameters else expr, values, fam.template)
 
 
@@ -693,6 +697,9 @@ def from_string(text: str, **params) -> Distortion:
     expr = expr.subs({symbols[k]: _coerce_value(k, v) for k, v in params.items()})
     if expr.free_symbols - {U}:
         raise DistortionError(f"argument 'h': free symbols {sorted(map(str, expr.free_symbols - {U}))} need --param values")
+    too_big = structural_budget(expr, U)
+    if too_big is not None:
+        raise DistortionError(f"argument 'h': {too_big}")
     return _make("custom", expr, [(k, _coerce_value(k, v)) for k, v in params.items()], text)
 
 

@@ -65,6 +65,9 @@ MAX_NODES = 2000
 MAX_DEPTH = 60
 #: Largest |exponent| allowed in a power of two numeric constants.
 MAX_CONSTANT_EXPONENT = 64
+#: Most decimal digits of a power of two numbers built by :func:`to_sympy` (exact numbers: SymPy's work and memory
+#: grow with their size).
+MAX_CONSTANT_DIGITS = 1000
 #: Largest count :func:`parse_count` returns (beyond it int64 arithmetic overflows).
 MAX_COUNT = 2**62
 
@@ -379,6 +382,21 @@ def parse_count(text, flag: str, values: Mapping[str, float] | None = None, *, m
 # ---------------------------------------------------------------------------
 
 
+def _digits(a, b) -> float:
+    """log10 |a ** b| of two SymPy numbers (b real), from their parts: nothing of the size of the power is built."""
+    try:
+        a, b = abs(a), float(b)
+        if a.is_Rational:
+            if a == 0:
+                return 0.0
+            lg = math.log10(a.p) - math.log10(a.q)  # exact integers of any size
+        else:
+            lg = math.log10(float(a))
+        return abs(b * lg)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0  # not a real number: SymPy builds it symbolically (no digits)
+
+
 def to_sympy(text, flag: str, symbols: Mapping[str, object] | None = None, *, juxtaposition: bool = False):
     """``text`` as a SymPy expression, built node by node (decimal literals as exact rationals).
 
@@ -434,6 +452,9 @@ def to_sympy(text, flag: str, symbols: Mapping[str, object] | None = None, *, ju
                 return a / b
             if a.is_number and b.is_number and abs(b) > MAX_CONSTANT_EXPONENT and abs(a) != 1:
                 raise _fail(flag, f"constant power with exponent {b} is too large in {text!r}")
+            if a.is_number and b.is_number and _digits(a, b) > MAX_CONSTANT_DIGITS:
+                # exponents within the guard, nested: ((10**64)**64)**64 has 262 145 digits (issue 28)
+                raise _fail(flag, f"a constant power in {text!r} has more than {MAX_CONSTANT_DIGITS} digits")
             return a ** b
         assert isinstance(node, ast.Call)
         return funcs[node.func.id](*(build(a) for a in node.args))

@@ -16,15 +16,65 @@ any machine.
   :data:`rsb_sim.search.STORE_MAX` points, branch and bound above, both growing with it): work =
   trials x T x K + points x K.  The estimate is a scale, not a forecast: the searches of the UCBs
   cost more per step on larger grids, and their certificates skip most of them.
+
+Memory (issue 28) is estimated the same way, from the sizes of the arrays a command will hold, and
+refused above ``--max-memory`` (default :data:`DEFAULT_MAX_MEMORY`, 4 GiB: a 2-core, 24 GB machine
+runs several commands with room to spare) in one line naming the flag:
+
+* :func:`simulate_memory`: the interpreter and its libraries (:data:`BASE_BYTES`), per trial the
+  state of the vectorised loops (:data:`TRIAL_BYTES` per arm and level), the reward buffers
+  (:data:`BUFFER_BYTES`, at least :data:`BLOCK` rewards per stream), the grid the searches
+  materialise (at most :data:`STORE_POINTS` points), and with ``--record`` the actions of a chunk
+  of trials (at least one whole trial: T bytes) and a mask of the same size.  No route keeps an
+  array of length T otherwise (RS-UCB-M's radius table is capped, ``rsb_sim.rules.RADII_MAX``).
+* :func:`cvxpy_memory`: CVXPY's program on the steps of the arms' common levels (the oracle of
+  arms on levels: empirical and finite arms), :data:`CVXPY_STEP_BYTES` per step and arm.
+* :func:`optimize_memory`: the enumeration of the grid (``--eps``).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import NamedTuple
 
 #: Default limit of ``--max-work`` (multiply-adds; about a minute of NumPy or compiled work).
 DEFAULT_MAX_WORK = 10**10
+
+#: Default limit of ``--max-memory`` (bytes): 4 GiB.
+DEFAULT_MAX_MEMORY = 4 << 30
+
+#: The interpreter with NumPy, SciPy, SymPy, numba and CVXPY loaded (measured: 250-300 MB resident).
+BASE_BYTES = 400 << 20
+
+#: Bytes per trial, arm and level of the state of the UCB loops (counts, estimates, radii, candidate sets;
+#: measured: CE-UCB-M, K = 2, 1e5 trials, T = 1000: 902 MB at its peak) and of the others (RS-ETC-M, uniform:
+#: 326 and 330 MB with 1e6 trials).
+TRIAL_BYTES = {"ucb": 2048, "other": 64}
+
+#: The reward buffers of a run (rsb_sim.rewards.BUFFER_BYTES) and the fewest rewards per stream (DEFAULT_BLOCK).
+BUFFER_BYTES = 64 << 20
+BLOCK = 2048
+
+#: Bytes held per buffered reward while a buffer is filled (the int8 reward, the float64 uniform it is drawn from,
+#: temporaries; measured: RS-UCB-M, one trial of T = 1e9, K = 2: 677 MB at its peak with 64 MB of buffers,
+#: about 290 MB of it the interpreter).
+FILL_BYTES = 6
+
+#: Most grid points a search materialises (rsb_sim.search.STORE_MAX; the branch and bound reads larger grids).
+STORE_POINTS = 200_000
+
+#: Most grid points ``rsb optimize --eps`` materialises (rsb_theory.argmax.enumeration.MAX_ENUMERATION).
+ENUM_POINTS = 5_000_000
+
+#: Bytes per grid point and arm of a materialised grid (coordinates, mixtures, values).
+POINT_BYTES = 32
+
+#: Action cells of one chunk of a recorded run (rsb_sim.trajectory.CHUNK_CELLS).
+RECORD_CELLS = 1 << 24
+
+#: CVXPY's memory per step of the common levels and arm (measured: 695 MB for 325 718 steps, K = 2).
+CVXPY_STEP_BYTES = 1024
 
 #: The offset of the coordinates eps (n + offset) of each grid kind (rsb_theory.grids.Grid.offset).
 _OFFSET = {"etc": 0.0, "ucb": 0.5}
@@ -80,3 +130,77 @@ def total(estimates) -> Estimate:
     """The sum of several runs' estimates (the largest grid)."""
     est = list(estimates)
     return Estimate(max((e.points for e in est), default=0), sum(e.work for e in est))
+
+
+class Memory(NamedTuple):
+    """Bytes a command would hold at its peak (an estimate from array sizes), and what dominates, in words."""
+
+    bytes: int
+    what: str
+
+    def refusal(self, limit: int, flag: str = "--max-memory", hint: str = "fewer trials, arms or levels, "
+                "a shorter --T or a coarser --eps") -> str | None:
+        """None within ``limit``, else the one-line reason (estimate, its main part, the flag to change)."""
+        if self.bytes <= limit:
+            return None
+        return (f"the memory estimate is {_bytes(self.bytes)} ({self.what}), above the limit {_bytes(limit)}; "
+                f"raise {flag} to run it anyway (e.g. {flag} {-(-self.bytes // (1 << 30))}G), or use {hint}")
+
+
+def _bytes(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _largest(parts: dict) -> Memory:
+    total = BASE_BYTES + sum(parts.values())
+    name = max(parts, key=parts.get) if parts else "the interpreter"
+    return Memory(int(total), f"mostly {name}" if parts and parts[name] > BASE_BYTES else "mostly the interpreter")
+
+
+def simulate_memory(algo: str, K: int, T: int, trials: int, eps: float | None, record: bool = False,
+                    levels: int = 2) -> Memory:
+    """Peak memory of one simulation (module docstring); ``levels``: outcomes per arm (2: Bernoulli)."""
+    stream = max(BLOCK, min(T, BUFFER_BYTES // max(1, trials * K)))
+    parts = {
+        f"the state of {trials} trials": trials * K * max(2, levels) * TRIAL_BYTES[
+            "ucb" if algo in ("rs-ucb-m", "ce-ucb-m", "ucb1", "dr-ucb") else "other"],
+        "the reward buffers": trials * K * min(stream, T) * (FILL_BYTES if levels <= 127 else 8 + FILL_BYTES),
+    }
+    if record:
+        parts[f"the recorded actions of T = {T} steps"] = 2 * max(RECORD_CELLS, T)
+    if algo != "uniform" and eps is not None:
+        parts["the grid"] = min(grid_points(K, eps, "etc" if algo == "rs-etc-m" else "ucb"), STORE_POINTS) * K \
+            * POINT_BYTES
+    return _largest(parts)
+
+
+def optimize_memory(K: int, eps: float | None, kind: str = "ucb", steps: int = 0) -> Memory:
+    """Peak memory of ``rsb optimize``: the grid it enumerates, CVXPY's program on ``steps`` common levels."""
+    parts = {}
+    if eps is not None:
+        parts["the grid"] = min(grid_points(K, eps, kind), ENUM_POINTS) * K * POINT_BYTES
+    if steps:
+        parts[f"CVXPY's program on {steps} levels"] = cvxpy_memory(steps, K).bytes - BASE_BYTES
+    return _largest(parts)
+
+
+def cvxpy_memory(steps: int, K: int) -> Memory:
+    """CVXPY's program of the oracle on ``steps`` common levels of K arms."""
+    return _largest({f"CVXPY's program on {steps} levels": steps * K * CVXPY_STEP_BYTES})
+
+
+def parse_bytes(text: str) -> int | None:
+    """``"4G"``, ``"512MiB"``, ``"800k"`` -> bytes (binary units); None when the text has no unit (the caller
+    then reads it as a count of bytes, an expression such as ``2^32``) or its number is not positive."""
+    m = _SIZE.match(str(text))
+    if m is None:
+        return None
+    v = float(m.group(1)) * _UNITS[m.group(2).upper()]
+    return int(v) if 1 <= v < 2**62 else None
+
+
+_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([KMGTkmgt])(?:i?[Bb])?\s*$")

@@ -16,8 +16,10 @@ from __future__ import annotations
 from rsb_sim import jsontext
 from dataclasses import dataclass
 
-from . import values
+from . import values, work
 
+#: Run ``execute`` in a worker process (proofs_checks.cli.app): SciPy, CVXPY and SymPy calls do not look at signals.
+IN_WORKER = True
 LIBRARY_FLAGS = {"h": "--h", "expr": "--h"}
 
 
@@ -28,16 +30,17 @@ class Request:
     p: tuple | None
     format: str
     arms: str | None = None
+    max_memory: int | None = None
 
 
 def validate(args) -> Request:
     params = values.params(args.param)
     h = values.distortion(args.h, "--h", tuple(params))
     p, arms = values.means_or_arms(args, required=False)
-    return Request(h, params, p, args.format, arms)
+    return Request(h, params, p, args.format, arms, work.memory_limit(args))
 
 
-def laws_constants(d, laws) -> dict:
+def laws_constants(d, laws, max_memory: int | None = None) -> dict:
     """r, L_MH, W, alpha* and values of an instance of any laws (module docstring)."""
     from rsb_theory.holder import holder
     from rsb_theory.laws import arm_values
@@ -47,7 +50,7 @@ def laws_constants(d, laws) -> dict:
     b = max(law.support[1] for law in laws)
     q = float(fam.q)
     L_H = float(fam.L_H) * b ** (1.0 - q)
-    o = optimal_mixture_laws(d, laws)
+    o = optimal_mixture_laws(d, laws) if max_memory is None else optimal_mixture_laws(d, laws, max_memory=max_memory)
     solo = arm_values(d, laws)
     return {
         "arms": [law.describe() for law in laws], "kinds": [law.kind for law in laws], "b": b,
@@ -91,10 +94,11 @@ def _beta(ip) -> dict:
     return {"beta": f"{value:.3f}", "beta_method": "numeric (local slopes of Delta_min(eps) agree)"}
 
 
-def derive_report(h, params: dict[str, str], p) -> dict:
+def derive_report(h, params: dict[str, str], p, max_memory: int | None = None) -> dict:
     """The dictionary behind ``rsb derive`` (JSON keys are stable); ``h`` a name or expression, or a Distortion.
 
     ``p``: Bernoulli means, an ``--arms`` text, or a tuple of laws (:func:`rsb_theory.laws.parse_arms`).
+    ``max_memory``: the limit of the oracle's CVXPY program on arm laws (``--max-memory``).
     """
     from rsb_theory import rates
     from rsb_theory.distortions import resolve
@@ -122,10 +126,10 @@ def derive_report(h, params: dict[str, str], p) -> dict:
     if isinstance(p, str):  # --arms
         from . import values as _values
 
-        out.update(laws_constants(d, _values.arm_laws(p)))
+        out.update(laws_constants(d, _values.arm_laws(p), max_memory))
         return out
     if not all(isinstance(x, (int, float)) for x in p):  # laws built by the caller (proofs_checks.api)
-        out.update(laws_constants(d, tuple(p)))
+        out.update(laws_constants(d, tuple(p), max_memory))
         return out
     ip = instance_profile(d, list(p))
     mix = ip.mixture
@@ -160,7 +164,7 @@ def derive_report(h, params: dict[str, str], p) -> dict:
 
 
 def execute(req: Request) -> str:
-    report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms)
+    report = derive_report(req.h, req.params, req.p if req.arms is None else req.arms, req.max_memory)
     if req.format == "json":
         return jsontext.dumps(report, indent=2)
     width = max(len(k) for k in report)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from . import values, work
 from .errors import fail
 
+#: Run ``execute`` in a worker process (proofs_checks.cli.app): SciPy, CVXPY and SymPy calls do not look at signals.
+IN_WORKER = True
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr"}
 
 
@@ -34,6 +36,7 @@ class Request:
     arms: str | None = None
     finite: tuple | None = None  # (support, probs) of --support/--probs
     notes: tuple = ()
+    max_memory: int | None = None
 
 
 def validate(args) -> Request:
@@ -57,17 +60,19 @@ def validate(args) -> Request:
                                "cvxpy or search")
     grid = args.grid or "ucb"
     work.limit(args)  # read (and refused if bad) with or without --eps
+    memory = work.memory_limit(args)
     if eps is not None:
-        from rsb_theory.workload import grid_budget, optimize_work
+        from rsb_theory.workload import grid_budget, optimize_memory, optimize_work
 
         K = len(p) if p is not None else len(finite[1]) if finite is not None else values.arm_count(arms)
         if grid_budget(K, eps, grid) >= 0:  # else the grid's own error names --eps
             work.check(optimize_work(K, eps, grid), args, "a coarser --eps or fewer arms")
-    return Request(dr, params, p, eps, grid, args.method or "auto", args.format, arms, finite, tuple(notes))
+            work.check_memory(optimize_memory(K, eps, grid), args, "a coarser --eps or fewer arms")
+    return Request(dr, params, p, eps, grid, args.method or "auto", args.format, arms, finite, tuple(notes), memory)
 
 
 def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float | None, grid: str,
-                         method: str = "auto") -> dict:
+                         method: str = "auto", max_memory: int | None = None) -> dict:
     """The dictionary behind ``rsb optimize --arms`` (the keys of :func:`optimize_report`, ``arm_values``
     and ``arms`` in place of ``p``)."""
     from rsb_theory.distortions import resolve
@@ -79,7 +84,8 @@ def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float 
     d = dr if not isinstance(dr, str) else resolve(dr, **params)
     dr = dr if isinstance(dr, str) else d.describe()
     try:
-        oracle = optimal_mixture_laws(d, laws, method)
+        oracle = optimal_mixture_laws(d, laws, method) if max_memory is None else \
+            optimal_mixture_laws(d, laws, method, max_memory=max_memory)
     except NotDCPError as exc:
         raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
     except RuntimeError as exc:
@@ -148,9 +154,9 @@ def execute(req: Request) -> str:
         for note in req.notes:
             print(f"rsb optimize: note: {note}", file=sys.stderr)
         report = optimize_laws_report(req.dr, req.params, finite_laws(*req.finite, flag="--probs"), req.eps,
-                                      req.grid, req.method)
+                                      req.grid, req.method, req.max_memory)
     elif req.arms is not None:
-        report = optimize_laws_report(req.dr, req.params, req.arms, req.eps, req.grid, req.method)
+        report = optimize_laws_report(req.dr, req.params, req.arms, req.eps, req.grid, req.method, req.max_memory)
     else:
         report = optimize_report(req.dr, req.params, req.p, req.eps, req.grid, req.method)
     if req.format == "json":

@@ -166,6 +166,13 @@ def _max_work(p: Parser) -> None:
     from .work import HELP
 
     p.option("--max-work", "--max-work 10^12", dest="max_work", default=None, help=HELP)
+    _max_memory(p)
+
+
+def _max_memory(p: Parser) -> None:
+    from .work import MEMORY_HELP
+
+    p.option("--max-memory", "--max-memory 8G", dest="max_memory", default=None, help=MEMORY_HELP)
 
 
 def _fresh(p: Parser) -> None:
@@ -229,6 +236,7 @@ def build_parser() -> Parser:
     _distortion(d, "--h")
     d.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (e.g. 0.4,0.9)")
     d.option("--arms", _ARMS_EXAMPLE, default=None, help=_ARMS_HELP + "; gives r, L_MH, W, alpha* for them")
+    _max_memory(d)
     _format(d)
     d.set_defaults(module="derive")
 

@@ -64,6 +64,9 @@ def validate(args) -> Request:
     check_request(args.algo, p, Ts, trials, rho, rs, args.explore, quantize)
     _check_grids(args.algo, len(p), Ts)
     work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
+    sweep = values.sweep_options(args, default_jobs=1)
+    work.check_memory(work.runs_memory((args.algo,), len(p), Ts, trials, None, sweep.get("chunk", work.SWEEP_CHUNK),
+                                       int(sweep.get("jobs") or 1)), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)
     return Request(dr, params, p, args.algo, args.out, Ts, trials, seed, rho, rs, args.explore,
                    values.sweep_options(args, default_jobs=1), args.format, bool(args.quiet), arms, quantize)

@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 
 from rsb_sim import options as sim_options
-from rsb_theory.workload import simulate_work
+from rsb_theory.workload import simulate_memory, simulate_work
 
 from . import values, work
 from .errors import fail
@@ -64,6 +64,12 @@ def _instance(args) -> tuple[tuple | None, tuple | None, tuple | None, list[str]
     if args.p is None:
         raise fail("--p", "required: Bernoulli means, comma-separated (e.g. --p 0.4,0.9), or --support and --probs")
     return values.means(args.p, "--p"), None, None, []
+
+
+def IN_WORKER(req) -> bool:
+    """Without ``--out`` the run writes no file: it computes in a worker process (proofs_checks.cli.app), so a
+    signal stops it inside SciPy's special functions and CVXPY (an arm such as ``irwinhall(1000000)``) too."""
+    return req.keep is None
 
 
 def validate(args) -> Request:
@@ -109,8 +115,12 @@ def validate(args) -> Request:
         eps = None
     work.check(simulate_work(algo, K, T, config["trials"], eps), args)
     record = None if args.record is None else _record(args.record, at)
+    levels = len(support) if support is not None else config.get("quantize", 2)
+    keep = _keep(args)
+    held = config["trials"] if keep is None else min(config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
+    work.check_memory(simulate_memory(algo, K, T, held, eps, record is not None, levels), args)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
-                   _keep(args), record, arms)
+                   keep, record, arms)
 
 
 def _keep(args) -> dict | None:

@@ -89,6 +89,11 @@ def validate(args) -> Request:
                     raise usage_error(exc, LIBRARY_FLAGS) from None
     work.check(total(work.runs((r.algo,), len(r.p) if r.p is not None else values.arm_count(r.arms), r.Ts, r.trials, r.eps) for r in requests), args,
                "a coarser --eps, fewer arms, instances or trials, or shorter --Ts")
+    chunk = None if args.no_cache else sweep.get("chunk", work.SWEEP_CHUNK)  # --no-cache: every trial at once
+    for r in requests:
+        work.check_memory(work.runs_memory((r.algo,), len(r.p) if r.p is not None else values.arm_count(r.arms), r.Ts,
+                                           r.trials, r.eps, chunk, int(sweep.get("jobs") or 1)), args,
+                          "fewer trials, or shorter --Ts")
     out = None if args.no_cache else (DEFAULT_CACHE if args.out is None else args.out)
     return Request(tuple(requests), out, sweep, args.format, bool(args.quiet))
 

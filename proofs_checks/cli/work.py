@@ -1,19 +1,43 @@
-"""``--max-work``: the work estimate of a command (:mod:`rsb_theory.workload`), checked before any search.
+"""``--max-work`` and ``--max-memory``: the work and memory estimates of a command (:mod:`rsb_theory.workload`),
+checked before any search.
 
 Light (no NumPy): a refused command answers in a fraction of a second, one line naming
-``--max-work`` with the grid size and the estimate, exit status 2.
+``--max-work`` (with the grid size and the estimate) or ``--max-memory`` (with the estimate and
+what dominates it), exit status 2.
 """
 
 from __future__ import annotations
 
 from rsb_theory import expressions
-from rsb_theory.workload import DEFAULT_MAX_WORK, Estimate, simulate_work, total
+from rsb_theory.workload import DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Estimate, Memory, parse_bytes, simulate_work, total
 
 from . import values
 from .errors import fail
 
 HELP = (f"refuse a run whose work estimate (grid points and trial-steps, multiply-adds; rsb_theory.workload) "
         f"exceeds this (default {DEFAULT_MAX_WORK:.0e}); a count or arithmetic, e.g. 10^12")
+
+
+MEMORY_HELP = (f"refuse a run whose memory estimate (array sizes; rsb_theory.workload) exceeds this many bytes "
+               f"(default {DEFAULT_MAX_MEMORY >> 30}G, for a 2-core, 24 GB machine shared with other work); "
+               f"with a unit (512M, 8G) or a count (2^33)")
+
+
+def memory_limit(args) -> int:
+    """The ``--max-memory`` limit of the command (bytes)."""
+    raw = getattr(args, "max_memory", None)
+    if raw is None:
+        return DEFAULT_MAX_MEMORY
+    size = parse_bytes(raw)
+    return size if size is not None else values.count(raw, "--max-memory", 1)
+
+
+def check_memory(estimate: Memory, args, hint: str | None = None) -> None:
+    """UsageError naming --max-memory when ``estimate`` is above the limit (``hint``: what else to change)."""
+    lim = memory_limit(args)
+    msg = estimate.refusal(lim) if hint is None else estimate.refusal(lim, hint=hint)
+    if msg is not None:
+        raise fail("--max-memory", msg)
 
 
 def limit(args) -> int:
@@ -48,6 +72,22 @@ def eps_at(rule, K: int, T: int) -> float | None:
 def runs(algos, K: int, Ts, trials: int, eps_rule) -> Estimate:
     """The estimate of a family of runs (each algorithm at each horizon)."""
     return total(simulate_work(a, K, T, trials, eps_at(eps_rule, K, T)) for a in algos for T in Ts)
+
+
+#: Trials of one stored chunk of a sweep (rsb_sim.sweep.DEFAULT_CHUNK): what a sweep holds in memory per worker.
+SWEEP_CHUNK = 1000
+
+
+def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SWEEP_CHUNK, workers: int = 1) -> Memory:
+    """The largest memory estimate of a family of runs (each algorithm at each horizon), each run holding
+    ``chunk`` trials at a time (a sweep; None: all of them) on ``workers`` processes at once."""
+    from rsb_theory.workload import BASE_BYTES, simulate_memory
+
+    held = trials if chunk is None else min(trials, chunk)
+    worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T)) for a in algos for T in Ts),
+                key=lambda m: m.bytes)
+    extra = (max(1, workers) - 1) * worst.bytes  # each worker holds one chunk (the main process: results only)
+    return Memory(worst.bytes + extra, worst.what if workers <= 1 else f"{worst.what}, on {workers} workers")
 
 
 class LineProgress:

@@ -20,7 +20,7 @@ from rsb_theory.argmax import edge_lines
 
 from ..rules import TIE_TOL
 from . import PolicyRun
-from ._driver import drive, start, thread_count
+from ._driver import PAUSE_WORK, drive, pause_steps, start, thread_count
 from ._ce_loop import Constants, Output, State, Streams, compiled_loop, scratch
 
 #: Default trial-steps per compiled call (the progress bar and Ctrl-C are served between calls).
@@ -64,7 +64,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
                   t_next=np.full(B, t0 - 1, dtype=np.int64))
     consts = Constants(t0=int(t0), T=int(T), radius_c=float(setup.radius_c), L_bonus=float(setup.L_bonus),
                        budget=int(grid.budget), eps=float(grid.eps), offset=float(grid.offset), tol=float(TIE_TOL),
-                       cap=int(edge_lines.CAND_CAP), record=bool(record_actions), window=window_pays(setup))
+                       cap=int(edge_lines.CAND_CAP), record=bool(record_actions), window=window_pays(setup),
+                       pause_steps=pause_steps(steps_per_call), pause_work=int(PAUSE_WORK))
     stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
     outs = [Output(stats[r, :4], actions) for r in range(n_thr)]
     scratches = [scratch(grid) for _ in range(n_thr)]
@@ -77,7 +78,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     def on_stop(b: int) -> None:  # trial b stopped: the reward stream of its next pull is used up
         rew.refill(b * K + state.arm[b])
 
-    drive(B, n_thr, per_call, total, loop_call, on_stop, progress)
+    drive(B, n_thr, per_call, total, loop_call, on_stop, progress,
+          partial=lambda b: max(0, min(total, int(state.t_next[b]) - t0 + 1)))
     tot = stats.sum(axis=0)
     return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
                      {"full": 0, "candidate": 0, "upper_bound": 0, "quick": 0, "lines": int(tot[2]),

@@ -31,7 +31,7 @@ from rsb_theory.argmax import edge_lines, levels
 from .. import rewards, rules
 from ..rules import TIE_TOL
 from . import PolicyRun
-from ._driver import drive, start, thread_count
+from ._driver import PAUSE_WORK, drive, pause_steps, start, thread_count
 
 #: Default trial-steps per compiled call (the progress bar and Ctrl-C are served between calls).
 STEPS_PER_CALL = 20_000
@@ -59,6 +59,8 @@ class Constants(NamedTuple):
     tol: float
     record: bool
     mode: int  # 1: h quadratic, 2: piecewise linear, 0: neither (rsb_theory.argmax.levels.forms)
+    pause_steps: int  # a call pauses after this many steps (rsb_sim.policies._driver: signals are served between calls)
+    pause_work: int  # ... or after this many evaluations, prefixes and lines
 
 
 class Scratch(NamedTuple):
@@ -107,10 +109,12 @@ def _enter(hist, tau, b, w, radius_c, ST, CNT, r):
 
 def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1):
     hist, tau, cur, a, arm, t_next = state
-    t0, T, radius_c, L_bonus, Lh, m, eps, off, tol, record, mode = k
+    t0, T, radius_c, L_bonus, Lh, m, eps, off, tol, record, mode, pause_steps, pause_work = k
     ST, CNT, r, new, search, qc, mq, Qm, pl, bk, PS, WP = sc
     K = tau.shape[1]
     J = w.shape[0]
+    n = 0
+    w0 = stats[0] + stats[1] + stats[2]
     for b in range(b0, b1):
         t = t_next[b]
         _enter(hist, tau, b, w, radius_c, ST, CNT, r)
@@ -120,6 +124,11 @@ def run_trials(h, buf, pos, fill, pulls, w, state, k, stats, actions, sc, b0, b1
             _pl_sums(ST, w, PS, 0, K)
         ob = (ST, w, r, L_bonus, mode, qc, mq, Qm, pl, bk, PS, WP)
         while t <= T:
+            # bounded work per call (J per step for the counts, the search's own work): pause, resumable
+            if n >= pause_steps or stats[0] + stats[1] + stats[2] - w0 >= pause_work:
+                t_next[b] = t
+                return -1 - b
+            n += 1 + J
             if t >= t0:
                 i = arm[b]
                 lev = _pop(buf, pos, fill, pulls, b, i)
@@ -204,7 +213,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
                   a=np.zeros((B, K)), arm=np.zeros(B, dtype=np.int64), t_next=np.full(B, t0 - 1, dtype=np.int64))
     consts = Constants(t0=int(t0), T=int(T), radius_c=float(setup.radius_c), L_bonus=float(setup.L_bonus),
                        L=float(setup.L), budget=int(grid.budget), eps=float(grid.eps), offset=float(grid.offset),
-                       tol=float(TIE_TOL), record=bool(record_actions), mode=int(form[0]))
+                       tol=float(TIE_TOL), record=bool(record_actions), mode=int(form[0]),
+                       pause_steps=pause_steps(steps_per_call, 1 + w.size), pause_work=int(PAUSE_WORK))
     J = w.size
     stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
     scratches = [Scratch(np.zeros((J, K)), np.zeros((J, K)), np.zeros(K), np.zeros(K - 1, dtype=np.int64),
@@ -221,7 +231,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
     def on_stop(b: int) -> None:  # trial b stopped: the reward stream of its next pull is used up
         rew.refill(b * K + state.arm[b])
 
-    drive(B, n_thr, per_call, total, loop_call, on_stop, progress)
+    drive(B, n_thr, per_call, total, loop_call, on_stop, progress,
+          partial=lambda b: max(0, min(total, int(state.t_next[b]) - t0 + 1)))
     tot = stats.sum(axis=0)
     return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
                      {"full": int(tot[4]), "candidate": 0, "upper_bound": 0, "quick": 0,

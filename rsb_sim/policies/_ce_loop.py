@@ -4,7 +4,10 @@ Plain Python below, compiled by :func:`compiled_loop` (readable, and runnable, a
 :func:`run_trials` advances trials b0..b1-1, one trial at a time, from their step
 ``state.t_next[b]`` to T, and returns the first trial it did not finish: b1, or a trial b
 whose next reward stream is used up (the caller refills the stream b * K + arm[b] of
-:class:`rsb_sim.rewards.VectorRewards` and calls again).  At each step t of a trial
+:class:`rsb_sim.rewards.VectorRewards` and calls again), or -1 - b when trial b paused at the
+call's bound on work (``pause_steps`` steps or ``pause_work`` evaluations, :class:`Constants`:
+the caller calls again; a pause is taken where a used-up stream stops, so it changes nothing,
+and no call runs long enough to keep a signal waiting, :mod:`rsb_sim.policies._driver`).  At each step t of a trial
 (``algorithm:UCB-M``):
 
 1. if t >= t0: the reward of arm ``arm[b]`` is read from its buffer
@@ -77,6 +80,8 @@ class Constants(NamedTuple):
     cap: int  # candidates kept by the search (rsb_theory.argmax.edge_lines.CAND_CAP)
     record: bool  # write the actions
     window: bool  # try the window route (off when the radius is at least 1 all run long: it would decline)
+    pause_steps: int  # a call pauses after this many steps (rsb_sim.policies._driver: signals are served between calls)
+    pause_work: int  # ... or after this many objective evaluations
 
 
 class Output(NamedTuple):
@@ -137,13 +142,19 @@ DECLINED = x_window.DECLINED
 def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc: Scratch, b0: int, b1: int) -> int:
     buf, pos, fill, pulls = streams
     ones, tau, cur, a, arm, t_next = state
-    t0, T, radius_c, L_bonus, m, eps, off, tol, cap, record, use_window = k
+    t0, T, radius_c, L_bonus, m, eps, off, tol, cap, record, use_window, pause_steps, pause_work = k
     stats, actions = out
     search, window, p, c, new = sc
     K = tau.shape[1]
+    n = 0
+    e0 = stats[0]
     for b in range(b0, b1):
         t = t_next[b]
         while t <= T:
+            if n >= pause_steps or stats[0] - e0 >= pause_work:  # bounded work per call: pause, resumable
+                t_next[b] = t
+                return -1 - b
+            n += 1
             if t >= t0:
                 i = arm[b]
                 reward = _pop(buf, pos, fill, pulls, b, i)

@@ -3,7 +3,13 @@
 A compiled loop advances the trials b0..b1-1 of a contiguous range, one trial at a time, and
 returns the first trial it did not finish: b1, or a trial that stopped because it needs Python
 (a used-up reward buffer to refill, a decision the compiled search leaves to the branch and
-bound).  :func:`drive` splits the trials into ``threads`` contiguous ranges, one thread each
+bound), or -1 - b when trial b paused at the call's bound on work (:func:`pause_steps`,
+:data:`PAUSE_WORK`; the trial resumes at the next call).  The bound is what keeps a run
+stoppable: a compiled call cannot serve a signal, and one trial of T = 1e9 steps was a single
+call of minutes (issue 28); with at most :data:`PAUSE_WORK` units of work per call, SIGINT and
+SIGTERM are served within a fraction of a second (``tests/checks/test_signals.py``).  A pause
+is taken where a used-up reward stream stops a trial, so it changes no decision (the exactness
+tests pause the loops every few steps).  :func:`drive` splits the trials into ``threads`` contiguous ranges, one thread each
 (the loops release the GIL, and each thread has its own scratch memory and counters and
 touches only its trials' rows and reward streams), calls the loop a few trials at a time
 (``per_call``) so that the progress bar moves and Ctrl-C is served between calls, and hands
@@ -19,6 +25,16 @@ import threading
 import numpy as np
 
 from ..rewards import VectorRewards
+
+#: Most units of work of one compiled call (a step, an objective evaluation, a level updated): a few
+#: hundredths of a second to a few tenths; the main thread serves signals between calls.
+PAUSE_WORK = 2**21
+
+
+def pause_steps(steps_per_call: int, per_step: int = 1) -> int:
+    """Units of work (``per_step`` per step) after which a compiled call pauses: ``steps_per_call`` steps,
+    at most :data:`PAUSE_WORK` units, at least one."""
+    return max(1, min(int(steps_per_call) * int(per_step), PAUSE_WORK))
 
 
 def thread_count(setup, trials: int) -> int:
@@ -49,7 +65,7 @@ def start(setup, table, record_actions: bool, counts: bool = False):
     return actions, rew, (buf, pos, fill, rew.pulls), np.ascontiguousarray(hist[:, :, 1], dtype=float)
 
 
-def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, progress=None) -> None:
+def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, progress=None, partial=None) -> None:
     """Run ``loop_call(r, b, end) -> next trial`` over the trials [0, B) on ``n_thr`` threads.
 
     Parameters
@@ -63,13 +79,17 @@ def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, pro
     total : int
         Steps of a trial shown by the progress bar.
     loop_call : callable(r, b, end) -> int
-        Advances trials b..end-1 (thread r's memory) and returns the first one not finished.
+        Advances trials b..end-1 (thread r's memory) and returns the first one not finished, or
+        -1 - b for a trial b that paused (resumed by the next call, ``on_stop`` not called).
     on_stop : callable(b)
         Serves a trial that stopped before its end (called under a lock; the loop then resumes it).
     progress : callable(total=...) -> tqdm-like, optional
+    partial : callable(b) -> int, optional
+        Steps of trial b done so far (0..total): the bar then moves within a trial that spans
+        several calls (one trial of T = 1e9 steps), not only when trials end.
     """
     bounds = [B * r // n_thr for r in range(n_thr + 1)]
-    done = [0] * n_thr  # trials finished, per thread
+    done = [0.0] * n_thr  # trials finished (and the part of the current one done), per thread
     stop = threading.Event()
     lock = threading.Lock()
 
@@ -79,11 +99,13 @@ def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, pro
         while b < hi and not stop.is_set():
             end = min(hi, b + per_call)
             nxt = int(loop_call(r, b, end))
-            if nxt < end:
+            if nxt < 0:  # paused at the call's bound on work: resume it (signals are served in between)
+                nxt = -1 - nxt
+            elif nxt < end:
                 with lock:
                     on_stop(nxt)
             b = nxt
-            done[r] = b - bounds[r]
+            done[r] = b - bounds[r] + (partial(b) / total if partial is not None and b < hi and total > 0 else 0.0)
             if after_call is not None:
                 after_call()
 
@@ -93,7 +115,7 @@ def drive(B: int, n_thr: int, per_call: int, total: int, loop_call, on_stop, pro
     def show() -> None:
         nonlocal shown
         if bar is not None:
-            now = total * sum(done) // B
+            now = int(total * sum(done) / B)
             bar.update(now - shown)
             shown = now
 

@@ -17,10 +17,10 @@ from rsb_theory import argmax as am
 from rsb_theory.argmax import edge_lines, intervals
 from rsb_theory.objectives.validation import concave_fields
 
-from ..rules import TIE_TOL, radius_table
+from ..rules import RADII_MAX, TIE_TOL, radius_table
 from . import PolicyRun
 from ._ce_loop import Streams
-from ._driver import drive, start, thread_count
+from ._driver import PAUSE_WORK, drive, pause_steps, start, thread_count
 from ._rs_loop import Constants, Output, State, compiled_loop, scratch
 
 #: Default trial-steps per compiled call (the progress bar and Ctrl-C are served between calls).
@@ -49,11 +49,13 @@ def applies(setup, d, instance) -> bool:
 
 
 def run(setup, d, instance, table, record_actions: bool = False, progress=None,
-        steps_per_call: int = STEPS_PER_CALL, work_budget: int = intervals.WORK_BUDGET) -> PolicyRun:
+        steps_per_call: int = STEPS_PER_CALL, work_budget: int = intervals.WORK_BUDGET,
+        radii_max: int = RADII_MAX) -> PolicyRun:
     """Simulate RS-UCB-M; requires :func:`applies`.
 
-    ``steps_per_call`` (trial-steps per compiled call) and ``work_budget`` (points a compiled
-    search may read before it leaves the decision to the branch and bound) change no result.
+    ``steps_per_call`` (trial-steps per compiled call), ``work_budget`` (points a compiled
+    search may read before it leaves the decision to the branch and bound) and ``radii_max`` (pull
+    counts whose radius is tabulated; larger ones by the formula) change no result.
     ``stats``: ``quick`` (decisions kept by the interval certificate), ``compiled`` (exact
     searches in the loop), ``full`` and ``bnb`` (decisions by :func:`rsb_theory.argmax.argmax`),
     ``work`` (points and prefixes the compiled searches read), ``refills``.
@@ -72,7 +74,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
                   t_next=np.full(B, t0 - 1, dtype=np.int64), need=np.zeros(B, dtype=np.int64))
     consts = Constants(t0=int(t0), T=int(T), radius_c=float(setup.radius_c), budget=int(grid.budget),
                        eps=float(grid.eps), offset=float(grid.offset), tol=float(TIE_TOL), xs=xs, hmax=float(h.ctypes(xs)),
-                       work=int(work_budget), record=bool(record_actions), radii=radius_table(setup.radius_c, T))
+                       work=int(work_budget), record=bool(record_actions), radii=radius_table(setup.radius_c, T, radii_max),
+                       pause_steps=pause_steps(steps_per_call), pause_work=int(PAUSE_WORK))
     stats = np.zeros((n_thr, 16), dtype=np.int64)  # a row of 128 bytes per thread: no shared cache line
     outs = [Output(stats[r, :4], actions) for r in range(n_thr)]
     scratches = [scratch(K) for _ in range(n_thr)]
@@ -97,7 +100,8 @@ def run(setup, d, instance, table, record_actions: bool = False, progress=None,
         state.need[b] = 2
         bnb[0] += 1
 
-    drive(B, n_thr, per_call, total, loop_call, on_stop, progress)
+    drive(B, n_thr, per_call, total, loop_call, on_stop, progress,
+          partial=lambda b: max(0, min(total, int(state.t_next[b]) - t0 + 1)))
     tot = stats.sum(axis=0)
     return PolicyRun(state.tau.astype(np.int64), actions if record_actions else None,
                      {"full": int(tot[1]) + bnb[0], "bnb": bnb[0], "candidate": 0, "upper_bound": 0,

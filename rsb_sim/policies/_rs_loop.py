@@ -2,7 +2,8 @@
 
 Plain Python below, compiled by :func:`compiled_loop`.  :func:`run_trials` advances trials b0..b1-1,
 one trial at a time, from their step ``state.t_next[b]`` to T, and returns the first trial it did
-not finish: b1, or a trial b that needs Python, either because the reward stream of its next pull
+not finish: b1, -1 - b for a trial b paused at the call's bound on work (:class:`Constants`: the caller
+calls again; no decision changes), or a trial b that needs Python, either because the reward stream of its next pull
 is used up (``state.need[b] = 0``: the caller refills stream b * K + arm[b]) or because the compiled
 search left the decision to the branch and bound (``state.need[b] = 1``: the caller decides, writes
 the choice and its mixture, sets ``need[b] = 2`` and calls again).  At each step t of a trial
@@ -67,7 +68,9 @@ class Constants(NamedTuple):
     hmax: float  # h(x*) as the compiled h computes it
     work: int  # work budget of one compiled search (rsb_theory.argmax.intervals.WORK_BUDGET)
     record: bool  # write the actions
-    radii: np.ndarray  # (T + 1,) radius_c / sqrt(n) for n pulls (rsb_sim.rules.confidence_radius, tabulated)
+    radii: np.ndarray  # radius_c / sqrt(n) for n = 0.. pulls (rsb_sim.rules.radius_table: at most RADII_MAX + 1 entries)
+    pause_steps: int  # a call pauses after this many steps (rsb_sim.policies._driver: signals are served between calls)
+    pause_work: int  # ... or after this much search work
 
 
 class Output(NamedTuple):
@@ -95,6 +98,7 @@ _search = intervals.decide_one
 _record = _ce_loop.record_choice
 _pop = rewards.pop_buffered
 _track = rules.track_arm
+_radius = rules.confidence_radius
 
 _COMPILED: dict = {}  # per-process memo of the compiled loop
 
@@ -104,15 +108,22 @@ FALLBACK = intervals.FALLBACK
 def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc: Scratch, b0: int, b1: int) -> int:
     buf, pos, fill, pulls = streams
     ones, tau, cur, a, arm, t_next, need = state
-    t0, T, radius_c, m, eps, off, tol, xs, hmax, budget, record, radii = k
+    t0, T, radius_c, m, eps, off, tol, xs, hmax, budget, record, radii, pause_steps, pause_work = k
     stats, actions = out
     search, lo, hi, new = sc
     K = tau.shape[1]
     K1 = K - 1
+    nr = radii.shape[0]
+    n = 0
+    w0 = stats[2]
     for b in range(b0, b1):
         t = t_next[b]
         fresh = True  # lo and hi hold another trial's values (or this trial's before a stop)
         while t <= T:
+            if n >= pause_steps or stats[2] - w0 >= pause_work:  # bounded work per call: pause, resumable
+                t_next[b] = t
+                return -1 - b
+            n += 1
             if need[b] == 2:  # the decision of step t was made in Python
                 need[b] = 0
                 arm[b] = _track(t, a[b], tau[b])
@@ -138,7 +149,9 @@ def run_trials(h, streams: Streams, state: State, k: Constants, out: Output, sc:
             fresh = False
             for j in range(j0, j1):
                 p = ones[b, j] / tau[b, j]
-                r = radii[pulls[b, j]]  # = _radius(radius_c, tau[b, j]): pulls[b, j] == tau[b, j]
+                pj = pulls[b, j]  # == tau[b, j]
+                # = _radius(radius_c, tau[b, j]), tabulated up to nr - 1 pulls (the same bits beyond: one formula)
+                r = radii[pj] if pj < nr else _radius(radius_c, float(pj))
                 lo[j] = min(max(p - r, 0.0), 1.0)
                 hi[j] = min(max(p + r, 0.0), 1.0)
             kept = False
@@ -190,7 +203,7 @@ def compiled_loop():
     if "run_trials" not in _COMPILED:
         g = globals()
         g["_search"] = intervals.compiled_search()
-        for name in ("_record", "_pop", "_track"):
+        for name in ("_record", "_pop", "_track", "_radius"):
             g[name] = edge_lines.njit_cached(g[name], inline="always", nrt=False)
         _COMPILED["run_trials"] = edge_lines.njit_cached(run_trials, sources=SOURCES, inline="never", nrt=False,
                                                          nogil=True)

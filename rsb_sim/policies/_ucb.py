@@ -27,6 +27,7 @@ from ..rewards import VectorRewards
 from ..rules import track
 from ..search import N_CAND, Searcher
 from . import PolicyRun, round_robin_start
+from ._driver import PAUSE_WORK
 from ._rs_loop import compiled_tracking
 
 
@@ -137,7 +138,10 @@ def _data_free(setup, d, make_objective, record_actions: bool) -> PolicyRun:
     actions = np.empty((1, T), dtype=np.int8) if record_actions else None
     if actions is not None:
         actions[0, :K * n0] = np.arange(K * n0) % K
-    # eq:UCB_sampling_rule with the fixed mixture (rsb_sim.rules.track_arm, compiled: T can be 3e5 steps)
-    compiled_tracking()(K * n0 + 1, T, a[0], tau[0], actions[0] if actions is not None else np.empty(1, np.int8),
-                        actions is not None)
+    # eq:UCB_sampling_rule with the fixed mixture (rsb_sim.rules.track_arm, compiled: T can be 3e5 steps), in
+    # calls of at most PAUSE_WORK steps: signals are served between calls (the steps are the same)
+    track = compiled_tracking()
+    acts = actions[0] if actions is not None else np.empty(1, np.int8)
+    for t_from in range(K * n0 + 1, T + 1, PAUSE_WORK):
+        track(t_from, min(T, t_from + PAUSE_WORK - 1), a[0], tau[0], acts, actions is not None)
     return PolicyRun(tau.astype(np.int64), actions, {})

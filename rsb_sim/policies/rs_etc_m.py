@@ -32,6 +32,7 @@ from rsb_theory.argmax import levels
 from ..rewards import VectorRewards
 from ..rules import etc_targets, round_robin_counts
 from . import PolicyRun
+from ._driver import PAUSE_WORK
 
 
 def compiled_applies(setup, d, instance) -> bool:
@@ -56,7 +57,12 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
     elif compiled_applies(setup, d, instance):
         # the compiled exact search on levels: S_ij = P_i(X >= x_j), the reverse cumulative masses
         surv = np.cumsum(est[..., ::-1], axis=-1)[..., ::-1]
-        counts, _, _ = levels.decide(d, setup.grid, instance.support, surv, L=setup.L)
+        # a few trials per compiled call (about PAUSE_WORK levels x arms^2 each): SIGINT/SIGTERM are served
+        # between calls (one call for every trial ran for minutes on large instances); same decisions
+        J = surv.shape[-1]
+        step = max(1, PAUSE_WORK // max(1, J * K * K))
+        counts = np.concatenate([levels.decide(d, setup.grid, instance.support, surv[lo:lo + step], L=setup.L)[0]
+                                 for lo in range(0, B, step)])
         points = am.points_of(setup.grid, counts)
     else:
         points = am.argmax(am.etc_objective_finite(d, np.asarray(instance.support, dtype=float), est),

@@ -50,6 +50,7 @@ from .dcp import NotDCPError
 from .mixture import check_arguments, optimal_mixture
 from .result import ALPHA_SNAP, METHODS, Oracle
 from .search import search
+from ..workload import DEFAULT_MAX_MEMORY, cvxpy_memory
 
 __all__ = ["LAW_METHODS", "ALPHA_SNAP", "GAP_TARGET", "REFINE_ROUNDS", "optimal_mixture_laws",
            "optimality_gap_laws", "vertex_route", "is_convex"]
@@ -326,7 +327,8 @@ def _rule_search(d: Distortion, laws, seed: int) -> Oracle:
     return _with_gap(d, laws, Oracle(tuple(float(x) for x in a), exact(a), "search", evidence))
 
 
-def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 0) -> Oracle:
+def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 0,
+                         max_memory: int = DEFAULT_MAX_MEMORY) -> Oracle:
     """alpha* of ``eq:optimal alpha`` and V(alpha*) for any arm laws (routes: module docstring).
 
     Parameters
@@ -338,6 +340,10 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
         ``closed_form`` needs discrete two-point arms; ``vertex`` a convex h.
     seed : int
         Seed of the ``search`` route's samples.
+    max_memory : int
+        Bytes CVXPY's program on the common levels of discrete laws may take
+        (:func:`rsb_theory.workload.cvxpy_memory`, checked before it is built: 1 kB per level
+        and arm; a 200 MB CSV took 15.2 GB, issue 28).
 
     Returns
     -------
@@ -358,6 +364,11 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
         xs, probs = union_support(laws)
         two_point = xs.size == 2
         if method in ("closed_form", "cvxpy", "search") or (method == "auto" and (two_point or not is_convex(d))):
+            if method in ("cvxpy", "auto") and not two_point:
+                too_big = cvxpy_memory(int(xs.size), len(laws)).refusal(
+                    int(max_memory), hint="fewer distinct values (rounded data) or --method search")
+                if too_big is not None:
+                    raise ValueError(f"argument 'max_memory': the arms have {xs.size} distinct values; {too_big}")
             return optimal_mixture(d, xs, probs, method, seed)
     elif method == "closed_form":
         raise ValueError("argument 'method': closed_form needs two-point (e.g. Bernoulli) arms, not continuous laws")

@@ -251,3 +251,18 @@ def test_rs_etc_m_commit_by_the_compiled_search(dr, arms):
     assert np.array_equal(runs[0].actions, runs[1].actions)
     ref = np.stack([reference_trial(setup, d, inst, RewardTable.from_seed(8, 4, inst), k) for k in range(4)])
     assert np.array_equal(ref, runs[0].actions)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_loop_paused_every_few_steps_takes_the_same_actions(threads):
+    """Issue 28: a compiled call pauses after a bounded amount of work (levels updated and searches count);
+    paused every 3 steps, mid-trial, the loop takes the reference loop's actions."""
+    inst = law_instance(_empirical(3, seed=2), "ce-ucb-m", 300)
+    d = get("gini")
+    cfg = SimConfig(T=300, trials=3, seed=3, eps=0.1, radius_scale=0.01, explore=4, threads=threads,
+                    record_actions=True)
+    setup = prepare(cfg, inst, d, "ce-ucb-m")
+    table = RewardTable.from_seed(3, 3, inst)
+    pr = _ce_levels.run(setup, d, inst, table, record_actions=True, steps_per_call=3)
+    ref = np.stack([reference_trial(setup, d, inst, table, k) for k in range(3)])
+    assert np.array_equal(ref, pr.actions)

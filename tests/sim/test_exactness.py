@@ -291,3 +291,37 @@ def test_window_route_is_not_tried_with_the_paper_radius():
     assert window_pays(prepare(SimConfig(T=3000, eps=0.1, radius_scale=0.01), inst, d, "ce-ucb-m"))
     res, _ = _compare("gini", p, 300, 0.1, 1.0, 4, "ce-ucb-m", seed=1, trials=2)
     assert res.stats["window"] == 0 and res.stats["lines"] > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_compiled_loops_paused_every_few_steps_take_the_reference_actions(threads):
+    """Issue 28: a compiled call pauses after a bounded amount of work (signals are served between calls);
+    CE-UCB-M and RS-UCB-M paused every 7 steps, mid-trial, take the reference loop's actions."""
+    pr, changes, calls = _compiled_vs_reference((0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, seed=5, trials=3,
+                                                block=2048, threads=threads, steps_per_call=7)
+    assert changes >= 1 and (threads > 1 or len(calls) > 3 * 150 // 7)
+    from rsb_sim.policies import _rs_compiled
+
+    d, inst = get("gini"), BernoulliInstance((0.3, 0.6, 0.9))
+    cfg = SimConfig(T=300, trials=3, seed=4, eps=0.1, radius_scale=0.0005, explore=5, block=7, threads=threads)
+    setup = prepare(cfg, inst, d, "rs-ucb-m")
+    table = RewardTable.from_seed(4, 3, inst)
+    pr = _rs_compiled.run(setup, d, inst, table, record_actions=True, steps_per_call=7)
+    for k in range(3):
+        assert np.array_equal(reference_trial(setup, d, inst, table, k, []), pr.actions[k])
+
+
+def test_radius_beyond_the_table_is_the_formula():
+    """RS-UCB-M's loop reads radii from a table of at most RADII_MAX + 1 counts (no array of length T) and
+    computes larger counts by the formula: the same actions with a table cut to 40 entries."""
+    from rsb_sim import rules
+    from rsb_sim.policies import _rs_compiled
+
+    d, inst = get("gini"), BernoulliInstance((0.3, 0.6, 0.9))
+    cfg = SimConfig(T=300, trials=2, seed=8, eps=0.1, radius_scale=0.0005, explore=5, block=64)
+    setup = prepare(cfg, inst, d, "rs-ucb-m")
+    table = RewardTable.from_seed(8, 2, inst)
+    full = _rs_compiled.run(setup, d, inst, table, record_actions=True)
+    cut = _rs_compiled.run(setup, d, inst, table, record_actions=True, radii_max=40)
+    assert np.array_equal(full.actions, cut.actions)
+    assert rules.radius_table(1.0, 10**9).size == rules.RADII_MAX + 1

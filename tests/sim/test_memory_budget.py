@@ -1,0 +1,185 @@
+"""Issue 28, kind 2: memory bounded by a budget stated before the work.
+
+* Expressions: the structural budget of :mod:`rsb_theory.budgets` refuses, before SymPy runs, the
+  exponents and degrees that took gigabytes or minutes (``u**(10**8)`` 10.9 GB, ``u**1e308``,
+  ``u**1000`` minutes), for --h texts and for --param values alike; what the paper uses passes.
+* Horizons: no route keeps an array of length T (RS-UCB-M's radius table reached 23.7 GB at
+  T = 1e9); the peak resident memory of such a run, measured from a wrapper process with
+  ``resource.getrusage``, stays small.
+* Sizes: ``--max-memory`` (default 4 GiB) refuses, in validation and in one line naming the flag,
+  runs whose estimate (:mod:`rsb_theory.workload`) is above it: many trials, recorded actions of a
+  long horizon, a CSV of arm data with many distinct values (CVXPY took 15.2 GB for a 200 MB file).
+* The estimates bound what is measured (peak RSS of real runs).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rsb_theory import budgets, workload
+from rsb_theory.distortions import DistortionError, U, resolve
+
+RSB = [sys.executable, "-m", "proofs_checks.cli"]
+
+# Runs a command as its child and prints the child's peak resident memory (kB) and its exit status as JSON:
+# this process's RUSAGE_CHILDREN covers that one command only (the test session's would cover every child so far).
+# With a delay, the child is sent SIGTERM after that many seconds (a run that would go on for hours).
+_WRAPPER = """
+import json, resource, signal, subprocess, sys, time
+delay = float(sys.argv[1])
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+if delay > 0:
+    try:
+        p.wait(delay)
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGTERM)
+err = p.communicate()[1]
+print(json.dumps({"status": p.returncode, "peak_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+                  "err": err}))
+"""
+
+
+def _measured(argv, cwd, stop_after: float = 0.0) -> dict:
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, str(stop_after)] + RSB + list(argv), cwd=cwd,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def _refused(got: dict, flag: str) -> str:
+    lines = got["err"].strip().splitlines()
+    assert got["status"] == 2 and len(lines) == 1 and "Traceback" not in got["err"], got
+    assert f"argument '{flag}'" in lines[0], lines[0]
+    return lines[0]
+
+
+# --- expressions -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["u**(10**8)", "(u**2)**(10**8)", "u**(2**64)", "u**1e308", "u**1000",
+                                  "1-(1-u)**1000", "u**40*(1-u)**40", "(u**8)**9",
+                                  "min(u, u**100)", "sqrt(u)**200"])
+def test_the_issues_expressions_are_refused_before_sympy_runs(text):
+    """Each is refused by the structural budget (a walk of the tree as built), naming h."""
+    with pytest.raises(DistortionError, match=r"argument 'h':.*rsb_theory.budgets"):
+        resolve(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(65, 10**30), form=st.sampled_from(["u**{n}", "(1-u)**{n}*u", "1-(1-u)**{n}",
+                                                        "(u**2)**{h}", "u**({n}+1/3)", "u**{n}.5"]))
+def test_any_large_exponent_or_degree_is_beyond_the_budget(n, form):
+    expr = sp.sympify(form.format(n=n, h=n // 2 + 1, d=n + 10**5), locals={"u": U})
+    assert budgets.structural_budget(expr, U) is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=st.integers(0, 32), b=st.integers(0, 32), q=st.integers(1, 10**17))
+def test_degrees_within_the_budget_pass(a, b, q):
+    """Products of degree <= 64 and exponents with any denominator (u**0.3, a float 1/3 as a parameter) pass."""
+    expr = U ** a * (1 - U) ** b + U ** sp.Rational(1, q)
+    assert budgets.structural_budget(expr, U) is None
+
+
+@pytest.mark.parametrize("name, s", [("dual_power", "65"), ("dual_power", "1000"), ("dual_power", "2**64")])
+def test_a_parameter_value_is_within_the_budget_too(name, s):
+    """--param values go into h before the budget is checked (and before SymPy simplifies): named --param."""
+    with pytest.raises(DistortionError, match=r"argument '--param'"):
+        resolve(name, s=s)
+    with pytest.raises(DistortionError, match=r"argument 'h'"):
+        resolve("u**s", s=s)
+
+
+def test_the_registry_is_within_the_budget():
+    from rsb_theory.distortions import FAMILIES
+
+    for name in FAMILIES:
+        assert budgets.structural_budget(resolve(name).expr, U) is None, name
+
+
+def test_derive_refuses_in_one_line_with_little_memory(tmp_path):
+    """rsb derive --h "u**(10**8)" --p 0.4,0.9 took 10.9 GB in 30 s: now one line, exit 2, the memory of a start-up."""
+    got = _measured(["derive", "--h", "u**(10**8)", "--p", "0.4,0.9"], tmp_path)
+    assert "larger than 64" in _refused(got, "--h")
+    assert got["peak_kb"] < 600_000, got
+
+
+# --- horizons -------------------------------------------------------------------------------------------------------
+
+def test_a_horizon_of_1e9_keeps_no_array_of_length_T(tmp_path):
+    """RS-UCB-M, one trial of T = 1e9 (23.7 GB before: a radius table of T + 1 floats), stopped after 8 s: the
+    peak stays within the estimate, far below 8 GB (8 bytes per step)."""
+    argv = ["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "1e9", "--trials", "1",
+            "--quiet"]
+    got = _measured(argv, tmp_path, stop_after=8.0)
+    assert got["status"] in (143, 0), got
+    est = workload.simulate_memory("rs-ucb-m", 2, 10**9, 1, (2 * math.log(1e9) / 1e9) ** 0.5)
+    assert got["peak_kb"] * 1024 < est.bytes < 2 << 30, (got, est)
+
+
+# --- sizes ----------------------------------------------------------------------------------------------------------
+
+def test_many_trials_are_refused_naming_max_memory_and_accepted_above_it(tmp_path):
+    argv = ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "1000", "--trials", "1e6"]
+    line = _refused(_measured(argv, tmp_path), "--max-memory")
+    assert "memory estimate" in line and "raise --max-memory" in line
+    est = workload.simulate_memory("ce-ucb-m", 2, 1000, 10**6, 0.1)
+    assert est.bytes > workload.DEFAULT_MAX_MEMORY
+    # a limit above the estimate passes validation (the work limit is then what refuses)
+    got = _measured(argv + ["--max-memory", "64G", "--max-work", "10"], tmp_path)
+    assert "argument '--max-work'" in _refused(got, "--max-work")
+
+
+def test_recorded_actions_of_a_long_horizon_count(tmp_path):
+    argv = ["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "1e9", "--trials", "1",
+            "--record", "T/2", "--max-memory", "1G"]
+    assert "recorded actions" in _refused(_measured(argv, tmp_path), "--max-memory")
+
+
+@pytest.mark.parametrize("text", ["1x", "-4G", "0", "G"])
+def test_a_bad_max_memory_is_refused(text, tmp_path):
+    argv = ["optimize", "--dr", "gini", "--p", "0.4,0.9", "--max-memory", text]
+    _refused(_measured(argv, tmp_path), "--max-memory")
+
+
+def test_units_of_max_memory():
+    assert workload.parse_bytes("4G") == 4 << 30 and workload.parse_bytes("512MiB") == 512 << 20
+    assert workload.parse_bytes("0.5g") == 512 << 20 and workload.parse_bytes("2^32") is None
+
+
+def test_a_csv_of_many_distinct_values_is_refused_before_cvxpy(tmp_path):
+    """optimize --arms empirical(...) with 200 000 distinct values per arm: CVXPY would take about 1 kB per level
+    and arm; with --max-memory 600M it is refused in one line before the program is built (its peak stays
+    near the start-up's)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "arms.csv"
+    with open(data, "w") as fh:
+        fh.write("a,b\n")
+        for x, y in zip(rng.beta(2, 5, 200_000), rng.beta(5, 2, 200_000)):
+            fh.write(f"{x:.9f},{y:.9f}\n")
+    argv = ["optimize", "--dr", "gini", "--arms", f"empirical({data}:a);empirical({data}:b)", "--max-memory", "600M"]
+    got = _measured(argv, tmp_path)
+    line = _refused(got, "--max-memory")
+    assert "distinct values" in line and "CVXPY" in line
+    assert got["peak_kb"] < 600 * 1024, got
+
+
+def test_estimates_bound_measured_peaks(tmp_path):
+    """Peak RSS of real runs (wrapper process, getrusage) below their estimates."""
+    for algo, trials, T in (("ce-ucb-m", 20_000, 300), ("rs-etc-m", 200_000, 300)):
+        argv = ["simulate", "--algo", algo, "--dr", "gini", "--p", "0.4,0.9", "--T", str(T), "--trials", str(trials),
+                "--quiet"]
+        got = _measured(argv, tmp_path)
+        assert got["status"] == 0, got
+        eps = (2 * math.log(T) / T) ** 0.5  # the experiments' default eps
+        est = workload.simulate_memory(algo, 2, T, trials, eps)
+        assert got["peak_kb"] * 1024 < est.bytes, (algo, got["peak_kb"], est)
