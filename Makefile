@@ -30,9 +30,9 @@ test: install
 
 docs: install
 	$(BIN)/rsb verify --format md > docs/ledger.md
-	$(BIN)/python -c "import sys; from proofs_checks import findings, registry; \
-	  t = open('README.md').read(); \
-	  open('README.md', 'w').write(findings.splice_readme(t, findings.readme_block(registry.run_all(jobs=2))))"
+	$(BIN)/python -c "from proofs_checks import findings, stored; \
+	  entries = list(stored.load_or_compute(jobs=2).entries); t = open('README.md').read(); \
+	  open('README.md', 'w').write(findings.splice_readme(t, findings.readme_block(entries)))"
 
 lock:
 	rm -rf .lock-venv

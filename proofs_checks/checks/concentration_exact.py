@@ -57,6 +57,7 @@ from rsb_theory.rates.symbols import Delta_min, K, L, q
 from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..numfmt import num
 from ..verdict import decide
 
 ID = "eq:meta_concentration"
@@ -231,10 +232,10 @@ def check(claim: Claim) -> CheckResult:
     if bad:
         # the smallest tau, a y > 0, the middle p first: the plainest counterexample
         n, a, p, y, lo, b = min(bad, key=lambda r: (r[0], r[3] == 0, abs(r[2] - Fraction(1, 2)), r[3], r[1]))
-        ev += (f"; smallest: {_fmt_case(n, a, p, y)}: log P = {lo:.4g} > log bound = {b:.4g} (y < 512/sqrt(tau) = "
+        ev += (f"; smallest: {_fmt_case(n, a, p, y)}: log P = {num(lo)} > log bound = {num(b)} (y < 512/sqrt(tau) = "
                f"{Fraction(512) / math.isqrt(n)}: the square is taken of a negative number)")
     ev += (f". For y >= 512/sqrt(tau) it exceeds the bound in {len(needed_bad)} cases (undecided: "
-           f"{len(needed_undecided)}); the smallest log(bound) - log(tail) there is {needed_margin:.3g} (far above "
+           f"{len(needed_undecided)}); the smallest log(bound) - log(tail) there is {num(needed_margin, 3)} (far above "
            f"rounding). Where the paper uses the display: in eq:E1C/eq:E2C at tau = N(eps)/K, "
            f"y = (Delta_min/(2KL))^(1/q), (512/sqrt(tau))/y = {ratio} < 1 identically (SymPy; s > 0 the square root of "
            f"the logarithm in N(eps)), and the radius of "

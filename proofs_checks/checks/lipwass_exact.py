@@ -27,6 +27,7 @@ from rsb_theory.expressions import to_sympy
 from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..numfmt import num
 from ..verdict import decide
 
 ID = "lipwass2"
@@ -164,7 +165,7 @@ def check(claim: Claim) -> CheckResult:
           f"attains the CDF integral in {wit}; summation by parts (E f(X) - E f(Y) = sum of slope increments times "
           f"F_Y - F_X, hence <= the CDF integral) holds exactly for 3 seeded 1-Lipschitz f in {parts}. Quadrature, "
           "continuous laws with a closed form: " + "; ".join(
-              f"{name}: W1 = {w:g}, CDF integral and quantile integral within {QUAD_TOL:g}: "
+              f"{name}: W1 = {num(w, 6)}, CDF integral and quantile integral within {num(QUAD_TOL, 6)}: "
               f"{a < QUAD_TOL and b < QUAD_TOL}"
               for name, a, b, w in cont))
     return CheckResult(ID, claim.printed[0].claim + ball, claim.printed[0].printed,

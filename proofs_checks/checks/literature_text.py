@@ -37,6 +37,7 @@ from rsb_theory.riskmetric import finite_support_symbolic
 from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..numfmt import num
 from ..verdict import compare, decide, worst
 from . import literature_comparison, table_regrets
 
@@ -146,7 +147,7 @@ def _etc(claim: Claim, t: paper_claims.TextRate) -> tuple[str, str, str]:
         key, p, (uf, ug, um) = wit
         ev += (f". Without the table's footnote the optimum may be a mixture: {key}{derived.fmt_params(p).strip()}, "
                f"arms delta_{{{uf}}} and {{0: {1 - G}, 1: {G}}} (laws on [0, 1], 1-sub-Gaussian): U_h = {uf} and "
-               f"{ug}, the half-half mixture {um} = {float(um):.4g} (exact); then Delta(eps) > 0 at a fixed eps and "
+               f"{ug}, the half-half mixture {um} = {num(float(um))} (exact); then Delta(eps) > 0 at a fixed eps and "
                "the rate is "
                "theorem:RS-ETC-M's. " + ("The footnote (stated here) excludes such instances"
                                          if stated else f"Repair: {SOLITARY}; it holds for Bernoulli arms and a "
