@@ -981,7 +981,7 @@ def mutants_UP(claim: Claim, result: CheckResult) -> list[Claim]:
 
 #: What eq:disc_up_ETC needs: L K W^q <= L K + W^-q up to the B/T^2 term, which holds for W <= 1.
 W_CONDITION = "W <= 1"
-#: 1-sub-Gaussian Gaussian arms N(0, 1), N(3, 1): W = W1/2 = 3/2 (a shift: W1 = 3).
+#: Two arms on R_+ with W > 1: point masses at 0 and 3 (1-sub-Gaussian), W = W1/2 = 3/2.
 GAUSSIAN_W = 1.5
 
 
@@ -997,7 +997,7 @@ def check_disc_up(claim: Claim) -> CheckResult:
     gini = _steps.member("gini")
     if not conditioned:
         # the Gaussian pair: q = 1, L of Gini, W = 3/2, N a realistic exploration length, B/T^2 -> 0
-        pts.append(("gini on N(0,1), N(3,1)", gini.q, gini.L, GAUSSIAN_W, 0.0, 1e6, 0.5, 2, 10**6 + 1))
+        pts.append(("gini on point masses at 0 and 3", gini.q, gini.L, GAUSSIAN_W, 0.0, 1e6, 0.5, 2, 10**6 + 1))
     bad = []
     for name, q, L, W, B, N, eps, K, T in pts:
         with mpmath.workdps(30):
@@ -1008,7 +1008,7 @@ def check_disc_up(claim: Claim) -> CheckResult:
     ev = (f"The chain eq:disc_up_ETC continues: Delta(eps) + A_2 + A_3 <= Delta(eps) + B/T^2 + L K W^q (2N/T)^q "
           f"(eq: ETC A2T final with delta = 1/T^2, eq: ETC A3T final) against Delta(eps) + {st.value('discrete')}, at "
           f"{len(pts)} points (the Bernoulli points of eq:UP_ETC_eqn1" +
-          ("" if conditioned else "; and 1-sub-Gaussian arms N(0,1), N(3,1): W = 3/2") + ").  ")
+          ("" if conditioned else "; and arms on R_+ with W > 1: point masses at 0 and 3 (1-sub-Gaussian), W = 3/2") + ").  ")
     repair = None
     if bad:
         name, q, L, W, K, N, T, ch, pr = bad[0]
