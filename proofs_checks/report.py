@@ -24,6 +24,8 @@ import html
 import re
 from pathlib import Path
 
+from rsb_theory.safe_files import MAX_FIGURE, read_bytes
+
 from . import paper_labels, proof_view
 from .ledger import STATUSES, CheckResult, counts, summary
 
@@ -54,16 +56,25 @@ def anchor(ident: str) -> str:
 
 
 def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str, str]]:
-    """(name, MIME type, base64 data) of the figures in ``out`` and then ``docs`` (a name found in ``out`` wins)."""
-    found: dict[str, Path] = {}
+    """(name, MIME type, base64 data) of the figures in ``out`` and then ``docs`` (a name found in ``out`` wins).
+
+    Only regular files of at most :data:`rsb_theory.safe_files.MAX_FIGURE` bytes are embedded: a
+    symbolic link, a FIFO, a device or a larger file under a figure's name is left out (the page
+    is published; a link planted in ``out`` must not copy another file into it).
+    """
+    found: dict[str, bytes] = {}
     for folder in (out, docs):
         if folder is None or not folder.is_dir():
             continue
         for path in sorted(folder.iterdir()):
-            if path.suffix.lower() in FIGURE_TYPES and path.is_file() and path.name not in found:
-                found[path.name] = path
-    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(p.read_bytes()).decode("ascii"))
-            for name, p in found.items()]
+            if path.suffix.lower() not in FIGURE_TYPES or path.name in found:
+                continue
+            try:
+                found[path.name] = read_bytes(path, MAX_FIGURE)
+            except OSError:  # rsb_theory.safe_files.UnsafeFile included
+                continue  # not a figure rsb may embed (a link, a special file, too large, unreadable)
+    return [(name, FIGURE_TYPES[Path(name).suffix.lower()], base64.b64encode(data).decode("ascii"))
+            for name, data in found.items()]
 
 
 def _badge(status: str) -> str:

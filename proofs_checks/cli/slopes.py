@@ -90,6 +90,10 @@ def validate(args) -> Request:
     work.check(total(work.runs((r.algo,), len(r.p) if r.p is not None else values.arm_count(r.arms), r.Ts, r.trials, r.eps) for r in requests), args,
                "a coarser --eps, fewer arms, instances or trials, or shorter --Ts")
     out = None if args.no_cache else (DEFAULT_CACHE if args.out is None else args.out)
+    if out is not None:
+        from ..outputs import check_out
+
+        check_out(out)  # before any work: a dangling link, a system directory, a planted lock are refused
     return Request(tuple(requests), out, sweep, args.format, bool(args.quiet))
 
 

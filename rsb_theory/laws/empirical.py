@@ -8,13 +8,19 @@ different lengths are common); every other cell must be a finite number
 (Python's ``float``: ``0.5``, ``1e-3``, ``-2``; never evaluated) and, since
 rewards live in [0, oo) (``sec:setting``), non-negative.  Errors name the
 arm, the file and the row.
+
+The file is opened by :func:`rsb_theory.safe_files.open_read`: a regular file of at most
+:data:`~rsb_theory.safe_files.MAX_DATA` bytes, a symbolic link only to a file in its own
+directory; a FIFO, a device (``/dev/zero``) or a directory is refused at once, never read.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 
+from ..safe_files import LINKS_WITHIN, MAX_DATA, UnsafeFile, open_read
 from .spec import LawError
 
 __all__ = ["read_column"]
@@ -42,7 +48,7 @@ def read_column(path: str, column: str, flag: str = "--arms", where: str = "arm 
         a non-numeric, non-finite or negative cell, or no values at all.
     """
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
+        with io.TextIOWrapper(open_read(path, MAX_DATA, LINKS_WITHIN), encoding="utf-8-sig", newline="") as fh:
             rows = csv.reader(fh)
             header = next(rows, None)
             if header is None:
@@ -67,6 +73,8 @@ def read_column(path: str, column: str, flag: str = "--arms", where: str = "arm 
                 values.append(v)
     except FileNotFoundError:
         raise _fail(flag, where, f"no such file {path!r}") from None
+    except UnsafeFile as exc:
+        raise _fail(flag, where, f"{path!r} is refused: {exc.reason}") from None
     except IsADirectoryError:
         raise _fail(flag, where, f"{path!r} is a directory, not a CSV file") from None
     except PermissionError:
