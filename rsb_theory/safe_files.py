@@ -106,6 +106,12 @@ class UnsafeFile(OSError):
     def __str__(self) -> str:
         return f"refusing {printable(self.path)}: {self.reason}"
 
+    def predicate(self) -> str:
+        """The reason as the end of ``FILE ...``: ``is a FIFO (named pipe), not a regular file``."""
+        if self.reason.startswith(("a ", "an ", "not ")):
+            return f"is {self.reason}"
+        return f"is refused: {self.reason}"
+
 
 def _kind(mode: int) -> str:
     if stat.S_ISLNK(mode):

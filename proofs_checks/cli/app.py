@@ -9,7 +9,9 @@ A handler module of :mod:`proofs_checks.cli` exposes
   ``--name`` on this command (``{"h": "--dr"}``), for :func:`~proofs_checks.cli.errors.usage_error`.
 
 Bad input: one line ``rsb <command>: error: argument '<flag>': ...`` on stderr,
-exit status 2, nothing on stdout.
+exit status 2, nothing on stdout.  Every line on stderr shows the control characters of what it
+echoes (an arm spec, a file name, a lock holder's command) escaped (``\x1b``, ``\n``), so the
+one-line promise holds whatever the input (``docs/safety.md``, "Input").
 
 What stops a run after its input was accepted is one line on stderr too, never a
 traceback, with an exit status a batch script can act on (``docs/longruns.md``):
@@ -35,6 +37,7 @@ from concurrent.futures import BrokenExecutor
 from rsb_sim.dirlock import DirectoryBusy
 from rsb_sim.files import CorruptFile
 from rsb_sim.interrupt import Interrupted, stop_on_signals
+from rsb_theory.safe_files import printable
 
 from .errors import UsageError, stopped, usage_error
 from .parser import build_parser
@@ -44,13 +47,18 @@ EX_IOERR = 74
 EX_TEMPFAIL = 75
 
 
+def _error(line: str) -> None:
+    """One line on stderr: control characters of echoed input (escape codes, newlines) shown escaped."""
+    print(printable(line, None), file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rsb`` console script; returns the exit status."""
     parser = build_parser()
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
     except UsageError as exc:
-        print(f"{exc.prog}: error: {exc}", file=sys.stderr)
+        _error(f"{exc.prog}: error: {exc}")
         return 2
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
@@ -61,19 +69,19 @@ def main(argv: list[str] | None = None) -> int:
             request = handler.validate(args)
             text = handler.execute(request)
     except ValueError as exc:  # UsageError, and the few library errors that escape validation
-        print(f"{prog}: error: {usage_error(exc, getattr(handler, 'LIBRARY_FLAGS', None), prog)}", file=sys.stderr)
+        _error(f"{prog}: error: {usage_error(exc, getattr(handler, 'LIBRARY_FLAGS', None), prog)}")
         return 2
     except Interrupted as exc:
-        print(f"{prog}: {stopped(exc)}", file=sys.stderr)
+        _error(f"{prog}: {stopped(exc)}")
         return exc.status
     except DirectoryBusy as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
+        _error(f"{prog}: error: {exc}")
         return EX_TEMPFAIL
     except BrokenExecutor as exc:  # rsb_sim.workers.WorkerLost (imported here it would load the pools' module)
-        print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
+        _error(f"{prog}: error: {stopped(exc)}")
         return EX_TEMPFAIL
     except (OSError, CorruptFile) as exc:  # rsb_sim.files.WriteError, a file that cannot be read or fails its check
-        print(f"{prog}: error: {stopped(exc)}", file=sys.stderr)
+        _error(f"{prog}: error: {stopped(exc)}")
         return EX_IOERR
     print(text)
     return 0

@@ -31,7 +31,7 @@ def _sha256(path: str, flag: str, where: str) -> str:
     except FileNotFoundError:
         raise LawError(f"argument '{flag}': {where}: no such file {path!r}") from None
     except UnsafeFile as exc:
-        raise LawError(f"argument '{flag}': {where}: {path!r} is refused: {exc.reason}") from None
+        raise LawError(f"argument '{flag}': {where}: {path!r} {exc.predicate()}") from None
     except IsADirectoryError:
         raise LawError(f"argument '{flag}': {where}: {path!r} is a directory, not a CSV file") from None
     except OSError as exc:

@@ -21,7 +21,7 @@ import io
 import math
 
 from ..safe_files import LINKS_WITHIN, MAX_DATA, UnsafeFile, open_read
-from .spec import LawError
+from .spec import MAX_REWARD, LawError, reward_too_large
 
 __all__ = ["read_column"]
 
@@ -70,11 +70,13 @@ def read_column(path: str, column: str, flag: str = "--arms", where: str = "arm 
                 if v < 0:
                     raise _fail(flag, where, f"{path!r} row {line}, column {column!r}: {cell!r} is negative; rewards "
                                              f"must be non-negative (sec:setting): shift the column")
+                if v > MAX_REWARD:
+                    raise _fail(flag, where, f"{path!r} row {line}, column {column!r}: {reward_too_large(v)}")
                 values.append(v)
     except FileNotFoundError:
         raise _fail(flag, where, f"no such file {path!r}") from None
     except UnsafeFile as exc:
-        raise _fail(flag, where, f"{path!r} is refused: {exc.reason}") from None
+        raise _fail(flag, where, f"{path!r} {exc.predicate()}") from None
     except IsADirectoryError:
         raise _fail(flag, where, f"{path!r} is a directory, not a CSV file") from None
     except PermissionError:
@@ -96,7 +98,7 @@ def _column_index(names: list[str], column: str, flag: str, where: str, path: st
         raise _fail(flag, where, f"{path!r} has {len(hits)} columns named {column!r}; give a 1-based index")
     if hits:
         return hits[0]
-    if column.isdigit() and 1 <= int(column) <= len(names):
+    if column.isascii() and column.isdigit() and 1 <= int(column) <= len(names):  # not '²' (int() refuses it)
         return int(column) - 1
     shown = ", ".join(repr(n) for n in names[:20]) + (", ..." if len(names) > 20 else "")
     raise _fail(flag, where, f"{path!r} has no column {column!r}; columns: {shown} (or a 1-based index "
