@@ -213,7 +213,11 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
         g = sp.simplify(piece.subs(U, c + side * _T) - piece.subs(U, c))
         if g == 0:
             return LocalOrder(c, side, sp.oo, sp.Integer(0), False)
-    lead = sp.simplify(g.as_leading_term(_T))
+    try:
+        lead = sp.simplify(g.as_leading_term(_T))
+    except (sp.PoleError, NotImplementedError) as exc:  # u**(1-u) at 0: SymPy finds no expansion
+        raise HolderError(f"argument 'h': SymPy cannot expand h about u = {c} ({' '.join(str(exc).split())[:120]}); "
+                          f"rsb needs its leading term for the Hölder exponent") from None
     log_factor = lead.has(sp.log)
     base = lead.subs(sp.log(_T), 1) if log_factor else lead
     coeff, power = base.as_coeff_exponent(_T)

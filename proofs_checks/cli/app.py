@@ -13,6 +13,9 @@ exit status 2, nothing on stdout.  Every line on stderr shows the control charac
 echoes (an arm spec, a file name, a lock holder's command) escaped (``\x1b``, ``\n``), so the
 one-line promise holds whatever the input (``docs/safety.md``, "Input").
 
+An h that asks SymPy for what it cannot do (``NotImplementedError`` or ``PoleError`` raised
+inside SymPy: no closed form, no expansion) is refused the same way, naming the flag of h.
+
 What stops a run after its input was accepted is one line on stderr too, never a
 traceback, with an exit status a batch script can act on (``docs/longruns.md``):
 
@@ -45,6 +48,19 @@ from .parser import build_parser
 #: Exit statuses of a run stopped after its input was accepted (sysexits.h).
 EX_IOERR = 74
 EX_TEMPFAIL = 75
+
+
+def _sympy_cannot(exc: BaseException) -> bool:
+    """True for SymPy's own "cannot" errors (``NotImplementedError``, ``PoleError``) raised inside SymPy.
+
+    They come from what a user's h asks of SymPy (the registry's h are tested); anything else is
+    a defect of rsb and keeps its traceback.
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    inside = tb is not None and tb.tb_frame.f_globals.get("__name__", "").startswith("sympy.")
+    return inside and (isinstance(exc, NotImplementedError) or type(exc).__name__ == "PoleError")
 
 
 def _error(line: str) -> None:
@@ -83,5 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, CorruptFile) as exc:  # rsb_sim.files.WriteError, a file that cannot be read or fails its check
         _error(f"{prog}: error: {stopped(exc)}")
         return EX_IOERR
+    except Exception as exc:
+        if not _sympy_cannot(exc):
+            raise
+        # SymPy cannot do what this h asks (no closed form, no expansion): a refusal of the h typed, not a crash
+        reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+        flag = (getattr(handler, "LIBRARY_FLAGS", None) or {}).get("h", "--dr")
+        _error(f"{prog}: error: argument '{flag}': SymPy cannot analyse this h ({type(exc).__name__}: {reason})")
+        return 2
     print(text)
     return 0
