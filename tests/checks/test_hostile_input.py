@@ -86,6 +86,20 @@ def test_radicals_sympy_cannot_remove_are_handled_numerically(capsys):
     assert d["q"] == "1/7"  # on [0, 1]; the instance's interval [0.3, 0.8] is Lipschitz, sup |h'| by a grid
 
 
+def test_a_jump_that_is_zero_to_100_digits_is_no_jump():
+    """The jump of min(u, (1-u)**0.7) where its pieces cross: -r + (1-r)**(7/10), r a CRootOf; SymPy keeps it."""
+    import sympy as sp
+
+    from rsb_theory.holder import _is_zero
+
+    x = sp.Symbol("x")
+    r = sp.CRootOf(x**10 + x**7 - 7 * x**6 + 21 * x**5 - 35 * x**4 + 35 * x**3 - 21 * x**2 + 7 * x - 1, 1)
+    jump = -r + (1 - r) ** sp.Rational(7, 10)
+    assert jump != 0 and _is_zero(jump)
+    assert not _is_zero(jump + sp.Rational(1, 10**50)) and not _is_zero(sp.nan) and not _is_zero(sp.Rational(1, 3))
+
+
+@pytest.mark.full  # about 11 s of SymPy on one core
 def test_a_jump_that_is_exactly_zero_is_no_jump(capsys):
     code, out, err = run(capsys, "derive", "--h", "min(u,(1-u)**0.7)", "--format", "json")
     assert code == 0, err
