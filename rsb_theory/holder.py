@@ -318,6 +318,13 @@ def _sup_two_point_ratio(f, q: float, a: float, b: float, singular: list[float])
     return max(best, -float(res.fun))
 
 
+def _check_distortion(d) -> None:
+    """HolderError naming ``d`` unless it is a Distortion (a name or an expression string is not)."""
+    if not isinstance(d, Distortion):
+        raise HolderError(f"argument 'd': expected a Distortion (rsb_theory.distortions.get or resolve), got "
+                          f"{type(d).__name__} {str(d)[:40]!r}")
+
+
 def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     """Exponent q and constant L_H of ``assumption:Holder`` for Bernoulli mixtures.
 
@@ -332,6 +339,7 @@ def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     -------
     HolderResult
     """
+    _check_distortion(d)
     a, b = _check_interval(*interval)
     if a == b:
         return HolderResult(sp.Integer(1), True, 0.0, sp.Integer(0), "symbolic", (), (a, b))
@@ -375,6 +383,7 @@ def optimal_means(d: Distortion, a, b) -> tuple[sp.Expr, ...]:
     mixtures of ``eq:optimal alpha`` are those with <alpha, p> in this set.
     A flat top contributes its two ends.
     """
+    _check_distortion(d)
     a, b = _check_interval(a, b)
     cand = set(_candidate_points(d, a, b))
     for expr, iv in _pieces(d.expr):
@@ -488,6 +497,7 @@ def mixture_holder(d: Distortion, p) -> MixtureHolderResult:
         The largest valid r (with its constant); use
         :meth:`MixtureHolderResult.holds_with` for a smaller printed value.
     """
+    _check_distortion(d)
     try:
         p = [exact_number(x, "p") for x in p]
     except DistortionError as exc:

@@ -146,5 +146,13 @@ def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float
 
 def radius_constant(T: int) -> float:
     """16 (sqrt(2 e log T) + 32), the numerator of ``eq:UCB_confidence_sets``, in floating point
-    (:func:`radius_numerator`, compiled)."""
+    (:func:`radius_numerator`, compiled).
+
+    Raises
+    ------
+    ValueError
+        Naming ``T`` unless it is a number >= 1.
+    """
+    if isinstance(T, bool) or not isinstance(T, numbers.Real) or not T >= 1:
+        raise ValueError(f"argument 'T': need a horizon >= 1, got {T!r}")
     return _radius()(T)

@@ -326,3 +326,48 @@ def test_hunt_odd_expressions_on_every_flag(capsys, expr, where):
        where=st.sampled_from(range(len(EXPRESSION_FLAGS))))
 def test_hunt_arbitrary_text_on_every_flag(capsys, text, where):
     _no_traceback(capsys, EXPRESSION_FLAGS[where](text))
+
+
+def _api_cases():
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run as engine_run
+    from rsb_sim.instances import BernoulliInstance
+    from rsb_theory import rates
+    from rsb_theory.discretization import discrete_optimum
+    from rsb_theory.distortions import from_string, get
+    from rsb_theory.grids import Grid
+    from rsb_theory.holder import holder, mixture_holder
+    from rsb_theory.objectives import ETCObjective
+    from rsb_theory.oracle import W_bernoulli, optimal_mixture_bernoulli
+
+    g = get("gini")
+    nan = math.nan
+    return {
+        "get(None)": lambda: get(None), "from_string(3)": lambda: from_string(3),
+        "holder(g, (0.9, 0.4))": lambda: holder(g, (0.9, 0.4)), "holder(g, (nan, 1))": lambda: holder(g, (nan, 1)),
+        "holder('gini')": lambda: holder("gini"), "mixture_holder(g, [0.4, 2])": lambda: mixture_holder(g, [0.4, 2]),
+        "mixture_holder(g, [nan, 0.5])": lambda: mixture_holder(g, [nan, 0.5]),
+        "optimal_mixture_bernoulli(g, [0.4, 1.2])": lambda: optimal_mixture_bernoulli(g, [0.4, 1.2]),
+        "optimal_mixture_bernoulli('gini', p)": lambda: optimal_mixture_bernoulli("gini", [0.4, 0.9]),
+        "W_bernoulli([nan, 0.2])": lambda: W_bernoulli([nan, 0.2]),
+        "discrete_optimum(eps=0)": lambda: discrete_optimum(g, [0.4, 0.9], 0),
+        "discrete_optimum(eps=nan)": lambda: discrete_optimum(g, [0.4, 0.9], nan),
+        "Grid(2, 0)": lambda: Grid(2, 0, "etc"), "Grid(0, 0.1)": lambda: Grid(0, 0.1, "etc"),
+        "Grid(kind='x')": lambda: Grid(2, 0.1, "x"),
+        "ETCObjective.build(g, [nan, 0.2])": lambda: ETCObjective.build(g, [nan, 0.2]),
+        "SimConfig(T=0)": lambda: SimConfig(T=0, trials=1), "SimConfig(T=1.5)": lambda: SimConfig(T=1.5, trials=1),
+        "BernoulliInstance([0.4])": lambda: BernoulliInstance([0.4]),
+        "BernoulliInstance([nan, 0.4])": lambda: BernoulliInstance([nan, 0.4]),
+        "run(algo='nope')": lambda: engine_run(SimConfig(T=10, trials=2), BernoulliInstance([0.4, 0.9]), g, "nope"),
+        "run(distortion='gini')": lambda: engine_run(SimConfig(T=10, trials=2), BernoulliInstance([0.4, 0.9]), "gini",
+                                                     "uniform"),
+        "rates.radius_constant(-5)": lambda: rates.radius_constant(-5),
+    }
+
+
+@pytest.mark.parametrize("name", list(_api_cases()))
+def test_api_entry_points_raise_value_error_naming_the_argument(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=r"argument '"):
+            _api_cases()[name]()
