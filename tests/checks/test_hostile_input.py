@@ -371,3 +371,20 @@ def test_api_entry_points_raise_value_error_naming_the_argument(name):
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match=r"argument '"):
             _api_cases()[name]()
+
+
+@pytest.mark.parametrize("arms", [
+    "beta(2,5);beta(0,1)", "beta(2,5);uniform(1,-1)", "beta(2,5);finite()", "beta(2,5);finite(0:0.5,0:0.5)",
+    "beta(2,5);;beta(2,5)", ";", "beta(2,5);norm(0,1)", "beta(2,5);empirical(:x)", "beta(2,5);bernoulli(nan)",
+    "beta(2,5);__import__('os')", "beta(2,5);beta(a=2,b=5)", "beta(2,5);bernoulli(0.5,0.5)",
+    "beta(2,5);empirical(EMPTY:x)", "beta(2,5);empirical(HEADER:x)", "beta(2,5);empirical(BINARY:x)",
+])
+def test_hunt_odd_arms(tmp_path, capsys, arms):
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("x\n")
+    (tmp_path / "binary.csv").write_bytes(b"x\n\xff\xfe\x00\n")
+    arms = arms.replace("EMPTY", str(tmp_path / "empty.csv")).replace("HEADER", str(tmp_path / "header.csv")) \
+        .replace("BINARY", str(tmp_path / "binary.csv"))
+    for argv in (["derive", "--h", "gini"], ["optimize", "--dr", "gini", "--eps", "0.25"],
+                 ["simulate", "--algo", "rs-etc-m", "--dr", "cvar", "--T", "30", "--trials", "2", "--explore", "3"]):
+        refused(capsys, *argv, "--arms", arms, flag="--arms")
