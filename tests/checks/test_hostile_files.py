@@ -402,3 +402,35 @@ def test_random_plants_never_touch_the_victim(tmp_path_factory, capsys, plants):
         one_line(err)
     assert victim.read_text() == SECRET
     assert sorted(p.name for p in home.iterdir()) == ["victim.txt"]
+
+
+@pytest.mark.parametrize("command, outputs", [
+    (["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-etc-m", "--Ts", "100,200", "--trials", "2",
+      "--quiet"], ["bounds-gini-rs-etc-m.csv", "bounds-gini-rs-etc-m.png", "bounds-gini-rs-etc-m.pdf",
+                   "bounds-gini-rs-etc-m.txt"]),
+    (["reproduce", "vs-gap", "--trials", "2", "--quiet"], ["vs-gap.csv", "vs-gap.json", "vs-gap.png", "vs-gap.pdf",
+                                                             "vs-gap.txt"]),
+])
+def test_every_output_planted_as_a_link_is_replaced(tmp_path, victim, capsys, command, outputs):
+    out = tmp_path / "out"
+    for name in outputs:
+        _plant(out / name, "symlink", victim)
+    code, _, err = run(capsys, *command, "--out", out)
+    assert code == 0, err
+    _unchanged(victim)
+    for name in outputs:
+        assert not (out / name).is_symlink() and (out / name).stat().st_size > 0
+    _plant(out / dirlock.LOCK_NAME, "symlink", victim)  # and the lock: refused before any work
+    code, stdout, err = run(capsys, *command, "--out", out)
+    assert code == 2 and stdout == "" and "argument '--out'" in one_line(err)
+    _unchanged(victim)
+
+
+def test_report_page_planted_as_a_link_is_replaced(tmp_path, victim):
+    from proofs_checks import report
+
+    out = tmp_path / "report"
+    _plant(out / "index.html", "symlink", victim)
+    path = report.write([], out, docs=None)
+    _unchanged(victim)
+    assert not path.is_symlink() and "<html" in path.read_text()
