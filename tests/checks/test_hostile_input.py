@@ -191,6 +191,7 @@ NASTY = ["\x1b[2J", "\x1b]0;owned\x07", "\n", "\r", "\x00", "\u2028", "\x9b31m",
 @pytest.mark.parametrize("nasty", NASTY)
 @pytest.mark.parametrize("where", [
     lambda s: ["derive", "--h", "gini", "--arms", f"bernoulli(0.5);beta(2,5){s}"],
+    lambda s: ["derive", "--h", "gini", "--arms", f"bern{s}oulli(0.5);beta(2,5)"],
     lambda s: ["derive", "--h", "gini", "--arms", f"empirical(no{s}such.csv:x);beta(2,5)"],
     lambda s: ["derive", "--h", f"u{s}"],
     lambda s: ["derive", "--h", f"gi{s}ni"],
@@ -199,7 +200,8 @@ NASTY = ["\x1b[2J", "\x1b]0;owned\x07", "\n", "\r", "\x00", "\u2028", "\x9b31m",
     lambda s: ["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", f"10{s}"],
     lambda s: ["optimize", "--dr", "gini", "--p", "0.4,0.9", "--eps", f"0.1{s}"],
     lambda s: ["derive", "--h", "pht", "--param", f"s=0.5{s}"],
-    lambda s: ["verify", "--only", f"x{s}"],
+    lambda s: ["verify", "--id", f"x{s}"],
+    lambda s: ["verify", "--unknown-flag", f"x{s}"],
 ])
 def test_echoed_control_characters_are_escaped(capsys, nasty, where):
     code, out, err = run(capsys, *where(nasty))
