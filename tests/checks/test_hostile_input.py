@@ -71,6 +71,14 @@ def test_bad_h_on_every_command_names_dr(capsys, command, expr):
     refused(capsys, *command, expr, flag="--dr")
 
 
+@pytest.mark.parametrize("expr", ["u/0", "sqrt(-u)", "abs(sin(50*u))*u", "u**(1-u)"])
+def test_bad_h_on_plot_names_dr_and_writes_nothing(tmp_path, capsys, expr):
+    out = tmp_path / "plots"
+    refused(capsys, "plot", "bounds", "--dr", expr, "--p", "0.4,0.9", "--algo", "rs-etc-m", "--Ts", "100,200",
+            "--trials", "2", "--out", out, flag="--dr")
+    assert not out.exists()
+
+
 def test_complex_h_in_the_library():
     from rsb_theory.distortions import DistortionError, from_string
 
