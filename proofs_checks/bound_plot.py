@@ -255,6 +255,10 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
 
     Ts = check_request(algo, p, Ts, trials, rho, radius_scale, explore, quantize)
     resolve(dr, **params)  # names the argument on error
+    if arms is None:  # h's constants before out is made: an h SymPy cannot expand leaves no empty directory (cached)
+        from .bounds import instance_constants
+
+        instance_constants(dr, params, tuple(float(x) for x in p))
     out = check_out(out)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
         return _plot_held(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, progress, arms,

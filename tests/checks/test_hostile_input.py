@@ -72,10 +72,13 @@ def test_bad_h_on_every_command_names_dr(capsys, command, expr):
 
 
 @pytest.mark.parametrize("expr", ["u/0", "sqrt(-u)", "abs(sin(50*u))*u", "u**(1-u)"])
-def test_bad_h_on_plot_names_dr_and_writes_nothing(tmp_path, capsys, expr):
+def test_bad_h_with_out_names_dr_and_writes_nothing(tmp_path, capsys, expr):
     out = tmp_path / "plots"
     refused(capsys, "plot", "bounds", "--dr", expr, "--p", "0.4,0.9", "--algo", "rs-etc-m", "--Ts", "100,200",
             "--trials", "2", "--out", out, flag="--dr")
+    assert not out.exists()
+    refused(capsys, "simulate", "--algo", "rs-etc-m", "--dr", expr, "--p", "0.4,0.9", "--T", "100", "--trials", "2",
+            "--out", out, flag="--dr")
     assert not out.exists()
 
 
