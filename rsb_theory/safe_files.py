@@ -66,7 +66,8 @@ _CONTROL.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord("\x1b
 
 
 def printable(text, limit: int | None = 200) -> str:
-    """``text`` with control characters (escape codes, newlines, C1 controls) shown as ``\\xNN``, cut at ``limit``.
+    """``text`` with control characters shown escaped (``\\e``, ``\\n``, ``\\r``, ``\\t``, ``\\xNN``; C1 controls and line
+    separators as ``\\uNNNN``), cut at ``limit``.
 
     What a message echoes from its input must keep the one-line promise and must not drive the
     user's terminal (``docs/safety.md``, "Input").

@@ -10,7 +10,7 @@ A handler module of :mod:`proofs_checks.cli` exposes
 
 Bad input: one line ``rsb <command>: error: argument '<flag>': ...`` on stderr,
 exit status 2, nothing on stdout.  Every line on stderr shows the control characters of what it
-echoes (an arm spec, a file name, a lock holder's command) escaped (``\x1b``, ``\n``), so the
+echoes (an arm spec, a file name, a lock holder's command) escaped (``\\e``, ``\\n``, ``\\xNN``), so the
 one-line promise holds whatever the input (``docs/safety.md``, "Input").
 
 An h that asks SymPy for what it cannot do (``NotImplementedError`` or ``PoleError`` raised
