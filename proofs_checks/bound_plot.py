@@ -38,9 +38,11 @@ import re
 from pathlib import Path
 
 from rsb_theory import expressions
+from rsb_theory.safe_files import own_dir
 
 from rsb_sim import options as sim_options
 from rsb_sim.interrupt import kept
+
 from .outputs import check_out, csv_text, save_figure, write_text
 
 #: Columns of the ``rsb plot bounds`` CSV.
@@ -130,7 +132,7 @@ def bounds_data(dr: str, params: dict, p, algo: str, Ts, trials: int, out: Path,
             cfg["quantize"] = int(quantize)
         inst = {"p": list(p)} if arms is None else {"arms": arms}
         specs.append({"algo": algo, "dr": dr, "params": dict(params), **inst, "config": cfg})
-    keys = sweep(specs, out / "runs", progress=progress, **sweep_opts)
+    keys = sweep(specs, own_dir(out, "runs"), progress=progress, **sweep_opts)
     with kept(f"every run in {out / 'runs'}"):
         return _evaluate(dr, params, p, algo, Ts, keys, out, consts, arms)
 
@@ -273,6 +275,10 @@ def plot_bounds_command(dr: str, params: dict, p, algo: str, out, Ts=DEFAULT_TS,
 
     Ts = check_request(algo, p, Ts, trials, rho, radius_scale, explore, quantize)
     resolve(dr, **params)  # names the argument on error
+    if arms is None:  # h's constants before out is made: an h SymPy cannot expand leaves no empty directory (cached)
+        from .bounds import instance_constants
+
+        instance_constants(dr, params, tuple(float(x) for x in p))
     out = check_out(out)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
         return _plot_held(dr, params, p, algo, out, Ts, trials, seed, rho, radius_scale, explore, progress, arms,

@@ -14,9 +14,17 @@ import csv
 import io
 from rsb_sim import jsontext
 import os
+import stat
 from pathlib import Path
 
+from rsb_sim.dirlock import LOCK_NAME
 from rsb_sim.files import atomic_write, write_bytes
+from rsb_theory.safe_files import MAX_DATA, open_read, system_dir
+
+
+#: Names rsb keeps in an output directory that a run locks, lists or writes through: a link or a special
+#: file planted there is refused before any work (``docs/safety.md``, "Files").
+OWN_NAMES = (LOCK_NAME, "runs", f"runs/{LOCK_NAME}", "runs/chunks", "runs/corrupt", "corrupt", "chunks")
 
 
 def check_out(out) -> Path:
@@ -25,16 +33,27 @@ def check_out(out) -> Path:
     Raises
     ------
     ValueError
-        Naming ``out`` when it is empty, exists and is not a directory, or when
-        it (or its nearest existing parent) is not writable.
+        Naming ``out`` when it is empty, exists and is not a directory, is a dangling symbolic
+        link (or lies below one), is a directory of the system (``/``, ``/etc``, ``/usr``, ...:
+        :func:`rsb_theory.safe_files.system_dir`), holds a link or a special file where rsb keeps
+        its lock or its sub-directories (:data:`OWN_NAMES`), or when it (or its nearest existing
+        parent) is not writable.
     """
     if out is None or str(out).strip() == "":
         raise ValueError("argument 'out': an output directory is required")
     path = Path(out)
+    shown = str(path)  # shown by repr(): control characters escaped
+    top = system_dir(path)
+    if top is not None:
+        raise ValueError(f"argument 'out': {shown!r} is a directory of the system ({top}); give a directory of "
+                         f"your own")
     if path.exists() and not path.is_dir():
-        raise ValueError(f"argument 'out': {str(path)!r} exists and is not a directory")
+        raise ValueError(f"argument 'out': {shown!r} exists and is not a directory")
     probe = path
     while not probe.exists():
+        if os.path.lexists(probe):
+            raise ValueError(f"argument 'out': {str(probe)!r} is a symbolic link to nothing "
+                             f"({os.readlink(probe)!r}); remove it or give another directory")
         if probe.parent == probe:
             break
         probe = probe.parent
@@ -42,7 +61,31 @@ def check_out(out) -> Path:
         raise ValueError(f"argument 'out': {str(probe)!r} is not a directory")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise ValueError(f"argument 'out': {str(probe)!r} is not writable")
+    if probe == path:
+        for name in OWN_NAMES:
+            _check_own(path / name)
     return path
+
+
+def _check_own(path: Path) -> None:
+    """ValueError naming ``out`` if ``path`` (one of :data:`OWN_NAMES`) is a link or not what rsb puts there."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    lock = path.name == LOCK_NAME
+    if stat.S_ISLNK(st.st_mode):
+        what = "a symbolic link"
+    elif lock and not stat.S_ISREG(st.st_mode):
+        what = "not a regular file"
+    elif lock and st.st_nlink != 1:
+        what = "a hard link to another file"
+    elif not lock and not stat.S_ISDIR(st.st_mode):
+        what = "not a directory"
+    else:
+        return
+    raise ValueError(f"argument 'out': {str(path)!r} is {what}, where rsb keeps its "
+                     f"{'lock' if lock else 'own directory'}; rsb never writes through it: remove it")
 
 
 def write_text(path, text: str) -> None:
@@ -70,6 +113,6 @@ def csv_text(rows: list[dict], columns: tuple[str, ...], header: dict, indent: i
 
 def read_csv(path) -> list[dict]:
     """Rows of a CSV written by :func:`csv_text` (``#`` lines skipped; values as strings)."""
-    with open(path, newline="") as fh:
+    with io.TextIOWrapper(open_read(path, MAX_DATA), encoding="utf-8", newline="") as fh:  # a file rsb wrote: no link, no FIFO
         lines = [ln for ln in fh if not ln.startswith("#")]
     return list(csv.DictReader(lines))

@@ -27,6 +27,8 @@ import html
 import re
 from pathlib import Path
 
+from rsb_theory.safe_files import MAX_FIGURE, read_bytes
+
 from . import graph_svg, paper_labels, proof_view
 from .ledger import STATUSES, CheckResult, counts, summary
 
@@ -62,20 +64,27 @@ def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str,
     The user's figures are those in ``out`` and its immediate sub-directories (``rsb reproduce``,
     ``rsb plot bounds`` and ``rsb simulate --out`` each write into a directory of their own); a
     figure of ``docs`` is shown only when no figure of the user has its name.  Each caption is
-    :func:`caption` of the files written beside the figure.
+    :func:`caption` of the files written beside the figure.  Only regular files of at most
+    :data:`rsb_theory.safe_files.MAX_FIGURE` bytes are embedded: a symbolic link, a FIFO, a device or a larger file
+    under a figure's name is left out (the page is published; a link planted in ``out`` must not copy another file
+    into it).
     """
-    found: dict[str, tuple[Path, bool]] = {}
+    found: dict[str, tuple[Path, bytes, bool]] = {}
     out_dirs = [out] + ([d for d in sorted(out.iterdir()) if d.is_dir() and d.name != "runs"] if out.is_dir() else [])
     for folder, own in [(d, True) for d in out_dirs] + [(docs, False)]:
         if folder is None or not folder.is_dir():
             continue
         for path in sorted(folder.iterdir()):
-            if path.suffix.lower() in FIGURE_TYPES and path.is_file():
+            if path.suffix.lower() in FIGURE_TYPES:
                 name = path.name if folder in (out, docs) else f"{folder.name}/{path.name}"
-                if path.name not in {p.name for p, _ in found.values()}:
-                    found[name] = (path, own)
-    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(p.read_bytes()).decode("ascii"), caption(p, own))
-            for name, (p, own) in found.items()]
+                if path.name not in {p.name for p, _d, _o in found.values()}:
+                    try:
+                        data = read_bytes(path, MAX_FIGURE)
+                    except OSError:  # rsb_theory.safe_files.UnsafeFile included
+                        continue  # not a figure rsb may embed (a link, a special file, too large, unreadable)
+                    found[name] = (path, data, own)
+    return [(name, FIGURE_TYPES[p.suffix.lower()], base64.b64encode(data).decode("ascii"), caption(p, own))
+            for name, (p, data, own) in found.items()]
 
 
 def _csv_header(path: Path) -> dict | None:

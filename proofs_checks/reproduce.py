@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from rsb_sim.interrupt import kept
+from rsb_theory.safe_files import own_dir
 
 from .experiments import Experiment, all_experiments, get_experiment
 from .outputs import check_out, csv_text, save_figure, write_text
@@ -95,7 +96,7 @@ def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | 
     from rsb_sim.sweep import sweep
 
     runs = exp.runs(trials, seed)
-    cache = out / "runs"
+    cache = own_dir(out, "runs")  # never a link (rsb_theory.safe_files)
     keys = sweep([r.spec for r in runs], cache, progress=_progress_factory(progress), **sweep_opts)
     with kept(_all_runs(exp, out)):
         return _rows(exp, runs, keys, cache)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from rsb_sim import jsontext
 
+from rsb_theory.safe_files import own_dir
+
 from .outputs import check_out, csv_text, write_text
 
 #: Leading columns of ``DIR/simulate.csv`` (then ``pulls_1`` .. ``pulls_K``).
@@ -63,7 +65,7 @@ def simulate_to(spec: dict, out, progress=None, **sweep_opts) -> dict:
 
     out = check_out(out)
     with hold(out, sweep_opts.get("wait", 0.0), sweep_opts.get("notify")):
-        (key,) = sweep([spec], out / "runs", progress=progress, **sweep_opts)
+        (key,) = sweep([spec], own_dir(out, "runs"), progress=progress, **sweep_opts)
         with kept(f"the whole run in {out / 'runs'}"):
             return _write(out, *store.load(out / "runs", key))
 

@@ -238,7 +238,11 @@ def specs_for(req: SlopeRequest, eps_expr) -> list[dict]:
     for j, T in enumerate(req.Ts):
         cfg = {"T": T, "trials": req.trials, "seed": req.seed, "stream": [j]}
         if req.algo != "uniform":
-            cfg["eps"] = eps_value(eps_expr, T)
+            try:
+                cfg["eps"] = eps_value(eps_expr, T)
+            except ValueError:  # not a level at this T (K log T > T): refused only where the algorithm reads it
+                if "eps" in sim_options.READS[req.algo]:
+                    raise
         for name in ("rho", "radius_scale", "quantize"):
             if getattr(req, name) is not None:
                 cfg[name] = getattr(req, name)
@@ -319,7 +323,7 @@ def _result(req: SlopeRequest, rate, runs: list, start: float, out) -> SlopeResu
     wl = [f"T={T}: {w}" for T, ws in zip(req.Ts, warns) for w in ws]
     return SlopeResult(
         dr=req.dr, params=dict(req.params), p=req.p, algo=req.algo, Ts=req.Ts, trials=req.trials,
-        eps_rule=req.eps_rule, eps=tuple(None if e is None else float(e) for e in eps_used),  # None: no grid
+        eps_rule=req.eps_rule, eps=tuple(None if e is None else float(e) for e in eps_used),  # None: no grid, K log T > T
         mean_regret=tuple(float(np.mean(r)) for r in regrets),
         std_regret=tuple(float(np.std(r, ddof=1)) if r.size > 1 else 0.0 for r in regrets),
         slope=fit.slope, ci_low=fit.ci_low, ci_high=fit.ci_high, slope_log_corrected=fit.slope_log_corrected,

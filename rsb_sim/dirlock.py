@@ -31,6 +31,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from rsb_theory.safe_files import MAX_LOCK, UnsafeFile, open_lock, printable, system_dir
+
 from .files import WriteError
 
 #: Name of the lock file in the directory it guards.
@@ -74,19 +76,20 @@ def describe(holder: dict) -> str:
     """``process 1234 on host h since 2026-01-01 12:00:00 (rsb reproduce ...)`` from a lock file's content."""
     if not holder.get("pid"):
         return "another process"
-    text = f"process {holder['pid']}"
+    # what a lock file says is echoed: anyone who can write the directory wrote it (escape codes, newlines)
+    text = f"process {printable(holder['pid'], 20)}"
     if holder.get("host") and holder["host"] != socket.gethostname():
-        text += f" on host {holder['host']}"
+        text += f" on host {printable(holder['host'], 100)}"
     if holder.get("since"):
-        text += f" since {holder['since']}"
+        text += f" since {printable(holder['since'], 40)}"
     if holder.get("command"):
-        text += f" ({holder['command']})"
+        text += f" ({printable(holder['command'], 300)})"
     return text
 
 
 def _read(fd: int) -> dict:
     try:
-        data = json.loads(os.pread(fd, 65536, 0).decode() or "{}")
+        data = json.loads(os.pread(fd, MAX_LOCK, 0).decode() or "{}")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -102,8 +105,10 @@ def _acquire(path: Path, wait: float, on_wait) -> int:
     """The open, locked descriptor of ``path`` (created if missing), after waiting up to ``wait`` seconds."""
     deadline = None
     while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:  # no link followed, no special file, no hard link: a planted name is refused, never written through
+            fd = open_lock(path)
+        except UnsafeFile:
+            raise
         except OSError as exc:
             raise WriteError(path, exc) from None
         try:
@@ -125,7 +130,7 @@ def _acquire(path: Path, wait: float, on_wait) -> int:
             time.sleep(min(POLL, deadline - now))
             continue
         try:  # the previous holder removes the file when it ends: lock the file that is at the path now
-            same = os.path.samestat(os.fstat(fd), os.stat(path))
+            same = os.path.samestat(os.fstat(fd), os.lstat(path))
         except FileNotFoundError:
             same = False
         if same:
@@ -151,12 +156,18 @@ def hold(directory, wait: float = 0.0, on_wait=None):
         Still held by another process after ``wait`` seconds.
     WriteError
         The directory or the lock file cannot be created.
+    rsb_theory.safe_files.UnsafeFile
+        ``DIR/.rsb.lock`` is a symbolic link, a special file or a hard link (never written through), or
+        ``directory`` is a directory of the system (``/``, ``/etc``, ...).
     ValueError
         ``wait`` negative or not a number (names ``wait``).
     """
     if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not wait >= 0:
         raise ValueError(f"argument 'wait': need a number of seconds >= 0, got {wait!r}")
     directory = Path(directory)
+    top = system_dir(directory)
+    if top is not None:
+        raise UnsafeFile(directory, f"a directory of the system ({top}); rsb writes only in a directory of its own")
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -181,8 +192,9 @@ def hold(directory, wait: float = 0.0, on_wait=None):
         yield path
     finally:
         del _held[key]
-        try:
-            os.unlink(path)  # while still holding it: a waiting run then locks a fresh file
+        try:  # while still holding it: a waiting run then locks a fresh file; only the file this run locked
+            if os.path.samestat(os.fstat(fd), os.lstat(path)):
+                os.unlink(path)
         except OSError:
             pass
         os.close(fd)

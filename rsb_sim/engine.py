@@ -219,8 +219,16 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     ValueError
         Invalid combination (message names the argument).
     """
+    if not isinstance(config, SimConfig):
+        raise ValueError(f"argument 'config': expected a rsb_sim.config.SimConfig, got {type(config).__name__}")
+    if not all(hasattr(instance, a) for a in ("K", "kind", "optimal", "value")):
+        raise ValueError(f"argument 'instance': expected an instance (rsb_sim.instances.BernoulliInstance(p), "
+                         f"FiniteSupportInstance, or rsb_sim.arm_laws.law_instance(...)), got "
+                         f"{type(instance).__name__} {str(instance)[:60]}")
     if not isinstance(distortion, Distortion):
         raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
+    if not isinstance(algo, str):
+        raise ValueError(f"argument 'algo': expected an algorithm's name, got {algo!r}")
     start = time.perf_counter()
     steps = None if record is None else check_record(record, config.T)
     setup = prepare(config, instance, distortion, algo)

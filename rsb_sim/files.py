@@ -10,14 +10,23 @@ one line naming the path and the cause.  A process killed outright (SIGKILL, pow
 may leave a ``*.tmp`` file, which no reader opens; :func:`remove_temporaries` clears
 them (a sweep does it under its directory lock).
 
+No file is written through a link: the temporary file is created new (``mkstemp``: ``O_EXCL``,
+which refuses any name already there, a link included) and ``os.replace`` replaces whatever is
+at the target's name -- a link planted there is replaced, its target untouched.  The
+sub-directory ``corrupt/`` is made and checked by :func:`rsb_theory.safe_files.own_dir` (never
+a link).  The policy is :mod:`rsb_theory.safe_files` (``docs/safety.md``, "Files").
+
 Light: standard library only.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
+
+from rsb_theory.safe_files import UnsafeFile, own_dir
 
 #: Suffix of the temporary files of :func:`atomic_write`.
 TMP_SUFFIX = ".tmp"
@@ -126,11 +135,15 @@ def write_bytes(path, data: bytes) -> Path:
 def move_aside(path) -> Path:
     """Move ``path`` into ``<its directory>/corrupt/`` (``name``, or ``name.1``, ``name.2``, ... if taken); return it."""
     path = Path(path)
-    aside = path.parent / ASIDE
-    _mkdir(aside)
+    try:
+        aside = own_dir(path.parent, ASIDE)  # never a link: the moved file stays in the directory rsb holds
+    except UnsafeFile:
+        raise
+    except OSError as exc:
+        raise WriteError(path.parent / ASIDE, exc) from None
     dest = aside / path.name
     n = 0
-    while dest.exists():
+    while os.path.lexists(dest):
         n += 1
         dest = aside / f"{path.name}.{n}"
     try:
@@ -151,10 +164,11 @@ def remove_temporaries(directory, targets: tuple[str, ...] = ("*",)) -> int:
     n = 0
     for target in targets:
         for p in Path(directory).glob(f"{target}.*{TMP_SUFFIX}"):
-            if p.is_file():
-                try:
+            try:
+                mode = os.lstat(p).st_mode
+                if stat.S_ISREG(mode) or stat.S_ISLNK(mode):  # unlink removes a link, not its target
                     p.unlink()
                     n += 1
-                except FileNotFoundError:
-                    pass
+            except FileNotFoundError:
+                pass
     return n

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rsb_theory.distortions import Distortion
+from rsb_theory.laws.spec import MAX_REWARD, reward_too_large
 from rsb_theory.riskmetric import finite_support, mixture_value
 
 
@@ -175,6 +176,8 @@ class FiniteSupportInstance:
             raise ValueError("argument 'support': points must be strictly increasing")
         if xs[0] < 0:
             raise ValueError(f"argument 'support': points must lie in [0, b], got {xs[0]}")
+        if xs[-1] > MAX_REWARD:
+            raise ValueError(f"argument 'support': the point {reward_too_large(float(xs[-1]))}")
         ps = _as_float_array(self.probs, "probs", 2)
         if ps.shape[1] != xs.size:
             raise ValueError(f"argument 'probs': expected shape (K, {xs.size}), got {ps.shape}")

@@ -20,7 +20,7 @@ from rsb_theory.grids import Grid
 
 from rsb_theory.rates import N_eps_value, radius_constant
 
-from .options import NOT_PAPER, check_distortion
+from .options import NOT_PAPER, READS, check_distortion
 from .config import (
     ALGORITHMS,
     SimConfig,
@@ -39,7 +39,9 @@ class Setup:
     ----------
     algo : str
     K, T : int
-    eps : float
+    eps : float or None
+        The grid's level; for an algorithm without a grid the experiments' default as recorded, None where
+        it is not in (0, 1] (K log T > T).
     grid : rsb_theory.grids.Grid or None
         ``etc`` grid for RS-ETC-M, mid-point ``ucb`` grid for the UCBs, None for uniform.
     n0 : int or None
@@ -83,7 +85,7 @@ class Setup:
     algo: str
     K: int
     T: int
-    eps: float
+    eps: float | None
     grid: Grid | None
     n0: int
     radius_c: float
@@ -175,7 +177,9 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
         raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(ALGORITHMS)}")
     K, T = instance.K, cfg.T
     cfg.check_K(K)
-    eps = cfg.eps_for(K)
+    # eps is the grid's: an algorithm without a grid records the experiments' default where it is a level
+    # (in (0, 1]) and None where K log T > T -- it must still run (issue 28)
+    eps = cfg.eps_for(K) if "eps" in READS[algo] else _recorded_eps(cfg, K)
     if algo in NOT_PAPER:
         return _solitary(cfg, instance, d, algo, eps)
     warnings: list[str] = []
@@ -242,6 +246,14 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
                        if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
     return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
                  cfg.threads_for(), block, cfg.compiled, cfg.enum_budget)
+
+
+def _recorded_eps(cfg: SimConfig, K: int) -> float | None:
+    """eps as recorded by an algorithm that reads none: ``cfg.eps``, or the default when it is in (0, 1], else None."""
+    try:
+        return cfg.eps_for(K)
+    except ValueError:
+        return None
 
 
 def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str, eps: float) -> Setup:

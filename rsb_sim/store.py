@@ -9,6 +9,11 @@ so that :func:`check` recognises a file cut short, altered, or copied under anot
 key; :func:`load` refuses such a result with :class:`CorruptResult` (a sweep moves the
 files aside and recomputes them, :mod:`rsb_sim.sweep`).
 
+Both files are read by :func:`rsb_theory.safe_files.read_bytes`: a regular file, not a link,
+a FIFO or a device, within :data:`~rsb_theory.safe_files.MAX_SUMMARY` and
+:data:`~rsb_theory.safe_files.MAX_ARRAYS` bytes; anything else fails the check like a damaged
+file (set aside -- the link itself is moved, never its target -- and recomputed).
+
 Results written before the ``"store"`` record existed (rsb before issue 19) fail the
 check once ("no checksum") and are recomputed, bit for bit the same numbers.
 """
@@ -18,9 +23,12 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
+
+from rsb_theory.safe_files import MAX_ARRAYS, MAX_SUMMARY, UnsafeFile, read_bytes
 
 from . import jsontext
 from .files import CorruptFile, move_aside, write_bytes
@@ -132,7 +140,9 @@ def exists(directory, key: str) -> bool:
 def _read(directory: Path, key: str) -> tuple[dict, dict]:
     jpath, zpath = directory / f"{key}.json", directory / f"{key}.npz"
     try:
-        summary = json.loads(jpath.read_bytes().decode())
+        summary = json.loads(read_bytes(jpath, MAX_SUMMARY).decode())
+    except UnsafeFile as exc:
+        raise CorruptResult(jpath, exc.reason) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise CorruptResult(jpath, f"not valid JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
     if not isinstance(summary, dict):
@@ -147,9 +157,11 @@ def _read(directory: Path, key: str) -> tuple[dict, dict]:
     if record.get("summary_sha256") != _summary_digest(summary):
         raise CorruptResult(jpath, "summary does not match its checksum")
     try:
-        npz = zpath.read_bytes()
+        npz = read_bytes(zpath, MAX_ARRAYS)
     except FileNotFoundError:
         raise CorruptResult(zpath, "missing (its summary is present)") from None
+    except UnsafeFile as exc:
+        raise CorruptResult(zpath, exc.reason) from None
     if _digest(npz) != record["npz_sha256"]:
         raise CorruptResult(zpath, f"does not match its checksum ({len(npz)} bytes; cut short or altered)")
     with np.load(io.BytesIO(npz), allow_pickle=False) as z:
@@ -168,7 +180,7 @@ def check(directory, key: str) -> str | None:
     checksum that does not match, a result written under another key are named.
     """
     directory = Path(directory)
-    if not (directory / f"{key}.json").exists():
+    if not os.path.lexists(directory / f"{key}.json"):
         return "missing"
     try:
         _read(directory, key)
@@ -186,7 +198,7 @@ def load(directory, key: str) -> tuple[dict, dict]:
         A file missing, cut short, altered, or written under another key.
     """
     directory = Path(directory)
-    if not (directory / f"{key}.json").exists():
+    if not os.path.lexists(directory / f"{key}.json"):
         raise CorruptResult(directory / f"{key}.json", "missing")
     return _read(directory, key)
 
@@ -194,4 +206,4 @@ def load(directory, key: str) -> tuple[dict, dict]:
 def set_aside(directory, key: str) -> list[Path]:
     """Move the files of ``key`` (those present) into ``directory/corrupt/``; return where they went."""
     directory = Path(directory)
-    return [move_aside(p) for p in (directory / f"{key}.json", directory / f"{key}.npz") if p.exists()]
+    return [move_aside(p) for p in (directory / f"{key}.json", directory / f"{key}.npz") if os.path.lexists(p)]

@@ -54,6 +54,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rsb_theory.safe_files import no_link, own_dir
+
 from . import store
 from .config import available_cpus
 from .dirlock import hold, to_stderr
@@ -347,6 +349,7 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
 def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk, scheduler, notify,
                 done: _Progress) -> None:
     """The body of :func:`sweep`, with ``out`` held."""
+    no_link(out / "chunks")  # below the held directory no link is followed (rsb_theory.safe_files)
     remove_temporaries(out, _STORED)  # of a killed run: nothing reads them, and no one else writes here now
     pending: dict[str, tuple[dict, list[Chunk]]] = {}
     for s, k in zip(specs, keys):
@@ -354,14 +357,14 @@ def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk,
             continue
         if _usable(out, k, notify):
             done.complete.add(k)
-            if _chunk_dir(out, k).exists():  # merged, but interrupted before the chunks were removed
+            if no_link(_chunk_dir(out, k)):  # merged, but interrupted before the chunks were removed
                 shutil.rmtree(_chunk_dir(out, k), ignore_errors=True)
         else:
             pending[k] = (s, chunks_of(s, k, chunk))
     todo = []
     for k, (_s, cs) in pending.items():
         cdir = _chunk_dir(out, k)
-        if cdir.exists():
+        if no_link(cdir):
             remove_temporaries(cdir, _STORED)
         missing = [c for c in cs if not (cdir.exists() and _usable(cdir, c.name, notify))]
         done.chunks[k] = len(cs) - len(missing)
@@ -375,7 +378,7 @@ def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk,
 
     def stored(c: Chunk, result) -> None:
         summary, regrets, counts = result
-        store.save_arrays(_chunk_dir(out, c.key), c.name, summary, regrets, counts)
+        store.save_arrays(own_dir(out, "chunks", c.key), c.name, summary, regrets, counts)
         done.chunks[c.key] += 1
         left[c.key] -= 1
         if left[c.key] == 0:

@@ -613,10 +613,51 @@ def _coerce_value(name: str, value) -> sp.Expr:
     raise DistortionError(f"argument '--param {name}': unsupported value {value!r}")
 
 
+#: Points of [0, 1] where h is evaluated in complex arithmetic before anything else (:func:`check_real`).
+_REAL_PROBES = tuple(sp.Rational(k, 16) for k in range(17))
+
+
+def check_real(expr: sp.Expr, flag: str = "h") -> None:
+    """DistortionError naming ``flag`` unless ``expr`` is a finite real function of u on [0, 1].
+
+    ``u/0`` (SymPy's ``zoo``), ``u*log(0)`` and ``u*tan(pi/2)`` are not finite; ``sqrt(-u)`` and
+    ``u*sqrt(-1)`` are complex-valued (SymPy's principal roots).  Checked before h is compiled or
+    analysed: a complex h would otherwise pass as "constant" or "nondecreasing" (issue 28), and the
+    numeric routes would drop its imaginary part.  The probe is exact where SymPy decides it
+    (``I`` or ``zoo`` in the tree) and otherwise h at 17 points of [0, 1] evaluated to 30 digits.
+    """
+    bad = [a for a in (sp.zoo, sp.nan, sp.oo, -sp.oo) if expr.has(a)]
+    if bad:
+        raise DistortionError(f"argument '{flag}': h is not finite on [0, 1] (SymPy reads it as {expr}, "
+                              f"with {bad[0]})")
+    if expr.has(sp.I):
+        raise DistortionError(f"argument '{flag}': h is complex-valued (SymPy reads it as {expr}); h must be real "
+                              f"on [0, 1]")
+    for x in _REAL_PROBES:
+        try:
+            v = expr.evalf(30, subs={U: x})  # numeric: never the exact power of a rational (u**(10**8))
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # pragma: no cover - SymPy's limits
+            continue
+        if v.has(sp.zoo, sp.nan) or v in (sp.oo, -sp.oo):
+            if x in (0, 1):  # an end may be a removable point of an expression (sin(u)/u); the range check decides
+                continue
+            raise DistortionError(f"argument '{flag}': h is not finite at u = {x} (h({x}) = {v})")
+        re, im = v.as_real_imag()
+        if im.is_number and abs(float(im)) > 1e-20 * max(1.0, abs(float(re)) if re.is_number else 1.0):
+            raise DistortionError(f"argument '{flag}': h is complex-valued: h({x}) = {sp.N(v, 6)}; h must be real "
+                                  f"on [0, 1]")
+
+
 def _make(key: str, expr: sp.Expr, params, source: str, low: int = 0) -> Distortion:
+    check_real(expr)
     f = _lambdify(expr)
     validation = validate(expr, f, low)
-    shape = classify(expr, f)
+    try:
+        shape = classify(expr, f)
+    except NotImplementedError as exc:  # SymPy cannot split h into pieces (abs of a periodic function, ...)
+        reason = " ".join(str(exc).split())[:160]
+        raise DistortionError(f"argument 'h': SymPy cannot analyse this h on [0, 1] ({reason}); rsb needs h as "
+                              f"finitely many smooth pieces") from None
     return Distortion(key, expr, tuple(params), source, validation, shape)
 
 

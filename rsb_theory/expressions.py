@@ -319,13 +319,19 @@ def parse_number(text, flag: str, values: Mapping[str, float] | None = None, *, 
                  high: float | None = None, low_open: bool = False, high_open: bool = False) -> float:
     """:func:`evaluate`, then a range check ``low <= v <= high`` (open ends when asked); errors name ``flag``."""
     v = evaluate(text, flag, values)
-    bad = (low is not None and (v < low or (low_open and v == low))) or \
-          (high is not None and (v > high or (high_open and v == high)))
-    if bad:
+
+    def outside(x: float) -> bool:
+        return (low is not None and (x < low or (low_open and x == low))) or \
+               (high is not None and (x > high or (high_open and x == high)))
+
+    if outside(v):
         lo = "" if low is None else f"{low:g} {'<' if low_open else '<='} "
         hi = "" if high is None else f" {'<' if high_open else '<='} {high:g}"
         where = f" at {_show(values)}" if values else ""
-        raise _fail(flag, f"need {lo}value{hi}, got {text!r} = {v:.6g}{where}")
+        shown = f"{v:.6g}"
+        if not outside(float(shown)):  # 1.0000001 is not "= 1": show every digit where 6 hide the fault
+            shown = repr(v)
+        raise _fail(flag, f"need {lo}value{hi}, got {text!r} = {shown}{where}")
     return v
 
 

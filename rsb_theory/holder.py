@@ -173,6 +173,24 @@ def _piece_at(pieces, c: sp.Expr, side: int) -> sp.Expr:
     raise HolderError(f"no piece of h covers u = {c} from side {side}")
 
 
+def _is_zero(x: sp.Expr) -> bool:
+    """True if the number ``x`` is 0: by SymPy's ``equals``, else to 100 significant digits.
+
+    A jump between two pieces of ``min(u, (1-u)**0.7)`` at their crossing is ``-r + (1-r)**(7/10)``
+    with r a root of a polynomial (``CRootOf``): exactly 0, but not simplified to 0 (issue 28).  A
+    difference of algebraic numbers that is not 0 is far above 1e-90 for any expression a user types.
+    """
+    try:
+        if x.equals(0):
+            return True
+        v = sp.N(x, 100)
+    except (TypeError, ValueError, ArithmeticError, NotImplementedError):  # pragma: no cover - SymPy's limits
+        return False
+    if not v.is_number or v.has(sp.nan, sp.zoo) or v.is_finite is False:
+        return False
+    return bool(abs(v) < sp.Float("1e-90", 100))
+
+
 def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
     """Leading term of h(c + side*t) - h(c) as t -> 0+ (Puiseux, via SymPy).
 
@@ -189,8 +207,17 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
         return LocalOrder(c, side, sp.oo, sp.Integer(0), False)
     jump = sp.limit(g, _T, 0, "+")
     if jump != 0:
-        raise HolderError(f"argument 'h': h jumps by {jump} at u = {c}; it is not Hölder continuous")
-    lead = sp.simplify(g.as_leading_term(_T))
+        if not _is_zero(jump):
+            raise HolderError(f"argument 'h': h jumps by {jump} at u = {c}; it is not Hölder continuous")
+        # h(c) is the piece's value at c, in another form (a CRootOf crossing): expand the piece about itself
+        g = sp.simplify(piece.subs(U, c + side * _T) - piece.subs(U, c))
+        if g == 0:
+            return LocalOrder(c, side, sp.oo, sp.Integer(0), False)
+    try:
+        lead = sp.simplify(g.as_leading_term(_T))
+    except (sp.PoleError, NotImplementedError) as exc:  # u**(1-u) at 0: SymPy finds no expansion
+        raise HolderError(f"argument 'h': SymPy cannot expand h about u = {c} ({' '.join(str(exc).split())[:120]}); "
+                          f"rsb needs its leading term for the Hölder exponent") from None
     log_factor = lead.has(sp.log)
     base = lead.subs(sp.log(_T), 1) if log_factor else lead
     coeff, power = base.as_coeff_exponent(_T)
@@ -291,6 +318,13 @@ def _sup_two_point_ratio(f, q: float, a: float, b: float, singular: list[float])
     return max(best, -float(res.fun))
 
 
+def _check_distortion(d) -> None:
+    """HolderError naming ``d`` unless it is a Distortion (a name or an expression string is not)."""
+    if not isinstance(d, Distortion):
+        raise HolderError(f"argument 'd': expected a Distortion (rsb_theory.distortions.get or resolve), got "
+                          f"{type(d).__name__} {str(d)[:40]!r}")
+
+
 def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     """Exponent q and constant L_H of ``assumption:Holder`` for Bernoulli mixtures.
 
@@ -305,6 +339,7 @@ def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     -------
     HolderResult
     """
+    _check_distortion(d)
     a, b = _check_interval(*interval)
     if a == b:
         return HolderResult(sp.Integer(1), True, 0.0, sp.Integer(0), "symbolic", (), (a, b))
@@ -323,7 +358,11 @@ def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     if not attained:
         return HolderResult(q, False, math.inf, None, "symbolic", critical, (a, b))
     if q == 1:
-        L = _sup_abs_derivative(d, a, b)
+        try:
+            L = _sup_abs_derivative(d, a, b)
+        except NotImplementedError:  # SymPy cannot solve h'' = 0 in closed form (radicals, ...): sup |h'| on a grid
+            L = _sup_two_point_ratio(d.numeric, 1.0, float(a), float(b), [])
+            return HolderResult(q, True, L, None, "numeric", critical, (a, b))
         return HolderResult(q, True, float(L), L, "symbolic", critical, (a, b))
     lower = max(float(sp.Abs(o.coeff)) for o in critical)
     sup = _sup_two_point_ratio(d.numeric, float(q), float(a), float(b), [float(o.point) for o in critical])
@@ -344,6 +383,7 @@ def optimal_means(d: Distortion, a, b) -> tuple[sp.Expr, ...]:
     mixtures of ``eq:optimal alpha`` are those with <alpha, p> in this set.
     A flat top contributes its two ends.
     """
+    _check_distortion(d)
     a, b = _check_interval(a, b)
     cand = set(_candidate_points(d, a, b))
     for expr, iv in _pieces(d.expr):
@@ -457,6 +497,7 @@ def mixture_holder(d: Distortion, p) -> MixtureHolderResult:
         The largest valid r (with its constant); use
         :meth:`MixtureHolderResult.holds_with` for a smaller printed value.
     """
+    _check_distortion(d)
     try:
         p = [exact_number(x, "p") for x in p]
     except DistortionError as exc:

@@ -190,6 +190,10 @@ def execute(req: Request) -> str:
         instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
     if req.keep is not None:
+        if req.algo not in ("uniform", "ucb1"):  # h's Hölder analysis too (rsb_sim.setup): an h SymPy cannot
+            from rsb_theory.holder import holder  # expand is refused before --out gets a runs/ directory
+
+            holder(d)
         return _execute_kept(req)
     progress = work.progress_bar("rsb simulate", req.quiet)
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress, record=req.record)

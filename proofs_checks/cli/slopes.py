@@ -95,6 +95,10 @@ def validate(args) -> Request:
                                            r.trials, r.eps, chunk, int(sweep.get("jobs") or 1)), args,
                           "fewer trials, or shorter --Ts")
     out = None if args.no_cache else (DEFAULT_CACHE if args.out is None else args.out)
+    if out is not None:
+        from ..outputs import check_out
+
+        check_out(out)  # before any work: a dangling link, a system directory, a planted lock are refused
     return Request(tuple(requests), out, sweep, args.format, bool(args.quiet))
 
 

@@ -18,6 +18,7 @@ import os
 from typing import Mapping
 
 from rsb_theory import expressions as ex
+from rsb_theory.laws.spec import MAX_REWARD, reward_too_large
 
 from .errors import UsageError, fail
 from .names import DISTORTIONS, EXTENSIONS
@@ -38,7 +39,8 @@ def count(text, flag: str, minimum: int = 1, values: Mapping[str, float] | None 
     A plain decimal integer is read exactly (a seed above 2^53 keeps its digits);
     anything else goes through :func:`rsb_theory.expressions.parse_count`.
     """
-    if isinstance(text, str) and text.strip().isdigit() and len(text.strip()) <= 18:
+    # ASCII digits only: str.isdigit accepts superscripts ('²') and other scripts' digits, which int() refuses
+    if isinstance(text, str) and text.strip().isascii() and text.strip().isdigit() and len(text.strip()) <= 18:
         n = int(text.strip())
         if n < minimum:
             raise fail(flag, f"need an integer >= {minimum}, got {text!r}")
@@ -205,6 +207,8 @@ def finite_arms(support_text, probs_text) -> tuple[tuple[float, ...], tuple[tupl
         raise fail("--support", f"points must lie in [0, b] (rewards are non-negative), got {support[0]:g}")
     if any(b <= a for a, b in zip(support, support[1:])):
         raise fail("--support", f"points must be strictly increasing, got {support_text!r}")
+    if support[-1] > MAX_REWARD:
+        raise fail("--support", f"the point {reward_too_large(support[-1])}")
     rows = split_top(str(probs_text), ";")
     if len(rows) < 2:
         raise fail("--probs", f"need at least two arms, one law per arm separated by ';', got {probs_text!r}")

@@ -46,8 +46,20 @@ def limit(args) -> int:
     return DEFAULT_MAX_WORK if raw is None else values.count(raw, "--max-work", 1)
 
 
+#: Grid points no budget can lift: the grid's points are indexed by 64-bit integers (the compiled searches,
+#: NumPy), so a larger grid is the fault of eps, not of --max-work (``--eps 1e-300``, issue 28).
+MAX_GRID_POINTS = 2**63 - 1
+
+
 def check(estimate: Estimate, args, hint: str | None = None) -> None:
-    """UsageError naming --max-work when ``estimate`` is above the limit (``hint``: what else to change)."""
+    """UsageError naming --max-work when ``estimate`` is above the limit (``hint``: what else to change).
+
+    A grid of more than :data:`MAX_GRID_POINTS` points names ``--eps`` instead on a command that
+    has it: no ``--max-work`` can run it.
+    """
+    if estimate.points > MAX_GRID_POINTS and hasattr(args, "eps"):  # a command without --eps: --max-work below
+        raise fail("--eps", f"the grid has {float(estimate.points):.3g} points, more than rsb can index (2^63) "
+                            f"whatever --max-work; use a coarser --eps (or fewer arms)")
     msg = estimate.refusal(limit(args)) if hint is None else estimate.refusal(limit(args), hint=hint)
     if msg is not None:
         raise fail("--max-work", msg)

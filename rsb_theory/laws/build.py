@@ -20,7 +20,7 @@ import numpy as np
 from .empirical import read_column
 from .law import BernoulliLaw, ContinuousLaw, FiniteLaw, empirical_law
 from .names import BOUNDED_EXAMPLES, CONTINUOUS, parameter_names
-from .spec import PROB_TOL, ArmSpec, LawError, parse_specs
+from .spec import MAX_REWARD, PROB_TOL, ArmSpec, LawError, parse_specs, reward_too_large
 
 __all__ = ["parse_arms", "build_laws", "build_law", "continuous_law", "finite_law", "bernoulli_law",
            "finite_laws", "bernoulli_laws", "MAX_KINKS"]
@@ -112,6 +112,8 @@ def continuous_law(name: str, args, flag: str = "--arms", where: str = "arm 1") 
     if lo < 0:
         raise _fail(flag, where, f"support [{lo:g}, {hi:g}] reaches below 0; rewards must be non-negative "
                                  f"(sec:setting): shift it with loc, or use truncnorm / a clip to [0, b]")
+    if hi > MAX_REWARD:
+        raise _fail(flag, where, f"the top of the support {reward_too_large(hi)}")
     return ContinuousLaw(name, args, frozen, _kinks(name, args, frozen))
 
 
@@ -125,6 +127,8 @@ def finite_law(atoms, masses, flag: str = "--arms", where: str = "arm 1") -> Fin
         raise _fail(flag, where, "atoms and masses must be finite")
     if xs.min() < 0:
         raise _fail(flag, where, f"atom {xs.min():g} is negative; rewards must be non-negative (sec:setting)")
+    if xs.max() > MAX_REWARD:
+        raise _fail(flag, where, f"atom {reward_too_large(float(xs.max()))}")
     if ps.min() < 0 or ps.max() > 1:
         raise _fail(flag, where, "masses must lie in [0, 1]")
     if abs(float(ps.sum()) - 1.0) > PROB_TOL:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 
+from ..safe_files import LINKS_WITHIN, MAX_DATA, UnsafeFile, open_read
 from .spec import LawError, parse_specs
 
 __all__ = ["file_digests"]
@@ -24,11 +25,13 @@ BLOCK = 1 << 20
 def _sha256(path: str, flag: str, where: str) -> str:
     h = hashlib.sha256()
     try:
-        with open(path, "rb") as fh:
+        with open_read(path, MAX_DATA, LINKS_WITHIN) as fh:  # the reader's own checks (rsb_theory.safe_files)
             for block in iter(lambda: fh.read(BLOCK), b""):
                 h.update(block)
     except FileNotFoundError:
         raise LawError(f"argument '{flag}': {where}: no such file {path!r}") from None
+    except UnsafeFile as exc:
+        raise LawError(f"argument '{flag}': {where}: {path!r} {exc.predicate()}") from None
     except IsADirectoryError:
         raise LawError(f"argument '{flag}': {where}: {path!r} is a directory, not a CSV file") from None
     except OSError as exc:

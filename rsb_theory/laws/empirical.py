@@ -8,14 +8,20 @@ different lengths are common); every other cell must be a finite number
 (Python's ``float``: ``0.5``, ``1e-3``, ``-2``; never evaluated) and, since
 rewards live in [0, oo) (``sec:setting``), non-negative.  Errors name the
 arm, the file and the row.
+
+The file is opened by :func:`rsb_theory.safe_files.open_read`: a regular file of at most
+:data:`~rsb_theory.safe_files.MAX_DATA` bytes, a symbolic link only to a file in its own
+directory; a FIFO, a device (``/dev/zero``) or a directory is refused at once, never read.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import math
 
-from .spec import LawError
+from ..safe_files import LINKS_WITHIN, MAX_DATA, UnsafeFile, open_read
+from .spec import MAX_REWARD, LawError, reward_too_large
 
 __all__ = ["read_column"]
 
@@ -42,7 +48,7 @@ def read_column(path: str, column: str, flag: str = "--arms", where: str = "arm 
         a non-numeric, non-finite or negative cell, or no values at all.
     """
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
+        with io.TextIOWrapper(open_read(path, MAX_DATA, LINKS_WITHIN), encoding="utf-8-sig", newline="") as fh:
             rows = csv.reader(fh)
             header = next(rows, None)
             if header is None:
@@ -64,9 +70,13 @@ def read_column(path: str, column: str, flag: str = "--arms", where: str = "arm 
                 if v < 0:
                     raise _fail(flag, where, f"{path!r} row {line}, column {column!r}: {cell!r} is negative; rewards "
                                              f"must be non-negative (sec:setting): shift the column")
+                if v > MAX_REWARD:
+                    raise _fail(flag, where, f"{path!r} row {line}, column {column!r}: {reward_too_large(v)}")
                 values.append(v)
     except FileNotFoundError:
         raise _fail(flag, where, f"no such file {path!r}") from None
+    except UnsafeFile as exc:
+        raise _fail(flag, where, f"{path!r} {exc.predicate()}") from None
     except IsADirectoryError:
         raise _fail(flag, where, f"{path!r} is a directory, not a CSV file") from None
     except PermissionError:
@@ -88,7 +98,7 @@ def _column_index(names: list[str], column: str, flag: str, where: str, path: st
         raise _fail(flag, where, f"{path!r} has {len(hits)} columns named {column!r}; give a 1-based index")
     if hits:
         return hits[0]
-    if column.isdigit() and 1 <= int(column) <= len(names):
+    if column.isascii() and column.isdigit() and 1 <= int(column) <= len(names):  # not '²' (int() refuses it)
         return int(column) - 1
     shown = ", ".join(repr(n) for n in names[:20]) + (", ..." if len(names) > 20 else "")
     raise _fail(flag, where, f"{path!r} has no column {column!r}; columns: {shown} (or a 1-based index "

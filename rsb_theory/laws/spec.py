@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from .. import expressions
 from .names import BOUNDED_EXAMPLES, CONTINUOUS, SPECIAL, parameter_names
 
-__all__ = ["ArmSpec", "LawError", "parse_specs", "split_top", "PROB_TOL", "MAX_TEXT", "MAX_ARMS"]
+__all__ = ["ArmSpec", "LawError", "parse_specs", "split_top", "PROB_TOL", "MAX_TEXT", "MAX_ARMS", "MAX_REWARD",
+           "reward_too_large"]
 
 #: How far from 1 the masses of ``finite(...)`` may sum (as for ``--support/--probs``).
 PROB_TOL = 1e-9
@@ -40,6 +41,17 @@ PROB_TOL = 1e-9
 MAX_TEXT = 100_000
 #: Most arms in one ``--arms``.
 MAX_ARMS = 1000
+#: Largest reward an arm may give (an atom, a CSV cell, the top of a support).  The oracle's solvers and the
+#: sums of a run lose their precision far above it (an empirical cell 1e300 failed inside CVXPY, issue 28,
+#: and was blamed on --method); U_h is positively homogeneous (U_h(cX) = c U_h(X)), so rescaling the rewards
+#: loses nothing.
+MAX_REWARD = 1e12
+
+
+def reward_too_large(value: float) -> str:
+    """The words of a refused reward above :data:`MAX_REWARD`."""
+    return (f"{value:.6g} is above {MAX_REWARD:g}, the largest reward rsb computes with; rescale the rewards "
+            f"(U_h(cX) = c U_h(X): nothing is lost)")
 
 
 class LawError(expressions.ExpressionError):

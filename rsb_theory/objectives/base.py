@@ -134,8 +134,24 @@ class Objective:
         Returns
         -------
         numpy.ndarray, shape (B, n)
+
+        Raises
+        ------
+        ValueError
+            Naming ``P``: not numbers, a shape other than (n, K) or (B, n, K) for this objective's K
+            and B, an entry not finite or negative, a row not summing to 1 (within 1e-9): a point
+            outside the simplex has no value of ``eq:V``.
         """
-        P = np.asarray(P, dtype=float)
+        try:
+            P = np.asarray(P, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"argument 'P': expected an array of mixtures, got {type(P).__name__}") from None
+        if P.ndim not in (2, 3) or P.shape[-1] != self.K or (P.ndim == 3 and P.shape[0] != self.B):
+            want = f"(n, {self.K}) or ({self.B}, n, {self.K})"
+            raise ValueError(f"argument 'P': expected shape {want} (K = {self.K} arms), got {P.shape}")
+        if not np.all(np.isfinite(P)) or np.any(P < 0) or np.any(np.abs(P.sum(axis=-1) - 1.0) > 1e-9):
+            raise ValueError("argument 'P': every point must be a mixture of the simplex (finite, non-negative "
+                             "weights summing to 1)")
         rows = np.arange(self.B)[:, None]
         n = P.shape[-2]
         col = (lambda k: P[None, :, k]) if P.ndim == 2 else (lambda k: P[:, :, k])

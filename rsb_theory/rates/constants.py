@@ -20,6 +20,7 @@ same floats bit for bit (tested), so no tie of the simulator moves.
 from __future__ import annotations
 
 import math
+import numbers
 from functools import lru_cache
 
 import sympy as sp
@@ -118,7 +119,23 @@ def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float
 
     ``inf`` when Delta_min <= 0 (no gap: the formula's limit) or when N exceeds
     e^700; 0 when Delta_min = inf (every grid point ties).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``K`` or ``T`` below 1, ``eps`` not in (0, 1], ``L`` negative, ``q``
+        not positive, or any of them (or ``Delta_min``) not a number.
     """
+    for name, v in (("K", K), ("T", T), ("eps", eps), ("L", L), ("q", q), ("Delta_min", Delta_min)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or math.isnan(v):
+            raise ValueError(f"argument '{name}': need a number, got {v!r}")
+    if K < 1 or T < 1:
+        raise ValueError(f"argument '{'K' if K < 1 else 'T'}': need >= 1, got {K if K < 1 else T!r}")
+    if not 0 < eps <= 1:
+        raise ValueError(f"argument 'eps': need 0 < eps <= 1, got {eps!r}")
+    if L < 0 or not q > 0:
+        raise ValueError(f"argument '{'L' if L < 0 else 'q'}': need {'L >= 0' if L < 0 else 'q > 0'}, got "
+                         f"{L if L < 0 else q!r}")
     if Delta_min <= 0:
         return math.inf
     if math.isinf(Delta_min):
@@ -129,5 +146,13 @@ def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float
 
 def radius_constant(T: int) -> float:
     """16 (sqrt(2 e log T) + 32), the numerator of ``eq:UCB_confidence_sets``, in floating point
-    (:func:`radius_numerator`, compiled)."""
+    (:func:`radius_numerator`, compiled).
+
+    Raises
+    ------
+    ValueError
+        Naming ``T`` unless it is a number >= 1.
+    """
+    if isinstance(T, bool) or not isinstance(T, numbers.Real) or not T >= 1:
+        raise ValueError(f"argument 'T': need a horizon >= 1, got {T!r}")
     return _radius()(T)
