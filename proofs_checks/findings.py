@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 from . import graph, paper_labels, proof_view
 from .ledger import IMPACTS, CheckResult
-from .statuses import BROKEN, worst
+from .statuses import BROKEN, SEVERITY, worst
 
 #: Impacts that change what the paper states: the findings :func:`what_matters` lists.
 MATTERS = ("statement", "rate", "constant")
@@ -159,11 +159,11 @@ def sentence(e: CheckResult) -> str:
 
 def what_matters(entries: list[CheckResult]) -> list[Finding]:
     """The entries whose impact is in :data:`MATTERS` (a false statement, a wrong rate, a wrong constant), ranked by
-    impact, then in ledger order."""
+    impact, then by how bad the status is (refuted, conditional, vacuous), then in ledger order."""
     rank = {imp: k for k, imp in enumerate(IMPACTS)}
-    out = [(rank[e.impact], k, e) for k, e in enumerate(entries) if e.impact in MATTERS]
-    out.sort(key=lambda t: t[:2])
-    return [Finding(e.id, e.status, e.impact, sentence(e)) for _r, _k, e in out]
+    out = [(rank[e.impact], -SEVERITY.get(e.status, 0), k, e) for k, e in enumerate(entries) if e.impact in MATTERS]
+    out.sort(key=lambda t: t[:3])
+    return [Finding(e.id, e.status, e.impact, sentence(e)) for _r, _s, _k, e in out]
 
 
 _HEADINGS = {"statement": "Statements that are false, need an unstated condition, or say nothing where applied",
