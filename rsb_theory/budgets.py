@@ -232,6 +232,8 @@ def structural_budget(expr: sp.Expr, var: sp.Symbol) -> str | None:
     A walk of the tree as built (no simplification, expansion or evaluation), so its work is
     the size of the text: it is decided before SymPy runs on the expression.
     """
+    if isinstance(expr, str):  # a text goes through the one parser (rsb_theory.expressions), never sympify
+        raise TypeError("argument 'expr': a SymPy expression built by rsb_theory.expressions, not text")
     try:
         _structural_degree(sp.sympify(expr), var)
     except ValueError as exc:
