@@ -161,9 +161,18 @@ def _process(algo: str, K: int, T: int, trials: int, eps: float, rs: float) -> t
 def issue_one(algo: str, K: int, T: int, trials: int, ref_trials: int, eps: float, rs: float) -> IssueRow:
     """One row of :func:`issue_rows` (the process first, then the engine, then the reference)."""
     pw, pc = _process(algo, K, T, trials, eps, rs)
-    d, inst = get("gini"), BernoulliInstance(INSTANCES[K])
-    run(SimConfig(T=50, trials=2, seed=0, eps=eps, radius_scale=rs), inst, d, algo)  # warm-up: caches, compiled code
-    cfg = SimConfig(T=T, trials=trials, seed=0, eps=eps, radius_scale=rs)
+    ew, ec, rw, rc, same = _engine_and_reference(algo, "gini", K, T, trials, ref_trials, eps=eps, radius_scale=rs)
+    return IssueRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw, rc, same)
+
+
+def _engine_and_reference(algo: str, dr: str, K: int, T: int, trials: int, ref_trials: int,
+                          **options) -> tuple[float, float, float, float, bool]:
+    """(engine wall, engine CPU, reference wall, reference CPU, identical actions): the engine in this process on
+    ``trials`` trials after a warm-up, then the plain loop on ``ref_trials`` of the same trials (its times scaled by
+    trials / ref_trials); ``options``: SimConfig's fields."""
+    d, inst = get(dr), BernoulliInstance(INSTANCES[K])
+    run(SimConfig(T=50, trials=2, seed=0, **options), inst, d, algo)  # warm-up: caches, compiled code
+    cfg = SimConfig(T=T, trials=trials, seed=0, **options)
     c0, w0 = time.process_time(), time.perf_counter()
     res = run(cfg, inst, d, algo)
     ew, ec = time.perf_counter() - w0, time.process_time() - c0
@@ -176,7 +185,7 @@ def issue_one(algo: str, K: int, T: int, trials: int, ref_trials: int, eps: floa
         same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
     rw, rc = time.perf_counter() - w0, time.process_time() - c0
     scale = trials / ref_trials
-    return IssueRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw * scale, rc * scale, same)
+    return ew, ec, rw * scale, rc * scale, same
 
 
 def issue_rows(quick: bool = False) -> list[IssueRow]:
@@ -227,22 +236,8 @@ def competitor_one(algo: str, dr: str, K: int, T: int, trials: int, ref_trials: 
     pw = time.perf_counter() - w0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     pc = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    d, inst = get(dr), BernoulliInstance(INSTANCES[K])
-    run(SimConfig(T=50, trials=2, seed=0), inst, d, algo)  # warm-up: caches, compiled code
-    cfg = SimConfig(T=T, trials=trials, seed=0)
-    c0, w0 = time.process_time(), time.perf_counter()
-    res = run(cfg, inst, d, algo)
-    ew, ec = time.perf_counter() - w0, time.process_time() - c0
-    setup = prepare(cfg, inst, d, algo)
-    table = RewardTable.from_seed(0, trials, inst)
-    same = True
-    c0, w0 = time.process_time(), time.perf_counter()
-    for k in range(ref_trials):
-        acts = reference_trial(setup, d, inst, table, k)
-        same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
-    rw, rc = time.perf_counter() - w0, time.process_time() - c0
-    scale = trials / ref_trials
-    return CompetitorRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw * scale, rc * scale, same, dr)
+    ew, ec, rw, rc, same = _engine_and_reference(algo, dr, K, T, trials, ref_trials)
+    return CompetitorRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw, rc, same, dr)
 
 
 def competitor_rows(quick: bool = False) -> list[CompetitorRow]:
