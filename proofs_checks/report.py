@@ -70,7 +70,8 @@ def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str,
     into it).
     """
     found: dict[str, tuple[Path, bytes, bool]] = {}
-    out_dirs = [out] + ([d for d in sorted(out.iterdir()) if d.is_dir() and d.name != "runs"] if out.is_dir() else [])
+    out_dirs = [out] + ([d for d in sorted(out.iterdir()) if d.is_dir() and not d.is_symlink() and d.name != "runs"]
+                        if out.is_dir() else [])  # a linked sub-directory is not followed out
     for folder, own in [(d, True) for d in out_dirs] + [(docs, False)]:
         if folder is None or not folder.is_dir():
             continue

@@ -366,7 +366,14 @@ def test_report_embeds_no_link_and_no_special_file(tmp_path, victim):
     (out / "secret.png").symlink_to(victim)
     os.mkfifo(out / "pipe.png")
     (out / "dir.png").mkdir()
-    names = [name for name, _mime, _data in _bounded(lambda: figures(out, None))]
+    names = [name for name, _mime, _data, _caption in _bounded(lambda: figures(out, None))]
+    assert names == ["ok.png"]
+    # a linked sub-directory (the user's runs are read from sub-directories too) is not followed out
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "private.png").write_bytes(b"\x89PNG private")
+    (out / "runs-link").symlink_to(elsewhere, target_is_directory=True)
+    names = [name for name, _mime, _data, _caption in _bounded(lambda: figures(out, None))]
     assert names == ["ok.png"]
 
 
