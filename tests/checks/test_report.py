@@ -190,3 +190,15 @@ def test_a_click_on_a_node_in_a_headless_browser(page):
                          timeout=180).stdout
     verdict = re.search(r'<body[^>]*data-graph-selftest="([^"]*)"', dom)
     assert verdict is not None and verdict.group(1) == "pass", verdict and verdict.group(1)
+
+
+def test_the_report_opens_with_what_matters(ledger):
+    """Issue 25: the page opens with the findings that change a statement, a rate or a constant, then the bottom
+    lines, before the summary, the graph and the ledger."""
+    from proofs_checks import findings
+    from proofs_checks.report import render
+
+    page = render(ledger, [])
+    assert page.index('id="what-matters"') < page.index('id="summary"') < page.index('id="graph"')
+    first = findings.what_matters(ledger)[0]
+    assert first.id in page and "Bottom lines" in page
