@@ -28,6 +28,8 @@ from pathlib import Path
 
 from rsb_theory.safe_files import UnsafeFile, own_dir
 
+from .interrupt import deferred
+
 #: Suffix of the temporary files of :func:`atomic_write`.
 TMP_SUFFIX = ".tmp"
 #: Sub-directory where :func:`move_aside` puts files that failed their check.
@@ -103,10 +105,19 @@ def atomic_write(path, write) -> Path:
     """
     path = Path(path)
     _mkdir(path.parent)
+    fd = tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=TMP_SUFFIX)
+        # a signal raised between the creation of the temporary file and the binding of its name would leave the
+        # file behind with no one to remove it: the creation runs with signals deferred (rsb_sim.interrupt)
+        with deferred():
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=TMP_SUFFIX)
     except OSError as exc:
         raise WriteError(path, exc) from None
+    except BaseException:  # a signal that arrived during the creation, raised at the end of the deferred block
+        if tmp is not None:
+            os.close(fd)
+            os.unlink(tmp)
+        raise
     try:
         # mkstemp creates 0600; give the file the mode open() would (0666 less the umask) so that results
         # in a shared directory stay readable

@@ -60,7 +60,7 @@ from . import store
 from .config import available_cpus
 from .dirlock import hold, to_stderr
 from .files import remove_temporaries
-from .interrupt import kept
+from .interrupt import deferred, kept
 from .trajectory import mean_ci, trajectory_points
 from .workers import WorkerLost, worker_pool
 
@@ -342,8 +342,28 @@ def sweep(specs, out, executor: str = "local", client=None, progress=None, jobs:
     with hold(out, wait, notify):
         done = _Progress(out, keys)
         with kept(done.words):
-            _sweep_held(specs, keys, out, executor, client, progress, jobs, chunk, scheduler, notify, done)
+            try:
+                _sweep_held(specs, keys, out, executor, client, progress, jobs, chunk, scheduler, notify, done)
+            except BaseException:
+                # stopped (a signal, a failed write): the directory is still held, so no temporary file here is
+                # anyone else's; what a write cut short left behind goes now, not at the next run
+                with deferred():
+                    try:
+                        _clear_temporaries(out)
+                    except OSError:  # an unsafe or vanished entry: the next run clears under its own checks
+                        pass
+                raise
     return keys
+
+
+def _clear_temporaries(out: Path) -> None:
+    """Remove the temporary files of atomic writes under ``out`` and its chunk directories (never through a link)."""
+    remove_temporaries(out, _STORED)
+    chunks = out / "chunks"
+    if no_link(chunks) and chunks.is_dir():
+        for cdir in sorted(chunks.iterdir()):
+            if cdir.is_dir() and no_link(cdir):
+                remove_temporaries(cdir, _STORED)
 
 
 def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk, scheduler, notify,
