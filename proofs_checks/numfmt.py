@@ -83,6 +83,8 @@ def _exact_sympy(x) -> str | None:
     mod = type(x).__module__
     if not mod.startswith("sympy"):
         return None
-    if getattr(x, "is_number", False) and not x.atoms(__import__("sympy").Float):
+    import sympy  # only reached for a SymPy object, so SymPy is already imported
+
+    if getattr(x, "is_number", False) and not x.atoms(sympy.Float):
         return str(x)
     return None
