@@ -12,8 +12,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-#: How bad a status is when several cases are combined (:func:`worst`).
-SEVERITY = {"verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
+#: How bad a status is when several cases are combined (:func:`worst`); ``unchecked`` (no information) is below all.
+SEVERITY = {"unchecked": -1, "verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
 #: Statuses of a step that does not hold as printed in its proof's context (the per-proof view's "broken").
 BROKEN = ("refuted", "conditional")
 #: What a ``loose`` verdict's better value is better in (the entry's ``loose_in``).
