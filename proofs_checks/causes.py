@@ -111,9 +111,10 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "The O(log T/T)-type rates the text quotes for RS-ETC-M hold only when the optimal mixture is a single arm "
           "(the footnote of Table 3), so for a mixture optimum the rate is theorem:RS-ETC-M's, not the one quoted.",
           "rate", Rule(statuses=("conditional",), impacts=("rate",), conditions=("the optimum is a solitary arm",))),
-    Cause("wrong_rate", "Rates and exponents wrong as printed",
-          "These rates or exponents are not what the paper's own theorems give, so a comparison built on them "
-          "(with the literature, between the algorithms) must use rsb's derived value instead.",
+    Cause("wrong_rate", "Rates and exponents wrong as printed, or right only under an unstated condition",
+          "These rates or exponents are not what the paper's own theorems give in every case the text covers, so a "
+          "comparison built on them (with the literature, between the algorithms) must use rsb's derived value or "
+          "state its condition.",
           "rate", Rule(statuses=("refuted", "conditional"), impacts=("rate",)), generic=True),
     Cause("experiments_not_analysed", "The experiments do not run the analysed algorithms",
           "With the paper's constants RS-ETC-M never commits and RS-UCB-M's confidence sets contain every law at "
