@@ -295,6 +295,16 @@ def to_markdown(entries: list[CheckResult]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def document(shown: list[CheckResult], everything: list[CheckResult], filters: str = "") -> str:
+    """The Markdown ledger (``rsb verify --format md``, ``docs/ledger.md``): title, summary and versions, what
+    matters and the bottom lines (of ``everything``), then the table of the ``shown`` entries."""
+    from .ledger import to_markdown as table
+
+    md = table(shown, everything, filters)
+    head, _sep, rows = md.partition("| id |")
+    return head + to_markdown(everything) + "\n## Entries\n\n| id |" + rows
+
+
 def to_text(entries: list[CheckResult]) -> str:
     """"What matters" (one finding per cause, ranked, each with its members) and the bottom lines for a terminal
     (``rsb verify``, ``rsb verify --findings``)."""

@@ -205,6 +205,10 @@ def test_every_finding_renders_and_lists_its_members():
     assert all(d["ids"] == [m["id"] for m in d["members"]] for d in data["what_matters"])
     block = findings.readme_block(entries)
     assert block.startswith(findings.README_START) and block.endswith(findings.README_END)
+    # the Markdown ledger (rsb verify --format md, docs/ledger.md) opens with them, then the table
+    doc = findings.document(entries[:2], entries)
+    assert doc.index("## What matters") < doc.index("## Bottom lines") < doc.index("## Entries")
+    assert found[0].title in doc
 
 
 def test_every_bottom_line_reads_for_every_status():
