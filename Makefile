@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
 install: $(VENV)/.installed
 
 demo: install
-	$(BIN)/rsb verify --status refuted,conditional,loose,vacuous,unchecked
+	$(BIN)/rsb verify --status refuted,conditional,loose,vacuous,gap,unchecked
 	$(BIN)/rsb derive --h "u**0.3*(1-u)" --p 0.2,0.9
 	$(BIN)/rsb reproduce regret-vs-T --out demo-figures --trials 20
 

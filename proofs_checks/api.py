@@ -9,6 +9,7 @@ alpha* and a*          :func:`optimum` -> :class:`Report`         ``rsb optimize
 one algorithm          :func:`simulate` -> ``SimResult``          ``rsb simulate``
 several algorithms     :func:`compare` -> :class:`Comparison`     ``rsb compare``
 the ledger             :func:`ledger` -> list of ``CheckResult``  ``rsb verify``
+what matters           :func:`findings` -> :class:`Findings`      ``rsb verify --findings``
 =====================  =========================================  ==========================
 
 Arms are given once, the same way to every function: ``p`` (Bernoulli means), ``support`` and
@@ -28,7 +29,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-__all__ = ["distortion", "profile", "optimum", "simulate", "compare", "ledger", "Report", "Comparison"]
+__all__ = ["distortion", "profile", "optimum", "simulate", "compare", "ledger", "findings", "Report", "Comparison",
+           "Findings"]
 
 
 def distortion(h, **params):
@@ -319,13 +321,21 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, T: int, tr
 
 
 def _entries(ids, jobs: int = 1, mutants: bool = False):
-    """The ledger entries of ``ids``: the one call of the registry (``rsb verify`` makes the same one).
+    """The ledger entries of ``ids``: the one call ``rsb verify`` makes (:func:`proofs_checks.stored.load_or_compute`).
 
-    Where a stored ledger exists this is the place that reads it instead of running the checks.
+    Read from the stored ledger when it is current; otherwise the whole ledger is computed and stored when ``ids`` are
+    all the claims (so the next call reads it), and only the checks of ``ids`` run when they are a subset.
     """
-    from .registry import run_claims
+    from .registry import claims
+    from .stored import load_or_compute
 
-    return run_claims(list(ids), progress=False, jobs=jobs, mutants=mutants)
+    wanted = list(ids)
+    whole = wanted == list(claims())
+    chosen = set(wanted)
+    got = load_or_compute(mutants=mutants, jobs=jobs, subset=None if whole else (lambda all_ids: [
+        i for i in all_ids if i in chosen]))
+    by_id = {e.id: e for e in got.entries}
+    return [by_id[i] for i in wanted]
 
 
 def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int = 1):
@@ -335,7 +345,7 @@ def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int
     ----------
     status : str or sequence of str, optional
         ``--status``: keep entries with one of these statuses (``verified``, ``refuted``, ``loose``,
-        ``conditional``, ``vacuous``, ``unchecked``).
+        ``conditional``, ``vacuous``, ``gap``, ``unchecked``).
     id : str, optional
         ``--id``: the start of a ledger id (only those checks run).
     proof : str, optional
@@ -350,6 +360,11 @@ def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int
     -------
     list of CheckResult, or ProofView with ``proof``
         Each entry has ``.to_dict()`` (the object of ``rsb verify --format json``).
+
+    Notes
+    -----
+    Without ``id`` and ``proof`` the entries come from the stored ledger (``docs/architecture.md``, "The stored
+    ledger") when it is current, and are computed and stored otherwise, so only the first call waits.
     """
     from . import proof_view
     from .ledger import STATUSES, select
@@ -376,3 +391,81 @@ def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int
         if not ids:
             raise ValueError(f"argument 'id': no ledger id starts with {id!r}")
     return select(_entries(ids, jobs, mutants), statuses)
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What matters (``rsb verify --findings``): one finding per cause, ranked, and the bottom line of every lemma and
+    theorem (:mod:`proofs_checks.findings`).
+
+    Attributes
+    ----------
+    what_matters : tuple of proofs_checks.findings.Finding
+        Most consequential first; each has ``.title``, ``.conclusion``, ``.rank``, ``.ids`` and ``.members``.
+    bottom_lines : tuple of proofs_checks.findings.BottomLine
+        In the paper's order; each has ``.label``, ``.statement``, ``.proof`` and ``.sentence``.
+    """
+
+    what_matters: tuple
+    bottom_lines: tuple
+
+    def __iter__(self):
+        return iter(self.what_matters)
+
+    def __len__(self) -> int:
+        return len(self.what_matters)
+
+    def __getitem__(self, k):
+        return self.what_matters[k]
+
+    def to_dict(self) -> dict:
+        """``{"what_matters": [...], "bottom_lines": [...]}``: the object of ``rsb verify --findings --format json``."""
+        return {"what_matters": [f.to_dict() for f in self.what_matters],
+                "bottom_lines": [b.to_dict() for b in self.bottom_lines]}
+
+    def to_json(self) -> str:
+        """The text of ``rsb verify --findings --format json``."""
+        from rsb_sim import jsontext
+
+        return jsontext.dumps(self.to_dict(), ensure_ascii=False)
+
+    def to_frame(self):
+        """A tidy pandas DataFrame: one row per member of each finding (rank, cause, title, id, status, impact, node
+        and the member's sentence), most consequential finding first."""
+        import pandas as pd
+
+        rows = [{"position": k, "rank": f.rank, "category": f.category, "cause": f.key, "title": f.title,
+                 "id": m.id, "status": m.status, "impact": m.impact, "node": m.node, "sentence": m.line}
+                for k, f in enumerate(self.what_matters, 1) for m in f.members]
+        columns = ["position", "rank", "category", "cause", "title", "id", "status", "impact", "node", "sentence"]
+        return pd.DataFrame(rows, columns=columns)
+
+
+def findings(entries=None, *, jobs: int = 1) -> Findings:
+    """What matters: the findings grouped by cause and ranked, and the bottom lines (``rsb verify --findings``; the
+    same objects, ``.to_json()`` is its ``--format json`` text).
+
+    Parameters
+    ----------
+    entries : sequence of CheckResult, optional
+        The entries to summarise (e.g. ``ledger(id="table:")``); default the whole ledger, as the command line.
+    jobs : int
+        Worker processes when the ledger must be computed (it is read from the store when current, and stored
+        after it is computed).
+
+    Returns
+    -------
+    Findings
+
+    Examples
+    --------
+    >>> found = findings()                                 # doctest: +SKIP
+    >>> [(f.rank, f.title, len(f.ids)) for f in found][:2]  # doctest: +SKIP
+    """
+    from . import findings as _findings
+    from .registry import claims
+
+    if entries is None:
+        entries = _entries(list(claims()), jobs)
+    entries = list(entries)
+    return Findings(tuple(_findings.what_matters(entries)), tuple(_findings.bottom_lines(entries)))

@@ -68,10 +68,19 @@ class Claim:
     typo: tuple[str, Any] | None = None
 
     def run(self) -> CheckResult:
-        """The check's verdict on this claim (its ``id`` must be the claim's)."""
-        res = self.check(self)
+        """The check's verdict on this claim (its ``id`` must be the claim's).
+
+        A ``conditional`` verdict carries its condition in words (``CheckResult.condition``): the one the check set,
+        else the repairs the check gave :func:`proofs_checks.statuses.decide` for its conditional verdicts.
+        """
+        from .statuses import recording
+
+        with recording() as repairs:
+            res = self.check(self)
         if res.id != self.id:
             raise RuntimeError(f"the check of {self.id!r} returned an entry for {res.id!r}")
+        if res.status == "conditional" and not res.condition and repairs:
+            res = replace(res, condition="; ".join(dict.fromkeys(repairs)))
         return res
 
     def assumes(self, key: str, default: Any = None) -> Any:

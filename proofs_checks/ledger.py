@@ -24,7 +24,7 @@ IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
 #: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
 AXES = ("statement", "proof")
 #: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
-OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note")
+OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note", "cause", "condition", "condition_at_uses")
 #: Allowed methods.
 METHODS = ("symbolic", "numeric", "simulation")
 #: The keys of an entry of ``rsb verify --format json``, in order.
@@ -82,6 +82,16 @@ class CheckResult:
     note : str
         What the check saw outside the claim's context (a failure where the proof's fixed quantities are
         replaced by others): reported beside the status, never as it.
+    cause : str or None
+        The key of the cause (:data:`proofs_checks.causes.CAUSES`) the entry belongs to when that is a fact only its
+        check knows (Hölder applied outside Xi); None: derived from the entry's other facts
+        (:func:`proofs_checks.causes.cause_of`).
+    condition : str or None
+        For a ``conditional`` entry: the unstated condition in words (the repair its check gave
+        :func:`proofs_checks.statuses.decide`).
+    condition_at_uses : bool or None
+        For a ``conditional`` entry: True when its check found that the condition holds at every place the paper
+        uses the claim (its impact is then ``none``: :func:`proofs_checks.statuses.impact`).
     """
 
     id: str
@@ -97,6 +107,9 @@ class CheckResult:
     loose_in: str | None = None
     uses: tuple[str, ...] = ()
     note: str = ""
+    cause: str | None = None
+    condition: str | None = None
+    condition_at_uses: bool | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -107,6 +120,11 @@ class CheckResult:
             raise ValueError(f"axis {self.axis!r} of {self.id!r} is not one of {AXES}")
         if self.impact is not None and self.impact not in IMPACTS:
             raise ValueError(f"impact {self.impact!r} of {self.id!r} is not one of {IMPACTS}")
+        if self.cause is not None:
+            from .causes import CAUSES
+
+            if self.cause not in CAUSES:
+                raise ValueError(f"cause {self.cause!r} of {self.id!r} is not one of {tuple(CAUSES)}")
         if self.status in {"refuted", "loose", "conditional", "vacuous", "gap"} and not self.evidence:
             raise ValueError(f"{self.id!r}: status {self.status} needs evidence")
 

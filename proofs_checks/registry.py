@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from . import checks as _checks_package
 from . import contexts, paper_labels
+from .causes import node_of
 from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
@@ -209,17 +210,19 @@ _LOOSE_IN = {"rate": "exponent", "exponent": "exponent", "constant": "constant"}
 
 
 def annotate(claim: Claim, res: CheckResult) -> CheckResult:
-    """``res`` with what is derived from the claim and the status: the axis, the impact (an evident typo is one when
-    the check finds the corrected claim verified or loose), what a loose value is better in, the context.
+    """``res`` with what is derived from the claim and the status: the axis, the impact (from the node kind, an
+    evident typo is one when the check finds the corrected claim verified or loose, a condition that holds at every
+    use of the claim changes nothing), what a loose value is better in, the context.
 
     Raises
     ------
     RuntimeError
-        A ``gap`` on the statement axis (a gap is a property of a proof).
+        A ``gap`` outside a proof or a proof sketch (a gap is a property of a proof).
     """
     axis = axis_of(claim.id)
-    if res.status == "gap" and axis == "statement":
-        raise RuntimeError(f"{claim.id!r}: status gap on the statement axis (only a proof step can have a gap)")
+    node = node_of(replace(res, axis=axis))
+    if res.status == "gap" and node not in ("proof", "sketch"):
+        raise RuntimeError(f"{claim.id!r}: status gap on a {node} (only a proof step or a proof sketch can have a gap)")
     about = claim.about or about_of(claim.id)
     # a check that read the claim with its evident correction itself says so with impact "typo" (refuted entries only:
     # a typo is false as printed); every other impact is derived here
@@ -233,8 +236,9 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     if claim.context is not None:
         note = (note + " " if note else "") + f"Judged in the context of the proof of {claim.context.result}: " \
             f"{claim.context.describe()}."
-    return replace(res, evidence=evidence, axis=axis, impact=impact(axis=axis, status=res.status, about=about,
-                                                                     typo=typo),
+    return replace(res, evidence=evidence, axis=axis,
+                   impact=impact(axis=axis, status=res.status, about=about, typo=typo, node=node,
+                                 condition_at_uses=bool(res.condition_at_uses)),
                    loose_in=_LOOSE_IN.get(about, "bound") if res.status == "loose" else None, note=note)
 
 

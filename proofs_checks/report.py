@@ -335,15 +335,21 @@ _SCRIPT = r"""
 
 
 def _what_matters_html(results: list[CheckResult]) -> str:
-    """What matters first (:mod:`proofs_checks.findings`): the findings that change a statement, a rate or a constant,
-    ranked, each one sentence linked to its entry; then the bottom line of every lemma and theorem."""
+    """What matters first (:mod:`proofs_checks.findings`): one finding per cause, ranked, each with what a reader
+    should conclude and its members (one sentence each, linked to its entry); then the bottom line of every lemma and
+    theorem."""
     found = findings.what_matters(results)
-    items = "".join(f'<li><span class="badge">{_e(f.impact)}</span> {_e(f.sentence)} '
-                    f'<a href="#{anchor(f.id)}">entry</a></li>' for f in found)
+    items = "".join(
+        f'<li id="finding-{_e(f.key)}"><span class="badge">{_e(f.category)}</span> <strong>{_e(f.title)}</strong> '
+        f'({len(f.members)}). {_e(f.conclusion)}<ul>'
+        + "".join(f'<li>{_e(m.line)} <a href="#{anchor(m.id)}">entry</a></li>' for m in f.members)
+        + "</ul></li>" for f in found)
     lines = "".join(f"<li>{_e(b.sentence)}</li>" for b in findings.bottom_lines(results))
-    return (f"<p>{len(found)} findings change a statement, a rate or a constant of the paper, most important "
-            f"first.</p><ol>{items}</ol><h3>Bottom lines: statement and proof of every lemma and theorem</h3>"
-            f"<ul>{lines}</ul>")
+    n = sum(len(f.members) for f in found)
+    return (f"<p>{len(found)} findings ({n} entries), one per cause, most consequential first: a false statement, a "
+            "wrong rate, experiments that do not test the analysis, systematic proof gaps, a condition that excludes "
+            f"a use, constants, typos.</p><ol>{items}</ol><h3>Bottom lines: statement and proof of every lemma and "
+            f"theorem</h3><ul>{lines}</ul>")
 
 
 def render(results: list[CheckResult], figs: list[tuple[str, str, str]], title: str = "rsb claims ledger") -> str:

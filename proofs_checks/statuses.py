@@ -9,8 +9,11 @@ neither.
 
 from __future__ import annotations
 
-#: How bad a status is when several cases are combined (:func:`worst`).
-SEVERITY = {"verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+#: How bad a status is when several cases are combined (:func:`worst`); ``unchecked`` (no information) is below all.
+SEVERITY = {"unchecked": -1, "verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
 #: Statuses of a step that does not hold as printed in its proof's context (the per-proof view's "broken").
 BROKEN = ("refuted", "conditional")
 #: What a ``loose`` verdict's better value is better in (the entry's ``loose_in``).
@@ -18,6 +21,25 @@ LOOSE_IN = ("exponent", "constant", "bound")
 #: What a claim's printed value is (:attr:`proofs_checks.claims.Claim.about`): a rate or an exponent that sets one,
 #: a constant, a bound as a whole, or a statement (anything else).
 ABOUT = ("rate", "exponent", "constant", "bound", "statement")
+#: The kinds of node of the paper an entry judges (``docs/theory.md``, "What matters"): a part of a result's displayed
+#: statement, a step (or chained constant, or closing summary) of a proof, a proof sketch of the main text, a remark
+#: or running-text sentence, a result applied at the experiments' setting.
+NODES = ("statement", "proof", "sketch", "remark", "experiment")
+
+#: The repairs :func:`decide` turned into ``conditional`` while a check runs (:func:`recording`); None: not recording.
+_REPAIRS: ContextVar[list | None] = ContextVar("rsb_repairs", default=None)
+
+
+@contextmanager
+def recording():
+    """Collect the repair of every ``conditional`` verdict :func:`decide` gives inside the block (a list, in the order
+    given): :meth:`proofs_checks.claims.Claim.run` wraps a check in it, so a conditional entry carries its condition in
+    words (``CheckResult.condition``) without the check passing it twice.  Nested blocks collect their own."""
+    token = _REPAIRS.set([])
+    try:
+        yield _REPAIRS.get()
+    finally:
+        _REPAIRS.reset(token)
 
 
 def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sharper: bool = False,
@@ -54,6 +76,9 @@ def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sha
         return "vacuous"
     if not holds:
         if repair and repair_at_uses:
+            found = _REPAIRS.get()
+            if found is not None:
+                found.append(repair)
             return "conditional"
         return "vacuous" if untestable else "refuted"
     if not follows:
@@ -61,29 +86,41 @@ def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sha
     return "loose" if sharper else "verified"
 
 
-def impact(*, axis: str, status: str, about: str, typo: bool = False) -> str:
-    """What a ledger entry changes, from its axis, status and what its printed value is about.
+def impact(*, axis: str, status: str, about: str, typo: bool = False, node: str | None = None,
+           condition_at_uses: bool = False) -> str:
+    """What a ledger entry changes, from its axis, node kind, status and what its printed value is about.
 
-    * ``none`` — verified or loose (the printed claim holds);
+    * ``none`` — verified or loose (the printed claim holds), or conditional on a condition that holds at every
+      place the paper uses the claim (``condition_at_uses``: the check showed it; the paper loses nothing);
     * ``typo`` — refuted or conditional as printed, and the evident correction holds (``typo``: the check found
       the corrected claim verified or loose);
-    * ``proof`` — a step of a proof (axis ``proof``) that is a gap, refuted or conditional: the result's proof is
-      affected, not (by this entry) its statement;
-    * for a statement that is refuted or conditional: ``rate`` (a rate, or an exponent that sets one),
-      ``constant`` (a constant), else ``statement``;
-    * a vacuous statement: ``statement`` (it says nothing where the paper applies it).
+    * ``proof`` — a step of a proof (``node`` ``proof``; without a node, axis ``proof``) that is a gap, refuted or
+      conditional: the result's proof is affected, not (by this entry) its statement; so is a proof sketch
+      (``sketch``) unless what it gets wrong is a rate;
+    * for a statement, a remark or the running text that is refuted or conditional: ``rate`` (a rate, or an exponent
+      that sets one — a wrong rate in a remark still misleads a reader as a rate), ``constant`` (a constant), else
+      ``statement``;
+    * a vacuous entry: ``statement`` (it says nothing where the paper applies it).
     """
     if about not in ABOUT:
         raise ValueError(f"argument 'about': {about!r} is not one of {ABOUT}")
+    if node is not None and node not in NODES:
+        raise ValueError(f"argument 'node': {node!r} is not one of {NODES}")
     if status in ("verified", "loose", "unchecked"):
+        return "none"
+    if status == "conditional" and condition_at_uses:
         return "none"
     if typo and status in ("refuted", "conditional"):
         return "typo"
-    if axis == "proof":
+    kind = node if node is not None else ("proof" if axis == "proof" else "statement")
+    by_about = {"rate": "rate", "exponent": "rate", "constant": "constant"}
+    if kind == "proof" or status == "gap":
         return "proof"
+    if kind == "sketch":
+        return "rate" if by_about.get(about) == "rate" else "proof"
     if status == "vacuous":
         return "statement"
-    return {"rate": "rate", "exponent": "rate", "constant": "constant"}.get(about, "statement")
+    return by_about.get(about, "statement")
 
 
 def worst(*statuses: str) -> str:

@@ -4,11 +4,13 @@
 :func:`load_or_compute` (issue 25: a filtered query used to rerun every check, about 52 s).
 
 * **The key** (:func:`ledger_key`) is a SHA-256 over the bytes of every ``.py`` file of the three packages
-  the checks can run (:data:`PACKAGES`, sorted by path), the name and version of every distribution
-  installed in the environment (:func:`installed_versions`, read by :mod:`importlib.metadata`: no package is
-  imported), and the Python implementation and version.  Any edit, install or upgrade gives another key; a
-  result never depends on anything else (same input, same ledger on any machine, ``tests/test_determinism.py``).
-  Computing it reads about 2 MB and imports neither NumPy nor SymPy.
+  the checks can run (:data:`PACKAGES`, sorted by path), the name and version of each distribution that can
+  change a computed number (:data:`KEYED_DISTRIBUTIONS`, those installed: :func:`installed_versions`, read by
+  :mod:`importlib.metadata`: no package is imported), and the Python implementation and version.  An edit of
+  rsb, or an install or upgrade of one of those, gives another key; installing anything else (Jupyter, a
+  linter) does not, so the store stays current.  A result never depends on anything else (same input, same
+  ledger on any machine, ``tests/test_determinism.py``).  Computing it reads about 2 MB and imports neither
+  NumPy nor SymPy.
 * **Where**: one file per key, ``<dir>/<key>.json`` (``<key>-mutants.json`` for ``rsb verify --mutants``,
   whose entries carry the mutants' statuses), in :func:`directory`: ``$RSB_LEDGER_DIR`` if set, else the
   user's cache directory (``$XDG_CACHE_HOME/rsb/ledger``, by default ``~/.cache/rsb/ledger``), shared by every
@@ -91,19 +93,32 @@ def source_files(roots: Mapping[str, Path]) -> list[tuple[str, Path]]:
     return sorted(found)
 
 
-def installed_versions() -> dict[str, str]:
-    """Normalised name -> version of every distribution installed in the environment (nothing is imported).
+#: The distributions whose version can change a number of the ledger (normalised names): the numerical and symbolic
+#: libraries the checks call, the solvers CVXPY runs, the compiler under numba, and the libraries that read or order
+#: their data.  Another distribution (Jupyter, a linter, a plotting backend) changes no entry, so it is not keyed.
+KEYED_DISTRIBUTIONS = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "clarabel", "ecos", "osqp", "scs", "numba",
+                       "llvmlite", "pandas", "networkx", "z3-solver", "python-flint", "gmpy2")
 
-    Every one, not only the declared dependencies: a check may run any of them (a solver of CVXPY, llvmlite
-    under numba), and an install or upgrade that changes none of the results only costs one recomputation.
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def installed_versions(distributions=None) -> dict[str, str]:
+    """Normalised name -> version of each installed distribution of :data:`KEYED_DISTRIBUTIONS` (nothing is
+    imported; one not installed is not listed).
+
+    ``distributions``: the installed distributions (default :func:`importlib.metadata.distributions`); a test passes
+    its own list to show that an unrelated install leaves the key alone.
     """
     from importlib import metadata
 
+    keyed = set(KEYED_DISTRIBUTIONS)
     out: dict[str, str] = {}
-    for dist in metadata.distributions():
+    for dist in (metadata.distributions() if distributions is None else distributions):
         name = dist.metadata["Name"]
-        if name:
-            key = re.sub(r"[-_.]+", "-", name).lower()
+        if name and _normalised(name) in keyed:
+            key = _normalised(name)
             # the same name twice on the path: keep both versions (the one imported is the first found)
             out[key] = out[key] + "," + dist.version if key in out and out[key] != dist.version else dist.version
     return dict(sorted(out.items()))

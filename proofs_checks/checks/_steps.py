@@ -153,6 +153,18 @@ def holder_domain_follows(claim: Claim) -> tuple[bool, str]:
                    "family constants of the Hölder lemmas (all pairs of Bernoulli laws, table:table_risks) close it.")
 
 
+#: The cause (:data:`proofs_checks.causes.CAUSES`) of a step that does not follow because it applies eq:Holder outside Xi.
+HOLDER_CAUSE = "holder_outside_xi"
+
+
+def holder_cause(res: CheckResult, follows: bool) -> CheckResult:
+    """``res`` with its cause set when the step is a gap because eq:Holder is applied outside Xi (``follows`` from
+    :func:`holder_domain_follows`): a fact only the check knows, so the findings group these steps as one cause."""
+    from dataclasses import replace
+
+    return replace(res, cause=HOLDER_CAUSE) if not follows and res.status == "gap" else res
+
+
 def printed(text: str, names: Iterable[str], flag: str = "printed formula") -> tuple[sp.Expr, dict[str, sp.Symbol]]:
     """``text`` as SymPy with positive symbols for ``names`` (the one parser)."""
     syms = {n: sp.Symbol(n, positive=True) for n in names}

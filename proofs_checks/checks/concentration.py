@@ -94,6 +94,40 @@ def radius() -> tuple[sp.Expr, sp.Expr]:
     return y_delta, sp.simplify(y_delta.subs(_delta, 2 / T_SYM ** 2))
 
 
+#: Where the paper uses eq:meta_concentration: (place, y, sample count) as functions of the proofs' symbols.
+def uses_of_bound() -> tuple[tuple[str, sp.Expr, sp.Expr], ...]:
+    """The places the paper applies the bound, with the y and the sample count it applies it at: eq:E1C and eq:E2C
+    (RS-ETC-M: y = (Delta_min/(2 K L))^(1/q) at N(eps)/K samples, rsb_theory.rates.N_eps) and the confidence sets of
+    eq:UCB_confidence_sets (RS-UCB-M: y = the radius at tau samples, rsb_theory.rates.ucb_radius)."""
+    from rsb_theory.rates.constants import N_eps
+    from rsb_theory.rates.symbols import Delta_min, K, L, q, tau
+
+    return (("eq:E1C, eq:E2C (RS-ETC-M at N(eps)/K samples)", (Delta_min / (2 * K * L)) ** (1 / q), N_eps() / K),
+            ("eq:UCB_confidence_sets (RS-UCB-M at tau samples)", ucb_radius(tau), tau))
+
+
+#: Values of the proofs' symbols at which the margin y sqrt(n) - 512 of each use is evaluated (the second route).
+USE_GRID = {"K": (2, 3, 6), "T": (2, 10, 10**5), "eps": (1, "1/10", "1/100"), "L": ("1/2", 1, 4), "q": ("1/2", 1),
+            "Delta_min": ("1/1000", "1/2", 1), "tau": (1, 100, 10**6)}
+
+
+def condition_at_uses() -> tuple[bool, str]:
+    """Does y >= 512/sqrt(n) hold at every place the paper uses the bound?  At each use the margin y sqrt(n) - 512 is
+    simplified symbolically (to 16 sqrt(e log(...)) >= 0) and evaluated on :data:`USE_GRID`; returns (holds at every
+    use, the evidence)."""
+    import itertools
+
+    parts, ok = [], True
+    for where, y, n in uses_of_bound():
+        margin = sp.simplify(y * sp.sqrt(n) - 512)
+        free = sorted(margin.free_symbols, key=str)
+        values = [[sp.Rational(v) for v in USE_GRID[str(x)]] for x in free]
+        smallest = min(float(margin.subs(dict(zip(free, combo)))) for combo in itertools.product(*values))
+        ok = ok and smallest >= 0
+        parts.append(f"{where}: y sqrt(n) - 512 = {margin}, smallest on the grid {num(smallest, 4)}")
+    return ok, "; ".join(parts)
+
+
 def check_bound(claim: Claim) -> CheckResult:
     c: paper_claims.LemmaClaim = claim.printed
     y_from = claim.assumes("y_from", Y_FROM_PRINTED)
@@ -116,8 +150,10 @@ def check_bound(claim: Claim) -> CheckResult:
            "(y - 512/sqrt n)_+); for arms on [0, 1] that is vacuous for n < 262144 since W1 <= 1 < 512/sqrt(n)")
     derived = ("false for y < 512/sqrt(n); holds (MC) for y >= 512/sqrt(n)" if viol else
                f"holds (MC) for {claimed}")
+    at_uses, where = condition_at_uses()
+    ev += f". Where the paper uses the bound, y >= 512/sqrt(n) holds: {at_uses} ({where})"
     return CheckResult(c.id, c.claim if y_from == Y_FROM_PRINTED else c.claim.replace("for any y in R_+", claimed),
-                       c.printed, derived, status, "simulation", ev)
+                       c.printed, derived, status, "simulation", ev, condition_at_uses=at_uses)
 
 
 def radius_at(T: int) -> float:

@@ -209,6 +209,14 @@ def monte_carlo_agreement() -> tuple[int, int, float]:
     return cells, agree, ties
 
 
+def ratio_below_one(ratio) -> bool:
+    """Is (512/sqrt(tau))/y < 1 identically at the ETC use (:func:`use_ratio`, a SymPy expression or a number)?"""
+    try:
+        return bool(sp.sympify(ratio) < 1)
+    except TypeError:  # a symbolic ratio SymPy cannot order: not shown
+        return False
+
+
 def _fmt_case(n, a, p, y) -> str:
     return f"two-point law on {{0, {a}}} with P({a}) = {p}, tau = {n}, y = {y}"
 
@@ -248,9 +256,13 @@ def check(claim: Claim) -> CheckResult:
         ev += f"; {len(undecided)} cases undecided by the log bracket"
     derived = (f"false for y < 512/sqrt(tau); holds (exact tails) for y >= 512/sqrt(tau)" if bad else
                f"holds (exact tails) for {claimed}")
+    from .concentration import condition_at_uses
+
+    at_uses, _where = condition_at_uses()  # the same margins, simplified and evaluated on a grid (the second route)
     return CheckResult(ID, f"P(||F_tau - F||_W > y) <= 2 exp(-tau/(256 e) (y - 512/sqrt(tau))^2) for {claimed} "
                        "(the display of lemma: concentration)", text, derived, status, "numeric", ev,
-                       impact="typo" if repair else None, uses=("lemma: concentration",))
+                       impact="typo" if repair else None, uses=("lemma: concentration",),
+                       condition_at_uses=bool(repair) and ratio_below_one(ratio) and at_uses)
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -84,7 +84,8 @@ def check(claim: Claim) -> CheckResult:
           f"{got.evidence}. With the printed q = {pq}, r = {pr} of table:table_risks: {paper.evidence}.")
     where = "" if claim.assumes("beta_in") is None else f" for beta in {fmt_set(domain)}"
     return CheckResult(claim.id, f"For {key} the better eps-independent regret bound is {claimed}'s{where} "
-                       "(Discussion after eq:UCB_alpha2)", claimed, derived_text, got.status, "symbolic", ev)
+                       "(Discussion after eq:UCB_alpha2)", claimed, derived_text, got.status, "symbolic", ev,
+                       condition=got.repair)  # the derived comparison's condition, not the printed values' one
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

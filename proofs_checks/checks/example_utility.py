@@ -47,6 +47,21 @@ def derivation() -> tuple:
     return V, crit, half, arms, sup_at_half, strict
 
 
+def condition_at_uses(strict: sp.Set) -> tuple[bool, str]:
+    """Does the repair (p with a strict gain) hold wherever the paper uses the lemma?  No proof uses it
+    (:func:`proofs_checks.graph.used_by`), and of the paper's two-arm experiments the ones of the lemma's form
+    Bern(p), Bern(1 - p) must have p in ``strict``; the text after it uses it only to motivate mixtures, for which one
+    p suffices.  Returns (holds at every use, the evidence)."""
+    from .. import graph
+
+    users = graph.used_by(ID)
+    forms = [(e.figure, e.p) for e in paper_claims.EXPERIMENTS
+             if e.p is not None and len(e.p) == 2 and abs(e.p[0] + e.p[1] - 1) < 1e-12]
+    ok = not users and all(sp.nsimplify(p[0]) in strict for _f, p in forms)
+    return ok, (f"no result uses the lemma ({', '.join(users) or 'none'}); experiments with arms Bern(p), Bern(1-p): "
+                f"{', '.join(f for f, _p in forms) or 'none'}")
+
+
 def check(claim: Claim) -> CheckResult:
     V, crit, half, arms, sup_at_half, strict = derivation()
     claimed = claim.assumes("p_in", claimed_range(claim.printed))
@@ -58,9 +73,11 @@ def check(claim: Claim) -> CheckResult:
     if not fails.is_empty:
         ev += (f"; the strict inequality fails for p in {fmt_set(fails)} (both arms are Bern(1/2), so every mixture is "
                f"optimal and equal): the lemma needs p != 1/2, which its statement (p in {fmt_set(claimed)}) omits")
+    at_uses, where = condition_at_uses(strict)
+    ev += f"; the condition holds wherever the paper uses the lemma: {at_uses} ({where})"
     return CheckResult(ID, "Gini deviation, arms Bern(p) and Bern(1-p): the optimum is the 1/2-1/2 mixture and it "
                        f"strictly beats both arms, for every p in {fmt_set(claimed)}", f"p in {fmt_set(claimed)}",
-                       f"p in {fmt_set(strict)}", status, "symbolic", ev)
+                       f"p in {fmt_set(strict)}", status, "symbolic", ev, condition_at_uses=at_uses)
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -364,7 +364,8 @@ def check_alpha_to_1(claim: Claim) -> CheckResult:
     head = (f"P(not E_1,N(Delta_min/2)) against sum_i P(||F_i,N - F_i||_W > {st.value('threshold')}) with q, L "
             f"derived for each distortion on [0, 1] (the Hölder lemmas' family constants), exactly.  Largest ratio "
             f"where it holds: {fmt(worst_ratio)}.  {why}")
-    return _law_verdict(claim, bad, head, lambda c: f"{fmt(c[2])} > {fmt(c[3])}.", "", follows=follows)
+    return _steps.holder_cause(_law_verdict(claim, bad, head, lambda c: f"{fmt(c[2])} > {fmt(c[3])}.", "",
+                                            follows=follows), follows)
 
 
 def mutants_alpha_to_1(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -420,13 +420,13 @@ def check_E3_1(claim: Claim) -> CheckResult:
     head = (f"{why}  With every radius 16 S/sqrt(tau(i)) <= (Delta_min/(2KL))^(1/q) x {num(slack, 6)} (constant "
             f"{claim.printed.value('constant')} in Q) each event of the right side of eq:E3_1 is empty, so not E_1,t "
             "must not occur.")
-    return _state_entry(claim, n, bad, head, "not E_1,t occurs", "not E_1,t never occurs (radii strictly below the "
+    return _steps.holder_cause(_state_entry(claim, n, bad, head, "not E_1,t occurs", "not E_1,t never occurs (radii strictly below the "
                         "bound: equality, reachable for K = 2 and linear h, needs the radius to hit it exactly, a null "
                         "set).  The proof bounds "
                         "||F~ - F||_W by one radius where the triangle inequality gives two (lemma:probability of E3), "
                         "but the union over arms and a*(i)^q <= 1 leave the slack: L sum_i a*(i)^q (2 r_i)^q <= "
                         "(2/K)^q Delta_min/2 <= Delta_min/2, with equality only for K = 2 on a null set.", "T0",
-                        follows=follows)
+                        follows=follows), follows)
 
 
 def mutants_T0(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -470,8 +470,12 @@ def check_UB8(claim: Claim) -> CheckResult:
 
 def check_UB9(claim: Claim) -> CheckResult:
     n, bad = _state_sweep("T0", _slack(claim), lambda b: np.abs(b.value_tilde(b.at) - b.V[b.at]) >= b.Delta / 2)
-    return _state_entry(claim, n, bad, "not E_2,t(Delta_min/2) = {|U(a_t, F~) - U(a_t, F)| >= Delta_min/2}.",
-                        "It occurs", "It never occurs.", "T0")
+    # 'a similar line of arguments' is eq:E3_1's for a_t: eq:Holder between F~_t (outside Xi) and F
+    follows, why = _steps.holder_domain_follows(claim)
+    return _steps.holder_cause(_state_entry(claim, n, bad, "not E_2,t(Delta_min/2) = {|U(a_t, F~) - U(a_t, F)| >= "
+                                            f"Delta_min/2}}, bounded by 'a similar line of arguments' as eq:E3_1.  "
+                                            f"{why}", "It occurs", "It never occurs.", "T0", follows=follows),
+                               follows)
 
 
 def check_UB10(claim: Claim) -> CheckResult:
@@ -834,8 +838,8 @@ def check_CEUCB1(claim: Claim) -> CheckResult:
     follows, why = _steps.holder_domain_follows(claim)
     head = (f"U(a*, F) <= U(a*, F_hat) + {bonus_text.replace('Sum', 'sum_i (a*(i) r(i))^q')} with r(i) = 16 S/sqrt(tau(i)) "
             f"(F_i within r(i) of F_hat_i).  {why}")
-    return _state_entry(claim, n, bad, head, "Fails", "Holds in every state (eq:Holder and subadditivity of x^q).",
-                        "any", follows=follows)
+    return _steps.holder_cause(_state_entry(claim, n, bad, head, "Fails", "Holds in every state (eq:Holder and "
+                                            "subadditivity of x^q).", "any", follows=follows), follows)
 
 
 def mutants_CEUCB1(claim: Claim, result: CheckResult) -> list[Claim]:

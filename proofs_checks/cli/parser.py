@@ -208,8 +208,9 @@ def build_parser() -> Parser:
              help="one lemma's or theorem's statement entries and its steps in the paper's order, with the first "
                   "broken step (see rsb labels for the labels)")
     v.option("--findings", action="store_true",
-             help="only what matters (the findings that change a statement, a rate or a constant, ranked) and the "
-                  "bottom line of every lemma and theorem; with --format json an object {what_matters, bottom_lines}")
+             help="only what matters (one finding per cause, most consequential first, each with its entries) and "
+                  "the bottom line of every lemma and theorem; with --format json an object {what_matters, "
+                  "bottom_lines}")
     _fresh(v)
     v.set_defaults(module="verify")
 

@@ -4,8 +4,8 @@
 The claims ledger.  Every format starts with the summary line (counts by status,
 and how many entries the filters kept); with ``--format json`` it goes to stderr
 so that stdout stays the JSON list of the contract.  The table and Markdown open with
-what matters (:mod:`proofs_checks.findings`: the findings that change a statement, a
-rate or a constant, ranked, and a bottom line per lemma and theorem); ``--findings``
+what matters (:mod:`proofs_checks.findings`: one finding per cause, ranked by
+consequence, each with its entries, and a bottom line per lemma and theorem); ``--findings``
 prints only that (as a JSON object with ``--format json``).  ``--status`` and ``--id``
 select the entries shown; ``--proof LABEL`` prints one lemma's or theorem's
 statement entries and its steps in the paper's order, with the first broken step,

@@ -29,7 +29,7 @@ WANT = {
     "eq:regret_decomposition": "verified",
     "eq:number of samples main paper#scaling": "verified",
     "theorem: ETC upper bound#choosing_eps": "refuted",
-    "theorem:UCB upper bound#sketch.E3": "refuted",
+    "theorem:UCB upper bound#sketch.E3": "gap",
     "sec: experiments#closed_form": "verified",
     "example utility#step:eq:h_1_p": "verified",
     "example utility#step:after:eq:h_1_p": "verified",

@@ -193,12 +193,15 @@ def test_a_click_on_a_node_in_a_headless_browser(page):
 
 
 def test_the_report_opens_with_what_matters(ledger):
-    """Issue 25: the page opens with the findings that change a statement, a rate or a constant, then the bottom
-    lines, before the summary, the graph and the ledger."""
+    """The page opens with the findings (one per cause, each with its members), then the bottom lines, before the
+    summary, the graph and the ledger."""
     from proofs_checks import findings
     from proofs_checks.report import render
 
     page = render(ledger, [])
     assert page.index('id="what-matters"') < page.index('id="summary"') < page.index('id="graph"')
     first = findings.what_matters(ledger)[0]
-    assert first.id in page and "Bottom lines" in page
+    import html
+
+    assert html.escape(first.title) in page and all(html.escape(i) in page for i in first.ids)
+    assert "Bottom lines" in page
