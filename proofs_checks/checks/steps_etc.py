@@ -28,7 +28,7 @@ import sympy as sp
 from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import _steps
+from . import _etc_context, _steps
 from ._etc_exact import EtcLaw, TwoPointArms, etc_law, mixture_value
 from ._steps import entry, fmt
 from .etc_commit import CONDITION_6, enumerate_commit
@@ -295,6 +295,26 @@ def boundary_instance() -> tuple[tuple[float, ...], str]:
     return (float(p1), float(p2)), f"p_1 = {p1} = {num(float(p1), 6)}, p_2 = {p2}"
 
 
+def _boundary_in_context(strict: bool) -> tuple[bool, str]:
+    """The in-context witness of eq:ETC_2 (:func:`._etc_context.boundary_witness`): (on E_N and a_N not in OPT, words)."""
+    w = _etc_context.boundary_witness()
+    half = w.D / 2
+    on_E = (w.dev_star < half and w.dev_choice < half) if strict else (w.dev_star <= half and w.dev_choice <= half)
+    wrong = w.choice != w.star and w.grid[w.choice] != w.grid[w.star]
+    grid = ", ".join("(" + ", ".join(map(str, a)) + ")" for a in w.grid)
+    words = (f"In the proof's context: Gini (q = L = 1) on Bern(p_1), Bern(p_2) with p_1 = {w.p[0]} "
+             f"(= {num(float(w.p[0]), 6)}), p_2 = {w.p[1]}; etc grid eps = {w.eps}: {grid}; V = h(mean), "
+             f"a* = ({', '.join(map(str, w.grid[w.star]))}), Delta_min(eps) = {w.D} exactly; {w.hz.describe()} "
+             f"(T > N(eps) of eq:number of samples main paper at T, 60 digits).  Exploration counts k = {w.k} "
+             f"(p_hat = (1/5, 3/5), probability 10^({num(w.log10p, 6)}) > 0): U_hat = ({', '.join(map(str, w.Vhat))}) "
+             f"on the grid, the maximum tied between (0, 1) and (1/2, 1/2), a_N = "
+             f"({', '.join(map(str, w.grid[w.choice]))}) (the first in the grid's order; eq:ETC_alpha allows any "
+             f"maximiser), not in OPT_eps; |U_hat(a*) - U(a*)| = {w.dev_star} and |U_hat(a_N) - U(a_N)| = "
+             f"{w.dev_choice}, both = Delta_min/2, so E_N(Delta_min/2) {'holds' if on_E else 'fails'} with "
+             f"|.| {'<' if strict else '<='} x.")
+    return bool(on_E and wrong and math.isfinite(w.log10p)), words
+
+
 def check_ETC_2(claim: Claim) -> CheckResult:
     st = claim.printed
     value = float(_steps.printed(st.value("value"), ())[0])
@@ -310,12 +330,23 @@ def check_ETC_2(claim: Claim) -> CheckResult:
     ev = (f"{_sweep_words()} plus a constructed Gini instance ({p_text}; K = 2, eps = 1/2, n0 = 5): P(a_N not in OPT "
           f"and E_N(Delta_min/2)) with E defined by |.| {st.value('E_relation')} Delta_min/2, exactly, against "
           f"{st.value('value')}.  ")
-    # In the proof's context every arm has ceil(N(eps)/K) > 2.6e5 samples; the exact laws of the sweep (n0 <= 6) are
-    # outside it.  The '<=' boundary argument is missing whatever n0 is: a gap unless a counterexample is in context.
+    # In the proof's context every arm has ceil(N(eps)/K) > 2.6e5 samples: the exact laws of the sweep (n0 <= 6) are
+    # outside it, and the status comes from the witness at the proof's own N(eps).
     in_context = claim.fixed("N") is not None
     outside, bad = (bad, []) if in_context else ([], bad)
     repair = None
-    if bad:
+    if in_context:
+        ctx_bad, words = _boundary_in_context(strict)
+        ev += words + "  "
+        if ctx_bad:
+            ev += ("So P(a_N not in OPT and E_N(Delta_min/2)) > 0 = the printed value: with '<=' in E_N the chain "
+                   "U_hat(a*) >= U(a*) - D/2 >= U(a_N) + D/2 >= U_hat(a_N) holds with equality, and 'a_N in "
+                   "OPT_hat' does not exclude it.  With strict '<' (as the UCB proof defines E_1,t) the event is "
+                   "empty.")
+        else:
+            ev += "The witness is not on E_N: the probability is 0 on it."
+        holds = not ctx_bad and value >= 0
+    elif bad:
         m, law, pv = _steps.smallest(bad, key=lambda c: _size(c[:2]))
         e1, e2 = _events(law, 0.5, strict)
         ks = [tuple(int(round(x * law.n0)) for x in law.phat[r]) for r in np.flatnonzero(law.wrong & e1 & e2)]
@@ -325,23 +356,23 @@ def check_ETC_2(claim: Claim) -> CheckResult:
                "equality, so 'a_N in OPT_hat' does not exclude it; with strict '<' (as the UCB proof defines "
                "E_{1,t}) the probability is 0.")
         repair = "E_N(x) defined with strict |.| < x"
-    elif not outside:
+        holds = False
+    else:
         ev += "Zero in every law."
+        holds = True
     note = ""
     if outside:
         m, law, pv = _steps.smallest(outside, key=lambda c: _size(c[:2]))
         note = (f"Outside the proof's context (n0 = {law.n0} samples per arm, far below N(eps)/K): nonzero in "
                 f"{len(outside)} laws, smallest {_where(m, law)}: probability {fmt(pv)} (a tie on the boundary of E "
                 "with '<=').")
-        ev += ("With '<=' in E_N the chain U_hat(a*) >= U(a*) - D/2 >= U(a_N) + D/2 >= U_hat(a_N) can hold with "
-               "equality, so 'a_N in OPT_hat' does not exclude the event: the step does not follow (a gap, closed by "
-               "a strict '<' as the UCB proof defines E_1,t).  No counterexample at the proof's N(eps) is known.")
-    return entry(claim, holds=not bad, repair=repair, method="numeric", follows=not outside, note=note,
-                 derived="0 with strict E; > 0 on a boundary atom with '<='" if bad or outside else "0", evidence=ev)
+    return entry(claim, holds=holds, repair=repair, method="symbolic", note=note,
+                 derived="0 with strict E; > 0 on a boundary atom with '<='" if not holds or outside else "0",
+                 evidence=ev)
 
 
 def mutants_ETC_2(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status in ("conditional", "gap"):
+    if result.status in ("conditional", "gap", "refuted"):
         return [claim.reprinted(claim.printed.with_value("E_relation", "<"), "E_N(x) with strict |.| < x")]
     return [claim.reprinted(claim.printed.with_value("E_relation", "<="), "E_N(x) with |.| <= x")]
 
