@@ -813,7 +813,7 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
               "N |S'|/(KT) (= 2 N |S'|/(KT))", "|tau(K)/T - a(K)| <= sum_{S'} N/(KT) + N|S'|/(KT)",
               (("bound", "2*N*S/(K*T)"),)),
     ProofStep(_ETC + "eq: ETC commit 4", "For arm K not in S': |tau_T(K)/T - a(K)| <= 2 N |S'|/(KT) <= 2N/T",
-              "|tau(K)/T - a(K)| <= 2N(eps)/T", (("bound", "2*N/T"),)),
+              "|tau(K)/T - a(K)| <= 2N(eps)|S'|/(KT) <= 2N(eps)/T", (("middle", "2*N*S/(K*T)"), ("bound", "2*N/T"))),
     ProofStep(_ETC + "eq: ETC A3T final", "A_3(T) <= L K W^q (2 N(eps)/T)^q (eq:lemma_8_2 with eq: ETC commit 6)",
               "A_3(T) <= L K W^q (2N(eps)/T)^q", (("bound", "L*K*W**q*(2*N/T)**q"),)),
     ProofStep(_ETC + "eq:UP_ETC_eqn1", "R_bar^E(T) <= B/T^2 + L K (3 W N/T)^q <= (L K + W^-q)(3 W N/T)^q, 'from "

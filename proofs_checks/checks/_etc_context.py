@@ -180,6 +180,24 @@ class CommitCase:
                 f"S' = {sorted(i + 1 for i in self.S)}")
 
 
+def skipped_not_in_S(K: int, eps, D, a1: Fraction, start: int, width: int = 12) -> Horizon | None:
+    """A horizon T > K n0 with N/K <= T a1 < ceil(N/K) (an arm with weight a1 skipped by eq: ETC_samp although not
+    in S'), near the fixed point T = N(T)/(K a1); None when none of the ``width`` integers after it qualifies."""
+    hz = first_horizon(K, eps, 1, 1, D, factor=1, start=start)
+    T = hz.T
+    for _ in range(60):  # T <- ceil(N(T)/(K a1)) converges (N grows like log T)
+        hz = horizon(K, T, eps, 1, 1, D)
+        nxt = math.ceil(hz.Nq / (K * a1))
+        if nxt == T:
+            break
+        T = nxt
+    for t in range(T - 2, T + width):
+        hz = horizon(K, t, eps, 1, 1, D)
+        if hz.Nq / K <= t * a1 < hz.n0 and t > K * hz.n0 and t > hz.Nq:
+            return hz
+    return None
+
+
 @lru_cache(maxsize=1)
 def commit_cases() -> tuple[CommitCase, ...]:
     """In-context commits, K = 2: eps in 1/2, 1/3, 1/4, 1/5; every reachable grid point; horizons: the first T
@@ -201,15 +219,9 @@ def commit_cases() -> tuple[CommitCase, ...]:
             hzs += [hf, horizon(K, hf.T + 1, eps, 1, 1, D)]
         for a in grid:
             if 0 < a[0] < Fraction(1, 2):
-                # T a(1) in [N/K, ceil(N/K)]: T near N/(K a(1)); walk T down from the first T >= n0/a(1).
-                hz = first_horizon(K, eps, 1, 1, D, factor=1, start=h1.T)
-                T = math.ceil(hz.n0 / a[0])
-                for _ in range(8):
-                    hz = horizon(K, T, eps, 1, 1, D)
-                    if hz.Nq / K <= T * a[0] <= hz.n0 and T * a[0] < hz.n0 and T > K * hz.n0:
-                        hzs.append(hz)
-                        break
-                    T = math.floor(hz.n0 / a[0]) if T * a[0] > hz.n0 else T + 1
+                hz = skipped_not_in_S(K, eps, D, a[0], h1.T)
+                if hz is not None:
+                    hzs.append(hz)
         for hz in hzs:
             for a in grid:
                 k = outcome_for(a, hz.n0, eps)

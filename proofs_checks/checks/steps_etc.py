@@ -682,37 +682,94 @@ def _commit_size(c) -> tuple:
     return (K, N, T, eps.denominator)
 
 
-def check_commit3(claim: Claim) -> CheckResult:
+@lru_cache(maxsize=1)
+def _context_cases() -> tuple:
+    """The in-context commits of :func:`._etc_context.commit_cases` as (K, eps, n0, N, T, a, tau, S, case), N the
+    rational copy of N(eps) at 60 digits."""
+    return tuple((c.K, c.eps, c.hz.n0, c.hz.Nq, c.hz.T, c.a, c.tau, c.S, c) for c in _etc_context.commit_cases())
+
+
+def _context_words() -> str:
+    cs = _context_cases()
+    return (f"{len(cs)} commits inside the proof's context (Gini on Bern(2/5), Bern(9/10), the experiments' instance, "
+            "K = 2, etc grids eps = 1/2, 1/3, 1/4, 1/5; N = N(eps) of eq:number of samples main paper at the "
+            "instance's exact Delta_min(eps), q = L = 1, 60 digits (about 1e11); horizons T > N(eps): the first "
+            "with a commit phase and the next, just above 2N(eps) and 3N(eps), and for each a(1) < 1/2 the T with "
+            "N/K <= T a(1) < ceil(N/K); every grid point that an exploration outcome of positive probability makes "
+            "the unique empirical maximiser; tau_T by eq: ETC_samp in exact integers)")
+
+
+def _show_ctx(c) -> str:
+    return c[8].describe() if len(c) > 8 and not isinstance(c[8], int) else _show_case(c)
+
+
+def _split_context(claim: Claim, run):
+    """``run(cases)`` on the in-context commits (status) and on the small-N enumeration (note) when the claim is
+    judged in the proof's context; on the enumeration alone otherwise.  Returns (in-context result, note result)."""
+    if claim.fixed("N") is not None:
+        return run(_context_cases(), True), run(tuple(_commit_cases()), False)
+    return run(tuple(_commit_cases()), False), None
+
+
+def _commit3_run(claim: Claim):
     st = claim.printed
     bnd, syms = _steps.printed(st.value("bound"), ("T", "N", "K"))
     f = exact_fn(bnd, (syms["T"], syms["N"], syms["K"]))
-    sign_bad, bound_bad, n, worst_T = [], [], 0, Fraction(0)
-    for c in _commit_cases():
-        K, eps, n0, N, T, a, tau, S = c
-        for i in range(K - 1):
-            if i in S:
-                continue
-            n += 1
-            d = abs(Fraction(tau[i], T) - a[i])
-            worst_T = max(worst_T, d * T / max(1, (K - 1) * n0))
-            if st.value("sign") == "a - tau/T" and Fraction(tau[i], T) > a[i]:
-                sign_bad.append(c + (i,))
-            if not d < f(T, N, K):
-                bound_bad.append(c + (i, d))
-    ev = (f"{n} (case, arm i < K, i not in S') pairs of the exact commit enumeration (K = 2..4, eps in 1/2, 1/3, 3/10, "
-          f"1/7, every etc grid point, n0 = 1..4 with N = K(n0 - 1) + 1, T = N+1..N+25, commit phase only).  ")
+
+    def run(cases, ctx):
+        sign_bad, bound_bad, n, worst_T = [], [], 0, Fraction(0)
+        for c in cases:
+            K, eps, n0, N, T, a, tau, S = c[:8]
+            for i in range(K - 1):
+                if i in S:
+                    continue
+                n += 1
+                d = abs(Fraction(tau[i], T) - a[i])
+                worst_T = max(worst_T, d * T / max(1, (K - 1) * n0))
+                if st.value("sign") == "a - tau/T" and Fraction(tau[i], T) > a[i]:
+                    sign_bad.append((c, i))
+                if not d < f(T, N, K):
+                    bound_bad.append((c, i, d))
+        return sign_bad, bound_bad, n, worst_T
+    return run
+
+
+def _commit3_words(res, ctx: bool, bound_text: str) -> str:
+    sign_bad, bound_bad, n, worst_T = res
+    key = (lambda x: (x[0][0], x[0][4])) if ctx else (lambda x: _commit_size(x[0]))
+    show = _show_ctx if ctx else _show_case
+    ev = ""
     if sign_bad:
-        c = _steps.smallest(sign_bad, key=_commit_size)
+        c, i = _steps.smallest(sign_bad, key=key)
         ev += (f"The first '=' (|.| = a(i) - tau/T) fails in {len(sign_bad)} pairs: an arm with N/K <= T a(i) <= "
-               f"ceil(N/K) keeps ceil(N/K) > T a(i) pulls; smallest: {_show_case(c)}, arm {c[8] + 1}.  ")
+               f"ceil(N/K) is skipped but not in S' and keeps ceil(N/K) > T a(i) pulls; first: {show(c)}, arm {i + 1}: "
+               f"tau_T(i)/T - a(i) = {Fraction(c[6][i], c[4]) - c[5][i]} > 0.  ")
     if bound_bad:
-        c = _steps.smallest(bound_bad, key=_commit_size)
-        ev += (f"'< {st.value('bound')}' fails in {len(bound_bad)} pairs: when the horizon runs out the arm gets fewer "
-               f"than floor(T a(i)) pulls; smallest: {_show_case(c)}, arm {c[8] + 1}: |tau/T - a| = {c[9]}.  Derived: "
-               f"|tau_T(i)/T - a(i)| <= max(1, (K-1) ceil(N/K))/T (the other arms' exploration pulls are all the "
-               f"horizon can take); largest |.| T / ((K-1) n0) in the sweep: {worst_T}.")
+        c, i, d = _steps.smallest(bound_bad, key=key)
+        ev += (f"'< {bound_text}' fails in {len(bound_bad)} pairs: an arm committed to floor(T a(i)) pulls gets fewer "
+               f"when the horizon runs out (the arms of S' keep their ceil(N/K) exploration pulls); first: {show(c)}, "
+               f"arm {i + 1}: |tau/T - a| = {d} = {num(float(d) * c[4], 6)}/T.  ")
+    return ev
+
+
+def check_commit3(claim: Claim) -> CheckResult:
+    st = claim.printed
+    main, outside = _split_context(claim, _commit3_run(claim))
+    ctx = outside is not None
+    sign_bad, bound_bad, n, worst_T = main
+    head = (_context_words() + f": {n} (commit, arm i < K not in S') pairs.  ") if ctx else (
+        f"{n} (case, arm i < K, i not in S') pairs of the exact commit enumeration (K = 2..4, eps in 1/2, 1/3, 3/10, "
+        f"1/7, every etc grid point, n0 = 1..4 with N = K(n0 - 1) + 1, T = N+1..N+25, commit phase only).  ")
+    ev = head + _commit3_words(main, ctx, st.value("bound"))
     holds = not sign_bad and not bound_bad
-    return entry(claim, holds=holds, method="numeric",
+    if not holds:
+        ev += ("Derived: |tau_T(i)/T - a(i)| <= max(1, (K-1) ceil(N/K))/T (the other arms' exploration pulls are all "
+               "the horizon can take).")
+    note = ""
+    if ctx and (outside[0] or outside[1]):
+        note = ("Outside the proof's context (the small-N enumeration, N = K(n0 - 1) + 1 <= 13): "
+                + _commit3_words(outside, False, st.value("bound")).strip())
+    return entry(claim, holds=holds, method="symbolic" if ctx else "numeric", note=note,
                  derived="|tau_T(i)/T - a(i)| <= max(1, (K-1) ceil(N/K))/T" if not holds else "holds", evidence=ev)
 
 
@@ -723,102 +780,157 @@ def mutants_commit3(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("bound", "1/(2*T)"), "< 1/(2T)")]
 
 
-def _arm_K_cases():
-    for c in _commit_cases():
-        K, eps, n0, N, T, a, tau, S = c
+def _arm_K_cases(cases):
+    for c in cases:
+        K, eps, n0, N, T, a, tau, S = c[:8]
         if K - 1 in S:
             continue
         F = sum(math.floor(T * a[i]) for i in range(K - 1) if i not in S)
         yield c, abs(Fraction(tau[K - 1], T) - a[K - 1]), F
 
 
-def _commit_K_check(claim: Claim, relation: str, key: str):
-    st = claim.printed
-    text = st.value(key)
+def _arm_K_fn(text: str):
     expr, syms = _steps.printed(text, ("aK", "N", "K", "S", "F", "T"))
-    f = exact_fn(expr, tuple(syms[k] for k in ("aK", "N", "K", "S", "F", "T")))
-    # In the proof's context N = N(eps) >= 2.6e5 K meets N >= (K-1)^2/(K+1): smaller N are outside it.
-    conditioned = claim.assumes("condition") == CONDITION_6 or claim.fixed("N") is not None
+    return exact_fn(expr, tuple(syms[k] for k in ("aK", "N", "K", "S", "F", "T")))
+
+
+def _arm_K_failures(cases, conditioned: bool, relation: str, f) -> tuple[list, int]:
     bad, n = [], 0
-    for c, lhs, F in _arm_K_cases():
-        K, eps, n0, N, T, a, tau, S = c
+    for c, lhs, F in _arm_K_cases(cases):
+        K, eps, n0, N, T, a, tau, S = c[:8]
         if conditioned and N * (K + 1) < (K - 1) ** 2:
             continue
         n += 1
         rhs = f(a[K - 1], N, K, len(S), F, T)
         ok = lhs == rhs if relation == "=" else lhs <= rhs
         if not ok:
-            bad.append(c + (lhs, rhs))
+            bad.append((c, lhs, rhs))
+    return bad, n
+
+
+def _fail_words(bad, ctx: bool) -> str:
+    if ctx:
+        c, lhs, rhs = min(bad, key=lambda x: (x[0][1].denominator, x[0][4]))
+        return f"{_show_ctx(c)}: {lhs} vs {num(float(rhs), 6)}"
+    c, lhs, rhs = _steps.smallest(bad, key=lambda x: _commit_size(x[0]))
+    return f"{_show_case(c)}: {lhs} vs {rhs}"
+
+
+def _commit_K_check(claim: Claim, relation: str, key: str):
+    st = claim.printed
+    text = st.value(key)
+    f = _arm_K_fn(text)
+    # In the proof's context N = N(eps) >= 2.6e5 K: the status comes from the commits at the proof's own N(eps); the
+    # small-N enumeration (N <= 13) is outside it and goes to the note.
+    ctx = claim.fixed("N") is not None
+    conditioned = claim.assumes("condition") == CONDITION_6
     rel = {"=": "=", "<=": "<="}[relation]
-    ev = (f"{n} cases of the exact commit enumeration with arm K not in S' (K = 2..4, every etc grid point, n0 = 1..4, "
-          f"N = K(n0-1)+1, T = N+1..N+25)" + (f", only {CONDITION_6}" if conditioned else "")
-          + f": |tau_T(K)/T - a(K)| {rel} {text} with S = |S'|, F = sum_(i not in S', i < K) floor(T a(i)).  ")
-    holds = not bad
+    if ctx:
+        bad, n = _arm_K_failures(_context_cases(), False, relation, f)
+        out_bad, _ = _arm_K_failures(tuple(_commit_cases()), False, relation, f)
+        ev = f"{_context_words()}: {n} commits with arm K not in S': |tau_T(K)/T - a(K)| {rel} {text}.  "
+        note = (f"Outside the proof's context (the small-N enumeration, N = K(n0 - 1) + 1 <= 13): fails in "
+                f"{len(out_bad)} cases, e.g. {_fail_words(out_bad, False)}." if out_bad else "")
+    else:
+        bad, n = _arm_K_failures(tuple(_commit_cases()), conditioned, relation, f)
+        ev = (f"{n} cases of the exact commit enumeration with arm K not in S' (K = 2..4, every etc grid point, "
+              f"n0 = 1..4, N = K(n0-1)+1, T = N+1..N+25)" + (f", only {CONDITION_6}" if conditioned else "")
+              + f": |tau_T(K)/T - a(K)| {rel} {text} with S = |S'|, F = sum_(i not in S', i < K) floor(T a(i)).  ")
+        note = ""
     if bad:
-        c = _steps.smallest(bad, key=_commit_size)
-        ev += f"Fails in {len(bad)} cases; smallest: {_show_case(c)}: |tau_T(K)/T - a(K)| = {c[8]} vs {c[9]}."
-    return holds, ev, bad
+        ev += f"Fails in {len(bad)} cases; first: {_fail_words(bad, ctx)} (|tau_T(K)/T - a(K)| vs the bound)."
+    return not bad, ev, bad, note
 
 
 def check_commit1(claim: Claim) -> CheckResult:
-    holds, ev, bad = _commit_K_check(claim, "=" if claim.assumes("relation", "=") == "=" else "<=", "rhs")
+    holds, ev, bad, note = _commit_K_check(claim, "=" if claim.assumes("relation", "=") == "=" else "<=", "rhs")
     if bad:
         ev += ("  The printed line subtracts the pulls of the other arms where a(K) - tau_T(K)/T adds them, uses N/K "
                "where the arms of S' keep ceil(N/K) pulls, and the first '=' assumes tau_T(K)/T <= a(K), which fails "
                "whenever the floors of the other arms leave arm K more than T a(K) pulls.  Derived: |tau_T(K)/T - a(K)| "
                "<= (|S'| ceil(N/K) + K - 1 - |S'|)/T.")
-    return entry(claim, holds=holds, method="numeric",
+    return entry(claim, holds=holds, method="symbolic" if claim.fixed("N") else "numeric", note=note,
                  derived="|tau_T(K)/T - a(K)| <= (|S'| ceil(N/K) + K - 1 - |S'|)/T" if not holds else "holds",
                  evidence=ev)
 
 
-#: The derived bound on arm K's deviation (ceil(N/K) <= (N + K - 1)/K), as printed text for a mutant.
-ARM_K_DERIVED = "(S*(N + K - 1)/K + K - 1 - S)/T"
+#: The derived bound on arm K's deviation, as printed text for a mutant: ceil(N/K) < (N + K)/K for a real N(eps)
+#: (ceil(N/K) <= (N + K - 1)/K holds only for an integer N; the printed N(eps) is not one).
+ARM_K_DERIVED = "(S*(N + K)/K + K - 1 - S)/T"
 
 
 def mutants_commit1(claim: Claim, result: CheckResult) -> list[Claim]:
     alt = claim.printed.with_value("rhs", ARM_K_DERIVED)
     if result.status == "refuted":
-        return [claim.reprinted(alt, "|tau_T(K)/T - a(K)| <= (|S'|(N+K-1)/K + K-1-|S'|)/T (derived)").assuming(
+        return [claim.reprinted(alt, "|tau_T(K)/T - a(K)| <= (|S'|(N+K)/K + K-1-|S'|)/T (derived)").assuming(
             "relation", "<=", "")]
     return [claim.reprinted(claim.printed.with_value("rhs", "0"), "= 0")]
 
 
 def check_commit2(claim: Claim) -> CheckResult:
-    holds, ev, bad = _commit_K_check(claim, "<=", "bound")
+    holds, ev, bad, note = _commit_K_check(claim, "<=", "bound")
     if bad:
         ev += ("  With S' empty the printed bound is 0, but the floors of arms 1..K-1 leave arm K up to K - 1 extra "
                "pulls (|tau_T(K)/T - a(K)| < (K-1)/T): the step bounds a(K) - tau_T(K)/T only, and with the sign of "
                "eq: ETC commit 1 reversed.  Derived: (|S'| ceil(N/K) + K - 1 - |S'|)/T.")
-    return entry(claim, holds=holds, method="numeric",
+    return entry(claim, holds=holds, method="symbolic" if claim.fixed("N") else "numeric", note=note,
                  derived="(|S'| ceil(N/K) + K - 1 - |S'|)/T" if not holds else "holds", evidence=ev)
 
 
 def mutants_commit2(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "refuted":
         return [claim.reprinted(claim.printed.with_value("bound", ARM_K_DERIVED),
-                                "<= (|S'|(N+K-1)/K + K-1-|S'|)/T (derived)")]
+                                "<= (|S'|(N+K)/K + K-1-|S'|)/T (derived)")]
     return [claim.reprinted(claim.printed.with_value("bound", "N*S/(K*T)"), "<= N|S'|/(KT)")]
 
 
 def check_commit4(claim: Claim) -> CheckResult:
-    holds, ev, bad = _commit_K_check(claim, "<=", "bound")
-    conditioned = claim.assumes("condition") == CONDITION_6 or claim.fixed("N") is not None
+    """The chain |tau_T(K)/T - a(K)| <= 2N|S'|/(KT) <= 2N/T, each link: the middle (``middle``) against the
+    deviation, the end (``bound``) against the middle, and the chain's end against the deviation."""
+    st = claim.printed
+    ctx = claim.fixed("N") is not None
+    f_mid, f_end = _arm_K_fn(st.value("middle")), _arm_K_fn(st.value("bound"))
+    holds, ev, bad, note = _commit_K_check(claim, "<=", "bound")
+    cases = _context_cases() if ctx else tuple(_commit_cases())
+    link1, link2 = [], []
+    for c, lhs, F in _arm_K_cases(cases):
+        K, eps, n0, N, T, a, tau, S = c[:8]
+        if not ctx and claim.assumes("condition") == CONDITION_6 and N * (K + 1) < (K - 1) ** 2:
+            continue
+        mid = f_mid(a[K - 1], N, K, len(S), F, T)
+        end = f_end(a[K - 1], N, K, len(S), F, T)
+        if not lhs <= mid:
+            link1.append((c, lhs, mid))
+        if not mid <= end:
+            link2.append((c, mid, end))
+    ev += (f"Links: |tau_T(K)/T - a(K)| <= {st.value('middle')} fails in {len(link1)} cases"
+           + (f" (first: {_fail_words(link1, ctx)})" if link1 else "")
+           + f"; {st.value('middle')} <= {st.value('bound')} fails in {len(link2)} cases"
+           + (f" (first: {_fail_words(link2, ctx)})" if link2 else "")
+           + f"; the chain's end |tau_T(K)/T - a(K)| <= {st.value('bound')} fails in {len(bad)}.")
+    if link1 and not bad:
+        ev += ("  The middle bound is 0 when S' is empty, while the floors of arms 1..K-1 leave arm K up to K - 1 "
+               "extra pulls: the chain's end survives (eq: ETC commit 6 is unaffected), the printed middle "
+               "inequality does not.")
+    holds = holds and not link1 and not link2
     repair = None
-    if bad and not conditioned:
-        ok_under = all(c[3] * (c[0] + 1) < (c[0] - 1) ** 2 for c in bad)
-        if ok_under:
+    if bad and not ctx and claim.assumes("condition") != CONDITION_6 and not link1 and not link2:
+        if all(c[3] * (c[0] + 1) < (c[0] - 1) ** 2 for c, _l, _r in bad):
             repair = CONDITION_6
             ev += (f"  Every violation has N < (K-1)^2/(K+1): the arms of S' keep ceil(N/K) pulls, so arm K can miss by "
                    f"(K-1) ceil(N/K)/T, which is <= 2N/T iff {CONDITION_6} (ceil(N/K) <= (N+K-1)/K); every realistic "
                    "N(eps) >= 256 K e meets it.")
-    return entry(claim, holds=holds, repair=repair, method="numeric", derived="holds" if holds else
-                 f"holds iff {CONDITION_6}", evidence=ev)
+    return entry(claim, holds=holds, repair=repair, method="symbolic" if ctx else "numeric", note=note,
+                 derived="the end <= 2N/T holds; the middle link fails" if link1 and not bad else
+                 ("holds" if holds else "see evidence"), evidence=ev)
 
 
 def mutants_commit4(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "conditional":
         return [claim.assuming("condition", CONDITION_6, f"{CONDITION_6} stated")]
+    if result.status == "refuted":
+        return [claim.reprinted(claim.printed.with_value("middle", ARM_K_DERIVED),
+                                "middle link <= (|S'|(N+K)/K + K-1-|S'|)/T (derived)")]
     return [claim.assuming("condition", CONDITION_6, "").reprinted(claim.printed.with_value("bound", "N/(2*T)"),
                                                                   f"<= N/(2T), {CONDITION_6}")]
 
