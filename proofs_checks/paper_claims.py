@@ -375,6 +375,12 @@ CONCENTRATION_CLAIMS: tuple[LemmaClaim, ...] = (
                "(the radius of eq:UCB_confidence_sets) is informative at the paper's horizons",
                CONCENTRATION_BOUND, "T in {7.5*10^4, 10^5, 3*10^5}"),
 )
+#: ``lemma: concentration``'s "for any policy pi": the bound with n = tau_t^pi(i), the policy's own count of arm i
+#: (random when the policy adapts to the rewards); the right side read at that count.
+CONCENTRATION_ANY_POLICY = LemmaClaim(
+    "lemma: concentration#any_policy", "For any policy pi and y in R_+: P(||F_{i,t} - F_i||_W > y) <= "
+    "2 exp(-tau_t(i)/(256 e) (y - 512/sqrt(tau_t(i)))^2), at the policy's own count tau_t(i)",
+    CONCENTRATION_BOUND, "any policy pi")
 @dataclass(frozen=True)
 class ExperimentSetup:
     """One experiment of ``sec: experiments`` / ``Appendix: Additional Experiments`` as printed.
