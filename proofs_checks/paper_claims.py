@@ -1025,3 +1025,14 @@ def proof_step(ident: str) -> ProofStep:
         if s.id == ident:
             return s
     raise KeyError(ident)
+
+
+#: The eps-independent results' hypothesis on beta as printed ("when beta exists", beta = lim_{eps -> 0}
+#: log Delta_min(eps)/log eps, section Section:RS_ETC_M "Choosing eps"), and the assumption their proofs make
+#: ("Assuming Delta_min(eps) = Omega(eps^beta)", Appendix:RS-ETC-M and the proof of corollary:RS-UCB-M).
+BETA_HYPOTHESIS = "beta = lim_{eps -> 0} log Delta_min(eps)/log eps exists"
+BETA_PROOF_ASSUMPTION = "Delta_min(eps) = Omega(eps^beta)"
+#: Where the paper applies them: the experiments' instance (sec: experiments, Gini on Bern(0.4), Bern(0.9)), each
+#: on its algorithm's grid (the etc grid for RS-ETC-M, the mid-point grid for RS-UCB-M and CE-UCB-M).
+BETA_USES = {"theorem:RS-ETC-M": "etc", "corollary:RS-UCB-M": "ucb"}
+
