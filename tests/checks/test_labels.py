@@ -67,7 +67,7 @@ def test_ledger_ids_are_derived_from_the_registry():
     assert ledger_ids_of("eq:number of samples") == ("theorem: ETC upper bound#step:eq:number of samples",)
     # an entry of a result's statement checks the statement's display
     assert ledger_ids_of("eq:meta_concentration") == ("lemma: concentration#bound", "lemma: concentration#radius",
-                                                      "eq:meta_concentration")
+                                                      "lemma: concentration#any_policy", "eq:meta_concentration")
     assert ledger_ids_of("lipwass2") == ("lemma:lipschitz-wasserstein", "lipwass2")
     # a step after a display is not that display's check
     assert ledger_ids_of("eq:lemma_5_p_mean_3") == ("lemma:inter_ES_Holder#step:eq:lemma_5_p_mean_3",)
