@@ -981,10 +981,23 @@ def check_lemma_8_2(claim: Claim) -> CheckResult:
                     bad2.append((m, K, p, float(r1[i2[0]]), float(r2[i2[0]])))
                 if f2(m.L, arms.W, K, m.q, 1.0, 1.0) > m.L * K**m.q * arms.W**m.q * (1 + TOL):
                     loose.append(m.name)
+    ub_rows, ub_worst, pht_worst = 0, 0.0, 0.0
+    for name, K, pair, a, tau, lhs, r1 in lemma_8_2_unbounded(f1, UNBOUNDED_MEMBERS + UNBOUNDED_NOT_LIPSCHITZ):
+        if name in UNBOUNDED_NOT_LIPSCHITZ:
+            pht_worst = max(pht_worst, abs(lhs) / r1 if r1 > 0 else 0.0)
+            continue
+        ub_rows += 1
+        ub_worst = max(ub_worst, abs(lhs) / r1 if r1 > 0 else 0.0)
+        if lhs > r1 * (1 + 1e-6) + 1e-9:  # quadrature on both sides: relative 1e-6
+            bad1.append((_steps.member(name), K, pair, a, tau, lhs, r1))
     ev = (f"{rows} (distortion, instance, a, tau_T/T) rows: the {len(_steps.holder_sweep())} distortions (q, L derived) x "
           f"the exact commit enumeration (K = 2..4) x Bernoulli instances (fixed and seeded), W = (max p - min p)/2 "
           f"(eq:W for Bernoulli arms): V(a) - V(tau/T) <= {st.value('first')} (x1 = ||a - tau/T||_1) <= "
-          f"{st.value('second')} (xm = max_i |a(i) - tau(i)/T|).  ")
+          f"{st.value('second')} (xm = max_i |a(i) - tau(i)/T|).  Unbounded laws of R_+ as well "
+          f"({ub_rows} rows: {', '.join(UNBOUNDED_MEMBERS)} on the pairs {', '.join(_unbounded_pairs())}, the "
+          f"{UNBOUNDED_ROWS} (a, tau_T/T) of K = 2 with the largest ||a - tau/T||_1, V by rsb_theory.laws' quadrature, "
+          f"W = W1/2 of the pair; these h are Lipschitz, so their L = max|h'| is a Hölder constant on any laws): largest "
+          f"|V(a) - V(tau/T)| / ({st.value('first')}) = {fmt(ub_worst)}.  ")
     if bad1:
         m, K, p, a, tau, l, r = bad1[0]
         ev += f"First inequality fails: {m.name}, p = {p}, a = {a.round(4)}, tau/T = {tau.round(4)}: {fmt(l)} > {fmt(r)}.  "
@@ -993,12 +1006,63 @@ def check_lemma_8_2(claim: Claim) -> CheckResult:
         ev += f"Second inequality fails: {m.name}, K = {K}, p = {p}: {fmt(r1)} > {fmt(r2)}.  "
     holds = not bad1 and not bad2
     sharper = holds and bool(loose)
+    note = (f"Outside the step's context: {', '.join(UNBOUNDED_NOT_LIPSCHITZ)} with the (q, L) rsb derives on [0, 1] "
+            f"(h not Lipschitz) on the same unbounded laws: |V(a) - V(tau/T)| reaches {fmt(pht_worst)} times "
+            f"{st.value('first')}, so those constants are not a Hölder pair of U_h on the hull of unbounded laws."
+            if pht_worst > 1 else "")
     if holds:
         ev += ("Both hold.  The second uses ||x||_1^q <= (K max|x_i|)^q = K^q max|x_i|^q <= K max|x_i|^q: for q < 1 "
                f"({', '.join(sorted(set(loose)))}) K^q is strictly better than the printed K.")
-    return entry(claim, holds=holds, sharper=sharper, method="numeric",
+    return entry(claim, holds=holds, sharper=sharper, method="numeric", note=note,
                  derived="L K^q W^q E[max_i |a(i) - tau(i)/T|^q]" if sharper else ("holds" if holds else "fails"),
                  evidence=ev)
+
+
+#: The distortions and rows of eq:lemma_8_2's check on unbounded laws: h Lipschitz (L = max|h'| holds on any laws).
+UNBOUNDED_MEMBERS = ("mean", "gini", "cvar(alpha=1/2)", "dual_power(s=2)")
+#: Distortions whose (q, L) rsb derives on [0, 1] only (h not Lipschitz): on unbounded laws the pair is not a Hölder
+#: pair of U_h on Xi, so they are outside the step's context there (reported in the note).
+UNBOUNDED_NOT_LIPSCHITZ = ("pht(s=1/2)",)
+UNBOUNDED_PAIRS = ((0, 1), (1, 2))
+UNBOUNDED_ROWS = 4
+
+
+def _unbounded_pairs() -> list[str]:
+    from . import _unbounded
+
+    L = _unbounded.laws()
+    return [f"({L[i].name}, {L[j].name})" for i, j in UNBOUNDED_PAIRS]
+
+
+def lemma_8_2_unbounded(f1, members=UNBOUNDED_MEMBERS):
+    """(member, K, pair, a, tau/T, V(a) - V(tau/T), printed first bound) on unbounded laws of R_+."""
+    from rsb_theory.laws import mixture_value as law_value, wasserstein1
+
+    from . import _unbounded
+
+    L = _unbounded.laws()
+    A, Tau = commit_arrays()[2][:2]
+    x1 = np.abs(A - Tau).sum(axis=1)
+    order = np.argsort(-x1, kind="stable")
+    rows, seen = [], set()
+    for r in order:
+        key = (tuple(np.round(A[r], 9)), tuple(np.round(Tau[r], 9)))
+        if key not in seen:
+            seen.add(key)
+            rows.append(r)
+        if len(rows) == UNBOUNDED_ROWS:
+            break
+    out = []
+    for name in members:
+        m = _steps.member(name)
+        for i, j in UNBOUNDED_PAIRS:
+            laws = (L[i].proxy, L[j].proxy)
+            W = wasserstein1(*laws) / 2
+            for r in rows:
+                lhs = float(law_value(m.d, laws, A[r]) - law_value(m.d, laws, Tau[r]))
+                rhs = float(f1(m.L, W, 2, m.q, x1[r], np.abs(A[r] - Tau[r]).max()))
+                out.append((name, 2, (L[i].name, L[j].name), A[r], Tau[r], lhs, rhs))
+    return out
 
 
 def mutants_lemma_8_2(claim: Claim, result: CheckResult) -> list[Claim]:
