@@ -862,8 +862,8 @@ ARM_K_DERIVED = "(S*(N + K)/K + K - 1 - S)/T"
 def mutants_commit1(claim: Claim, result: CheckResult) -> list[Claim]:
     alt = claim.printed.with_value("rhs", ARM_K_DERIVED)
     if result.status == "refuted":
-        return [claim.reprinted(alt, "|tau_T(K)/T - a(K)| <= (|S'|(N+K)/K + K-1-|S'|)/T (derived)").assuming(
-            "relation", "<=", "")]
+        return [claim.assuming("relation", "<=", "").reprinted(
+            alt, "|tau_T(K)/T - a(K)| <= (|S'|(N+K)/K + K-1-|S'|)/T (derived)")]
     return [claim.reprinted(claim.printed.with_value("rhs", "0"), "= 0")]
 
 
