@@ -78,3 +78,21 @@ def dual_value(x: UnboundedLaw, y: UnboundedLaw, lipschitz: float) -> float:
     """E f(X) - E f(Y) for the ``lipschitz``-Lipschitz f with f' = lipschitz sign(S_X - S_Y), f(0) = 0 (route 1):
     int f'(t) (S_X(t) - S_Y(t)) dt over [0, oo)."""
     return lipschitz * quad_inf(lambda t: abs(float(x.frozen.sf(t)) - float(y.frozen.sf(t))))
+
+
+def pht_two_point(s, M) -> dict:
+    """The PHT distortion h(u) = u^s against a 1-sub-Gaussian two-point law on R_+ (exact, SymPy).
+
+    F = delta_0 and G = (1 - e) delta_0 + e delta_M with e = 2 exp(-M^2/2): P(G > u) = e <= 2 exp(-u^2/2) for every
+    u < M, so G is 1-sub-Gaussian in the reading of theorem:W.  U_h(G) - U_h(F) = int_0^M e^s dx = M e^s and
+    W1(F, G) = M e, so |U_h(G) - U_h(F)| / W1^s = M^(1 - s): no constant L makes U_h Hölder with exponent s on
+    1-sub-Gaussian laws (the ratio grows without bound with M), while lemma:PHT's q = s, L = tau^(1-s) holds on
+    [0, tau].  Returns the exact quantities.
+    """
+    import sympy as sp
+
+    s, M = sp.nsimplify(s), sp.nsimplify(M)
+    e = 2 * sp.exp(-M ** 2 / 2)
+    dU = M * e ** s
+    w1 = M * e
+    return {"e": e, "dU": dU, "W1": w1, "ratio": sp.simplify(dU / w1 ** s)}

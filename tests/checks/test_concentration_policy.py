@@ -39,3 +39,4 @@ def test_witness_tail_by_two_routes():
     # the stopped probability beats the expected printed bound, and b(n1) < 1 (the conditional reading fails too)
     assert lt > w["e_upper"] and w["b1"] < 0
     assert all(float(cp.Y) >= 512 / math.sqrt(n) for n in (cp.N1, cp.N2))
+
