@@ -28,3 +28,11 @@ def test_w1_forms_agree_on_unbounded_laws_and_the_doubled_ball_does_not():
     assert one["pairs"] == 6 and max(one["quantile_vs_cdf"], one["dual_vs_cdf"]) < 1e-8 * max(1.0, one["max_w"])
     assert two["dual_vs_cdf"] > 0.1  # 2 W1 against W1
     assert all(x.tail < _unbounded.TAIL and x.frozen.support()[1] == float("inf") for x in _unbounded.laws())
+
+
+def test_pht_rate_for_subgaussian_arms_is_refuted_and_bounded_support_restores_it():
+    from proofs_checks.registry import claims, evaluate
+
+    res = evaluate(claims()["appendix:lit_comp#text.pht_rs_etc_m"], mutants=True)
+    assert res.status == "refuted" and "no Hölder exponent of U_h" in res.evidence
+    assert res.mutant_caught and [m.status for m in res.mutants] == ["conditional"]
