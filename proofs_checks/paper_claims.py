@@ -375,6 +375,12 @@ CONCENTRATION_CLAIMS: tuple[LemmaClaim, ...] = (
                "(the radius of eq:UCB_confidence_sets) is informative at the paper's horizons",
                CONCENTRATION_BOUND, "T in {7.5*10^4, 10^5, 3*10^5}"),
 )
+#: ``lemma: concentration``'s "for any policy pi": the bound with n = tau_t^pi(i), the policy's own count of arm i
+#: (random when the policy adapts to the rewards); the right side read at that count.
+CONCENTRATION_ANY_POLICY = LemmaClaim(
+    "lemma: concentration#any_policy", "For any policy pi and y in R_+: P(||F_{i,t} - F_i||_W > y) <= "
+    "2 exp(-tau_t(i)/(256 e) (y - 512/sqrt(tau_t(i)))^2), at the policy's own count tau_t(i)",
+    CONCENTRATION_BOUND, "any policy pi")
 @dataclass(frozen=True)
 class ExperimentSetup:
     """One experiment of ``sec: experiments`` / ``Appendix: Additional Experiments`` as printed.
@@ -813,7 +819,7 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
               "N |S'|/(KT) (= 2 N |S'|/(KT))", "|tau(K)/T - a(K)| <= sum_{S'} N/(KT) + N|S'|/(KT)",
               (("bound", "2*N*S/(K*T)"),)),
     ProofStep(_ETC + "eq: ETC commit 4", "For arm K not in S': |tau_T(K)/T - a(K)| <= 2 N |S'|/(KT) <= 2N/T",
-              "|tau(K)/T - a(K)| <= 2N(eps)/T", (("bound", "2*N/T"),)),
+              "|tau(K)/T - a(K)| <= 2N(eps)|S'|/(KT) <= 2N(eps)/T", (("middle", "2*N*S/(K*T)"), ("bound", "2*N/T"))),
     ProofStep(_ETC + "eq: ETC A3T final", "A_3(T) <= L K W^q (2 N(eps)/T)^q (eq:lemma_8_2 with eq: ETC commit 6)",
               "A_3(T) <= L K W^q (2N(eps)/T)^q", (("bound", "L*K*W**q*(2*N/T)**q"),)),
     ProofStep(_ETC + "eq:UP_ETC_eqn1", "R_bar^E(T) <= B/T^2 + L K (3 W N/T)^q <= (L K + W^-q)(3 W N/T)^q, 'from "
@@ -1019,3 +1025,14 @@ def proof_step(ident: str) -> ProofStep:
         if s.id == ident:
             return s
     raise KeyError(ident)
+
+
+#: The eps-independent results' hypothesis on beta as printed ("when beta exists", beta = lim_{eps -> 0}
+#: log Delta_min(eps)/log eps, section Section:RS_ETC_M "Choosing eps"), and the assumption their proofs make
+#: ("Assuming Delta_min(eps) = Omega(eps^beta)", Appendix:RS-ETC-M and the proof of corollary:RS-UCB-M).
+BETA_HYPOTHESIS = "beta = lim_{eps -> 0} log Delta_min(eps)/log eps exists"
+BETA_PROOF_ASSUMPTION = "Delta_min(eps) = Omega(eps^beta)"
+#: Where the paper applies them: the experiments' instance (sec: experiments, Gini on Bern(0.4), Bern(0.9)), each
+#: on its algorithm's grid (the etc grid for RS-ETC-M, the mid-point grid for RS-UCB-M and CE-UCB-M).
+BETA_USES = {"theorem:RS-ETC-M": "etc", "corollary:RS-UCB-M": "ucb"}
+

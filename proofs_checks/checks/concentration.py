@@ -128,6 +128,12 @@ def condition_at_uses() -> tuple[bool, str]:
     return ok, "; ".join(parts)
 
 
+def _at_zero(bound_text: str) -> float:
+    """The printed right side at y = 0 (any n: n (512/sqrt n)^2 = 512^2)."""
+    _, bound = printed_bound(bound_text)
+    return float(bound(100, 0.0))
+
+
 def check_bound(claim: Claim) -> CheckResult:
     c: paper_claims.LemmaClaim = claim.printed
     y_from = claim.assumes("y_from", Y_FROM_PRINTED)
@@ -145,6 +151,10 @@ def check_bound(claim: Claim) -> CheckResult:
         ev += (f", all with y < 512/sqrt(n); e.g. {big[0]}, n = {big[1]}, y = {big[2]}: frequency {num(big[3], 3, 'f')} vs "
                f"bound {num(big[4], 3)}. At y = 0 the printed right side is 2 exp(-1024/e) = {num(at0, 2)} for every n, yet "
                "P(W1 > 0) = 1 - P(F_n = F) is near 1")
+    ev += (". On unbounded laws of R_+ (exponential(1), half-normal(1), N(2, 1) on [0, oo), 1 + half-normal(1/2)): "
+           "a continuous law is never its own empirical law, so P(||F_n - F||_W > 0) = 1 exactly for every n, "
+           f"against the printed {num(_at_zero(c.printed), 2)} "
+           "at y = 0: the same failure below 512/sqrt(n)")
     ev += (f". In the cells with y >= 512/sqrt(n) (only n = 10^6 here: 512/sqrt(n) = 0.512) the frequency never "
            f"exceeds the bound: {ok_needed}. The statement holds if restricted to y >= 512/sqrt(n) (or with "
            "(y - 512/sqrt n)_+); for arms on [0, 1] that is vacuous for n < 262144 since W1 <= 1 < 512/sqrt(n)")

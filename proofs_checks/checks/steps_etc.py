@@ -28,7 +28,7 @@ import sympy as sp
 from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
-from . import _steps
+from . import _etc_context, _steps
 from ._etc_exact import EtcLaw, TwoPointArms, etc_law, mixture_value
 from ._steps import entry, fmt
 from .etc_commit import CONDITION_6, enumerate_commit
@@ -295,6 +295,26 @@ def boundary_instance() -> tuple[tuple[float, ...], str]:
     return (float(p1), float(p2)), f"p_1 = {p1} = {num(float(p1), 6)}, p_2 = {p2}"
 
 
+def _boundary_in_context(strict: bool) -> tuple[bool, str]:
+    """The in-context witness of eq:ETC_2 (:func:`._etc_context.boundary_witness`): (on E_N and a_N not in OPT, words)."""
+    w = _etc_context.boundary_witness()
+    half = w.D / 2
+    on_E = (w.dev_star < half and w.dev_choice < half) if strict else (w.dev_star <= half and w.dev_choice <= half)
+    wrong = w.choice != w.star and w.grid[w.choice] != w.grid[w.star]
+    grid = ", ".join("(" + ", ".join(map(str, a)) + ")" for a in w.grid)
+    words = (f"In the proof's context: Gini (q = L = 1) on Bern(p_1), Bern(p_2) with p_1 = {w.p[0]} "
+             f"(= {num(float(w.p[0]), 6)}), p_2 = {w.p[1]}; etc grid eps = {w.eps}: {grid}; V = h(mean), "
+             f"a* = ({', '.join(map(str, w.grid[w.star]))}), Delta_min(eps) = {w.D} exactly; {w.hz.describe()} "
+             f"(T > N(eps) of eq:number of samples main paper at T, 60 digits).  Exploration counts k = {w.k} "
+             f"(p_hat = (1/5, 3/5), probability 10^({num(w.log10p, 6)}) > 0): U_hat = ({', '.join(map(str, w.Vhat))}) "
+             f"on the grid, the maximum tied between (0, 1) and (1/2, 1/2), a_N = "
+             f"({', '.join(map(str, w.grid[w.choice]))}) (the first in the grid's order; eq:ETC_alpha allows any "
+             f"maximiser), not in OPT_eps; |U_hat(a*) - U(a*)| = {w.dev_star} and |U_hat(a_N) - U(a_N)| = "
+             f"{w.dev_choice}, both = Delta_min/2, so E_N(Delta_min/2) {'holds' if on_E else 'fails'} with "
+             f"|.| {'<' if strict else '<='} x.")
+    return bool(on_E and wrong and math.isfinite(w.log10p)), words
+
+
 def check_ETC_2(claim: Claim) -> CheckResult:
     st = claim.printed
     value = float(_steps.printed(st.value("value"), ())[0])
@@ -310,12 +330,23 @@ def check_ETC_2(claim: Claim) -> CheckResult:
     ev = (f"{_sweep_words()} plus a constructed Gini instance ({p_text}; K = 2, eps = 1/2, n0 = 5): P(a_N not in OPT "
           f"and E_N(Delta_min/2)) with E defined by |.| {st.value('E_relation')} Delta_min/2, exactly, against "
           f"{st.value('value')}.  ")
-    # In the proof's context every arm has ceil(N(eps)/K) > 2.6e5 samples; the exact laws of the sweep (n0 <= 6) are
-    # outside it.  The '<=' boundary argument is missing whatever n0 is: a gap unless a counterexample is in context.
+    # In the proof's context every arm has ceil(N(eps)/K) > 2.6e5 samples: the exact laws of the sweep (n0 <= 6) are
+    # outside it, and the status comes from the witness at the proof's own N(eps).
     in_context = claim.fixed("N") is not None
     outside, bad = (bad, []) if in_context else ([], bad)
     repair = None
-    if bad:
+    if in_context:
+        ctx_bad, words = _boundary_in_context(strict)
+        ev += words + "  "
+        if ctx_bad:
+            ev += ("So P(a_N not in OPT and E_N(Delta_min/2)) > 0 = the printed value: with '<=' in E_N the chain "
+                   "U_hat(a*) >= U(a*) - D/2 >= U(a_N) + D/2 >= U_hat(a_N) holds with equality, and 'a_N in "
+                   "OPT_hat' does not exclude it.  With strict '<' (as the UCB proof defines E_1,t) the event is "
+                   "empty.")
+        else:
+            ev += "The witness is not on E_N: the probability is 0 on it."
+        holds = not ctx_bad and value >= 0
+    elif bad:
         m, law, pv = _steps.smallest(bad, key=lambda c: _size(c[:2]))
         e1, e2 = _events(law, 0.5, strict)
         ks = [tuple(int(round(x * law.n0)) for x in law.phat[r]) for r in np.flatnonzero(law.wrong & e1 & e2)]
@@ -325,23 +356,23 @@ def check_ETC_2(claim: Claim) -> CheckResult:
                "equality, so 'a_N in OPT_hat' does not exclude it; with strict '<' (as the UCB proof defines "
                "E_{1,t}) the probability is 0.")
         repair = "E_N(x) defined with strict |.| < x"
-    elif not outside:
+        holds = False
+    else:
         ev += "Zero in every law."
+        holds = True
     note = ""
     if outside:
         m, law, pv = _steps.smallest(outside, key=lambda c: _size(c[:2]))
         note = (f"Outside the proof's context (n0 = {law.n0} samples per arm, far below N(eps)/K): nonzero in "
                 f"{len(outside)} laws, smallest {_where(m, law)}: probability {fmt(pv)} (a tie on the boundary of E "
                 "with '<=').")
-        ev += ("With '<=' in E_N the chain U_hat(a*) >= U(a*) - D/2 >= U(a_N) + D/2 >= U_hat(a_N) can hold with "
-               "equality, so 'a_N in OPT_hat' does not exclude the event: the step does not follow (a gap, closed by "
-               "a strict '<' as the UCB proof defines E_1,t).  No counterexample at the proof's N(eps) is known.")
-    return entry(claim, holds=not bad, repair=repair, method="numeric", follows=not outside, note=note,
-                 derived="0 with strict E; > 0 on a boundary atom with '<='" if bad or outside else "0", evidence=ev)
+    return entry(claim, holds=holds, repair=repair, method="symbolic", note=note,
+                 derived="0 with strict E; > 0 on a boundary atom with '<='" if not holds or outside else "0",
+                 evidence=ev)
 
 
 def mutants_ETC_2(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status in ("conditional", "gap"):
+    if result.status in ("conditional", "gap", "refuted"):
         return [claim.reprinted(claim.printed.with_value("E_relation", "<"), "E_N(x) with strict |.| < x")]
     return [claim.reprinted(claim.printed.with_value("E_relation", "<="), "E_N(x) with |.| <= x")]
 
@@ -652,37 +683,94 @@ def _commit_size(c) -> tuple:
     return (K, N, T, eps.denominator)
 
 
-def check_commit3(claim: Claim) -> CheckResult:
+@lru_cache(maxsize=1)
+def _context_cases() -> tuple:
+    """The in-context commits of :func:`._etc_context.commit_cases` as (K, eps, n0, N, T, a, tau, S, case), N the
+    rational copy of N(eps) at 60 digits."""
+    return tuple((c.K, c.eps, c.hz.n0, c.hz.Nq, c.hz.T, c.a, c.tau, c.S, c) for c in _etc_context.commit_cases())
+
+
+def _context_words() -> str:
+    cs = _context_cases()
+    return (f"{len(cs)} commits inside the proof's context (Gini on Bern(2/5), Bern(9/10), the experiments' instance, "
+            "K = 2, etc grids eps = 1/2, 1/3, 1/4, 1/5; N = N(eps) of eq:number of samples main paper at the "
+            "instance's exact Delta_min(eps), q = L = 1, 60 digits (about 1e11); horizons T > N(eps): the first "
+            "with a commit phase and the next, just above 2N(eps) and 3N(eps), and for each a(1) < 1/2 the T with "
+            "N/K <= T a(1) < ceil(N/K); every grid point that an exploration outcome of positive probability makes "
+            "the unique empirical maximiser; tau_T by eq: ETC_samp in exact integers)")
+
+
+def _show_ctx(c) -> str:
+    return c[8].describe() if len(c) > 8 and not isinstance(c[8], int) else _show_case(c)
+
+
+def _split_context(claim: Claim, run):
+    """``run(cases)`` on the in-context commits (status) and on the small-N enumeration (note) when the claim is
+    judged in the proof's context; on the enumeration alone otherwise.  Returns (in-context result, note result)."""
+    if claim.fixed("N") is not None:
+        return run(_context_cases(), True), run(tuple(_commit_cases()), False)
+    return run(tuple(_commit_cases()), False), None
+
+
+def _commit3_run(claim: Claim):
     st = claim.printed
     bnd, syms = _steps.printed(st.value("bound"), ("T", "N", "K"))
     f = exact_fn(bnd, (syms["T"], syms["N"], syms["K"]))
-    sign_bad, bound_bad, n, worst_T = [], [], 0, Fraction(0)
-    for c in _commit_cases():
-        K, eps, n0, N, T, a, tau, S = c
-        for i in range(K - 1):
-            if i in S:
-                continue
-            n += 1
-            d = abs(Fraction(tau[i], T) - a[i])
-            worst_T = max(worst_T, d * T / max(1, (K - 1) * n0))
-            if st.value("sign") == "a - tau/T" and Fraction(tau[i], T) > a[i]:
-                sign_bad.append(c + (i,))
-            if not d < f(T, N, K):
-                bound_bad.append(c + (i, d))
-    ev = (f"{n} (case, arm i < K, i not in S') pairs of the exact commit enumeration (K = 2..4, eps in 1/2, 1/3, 3/10, "
-          f"1/7, every etc grid point, n0 = 1..4 with N = K(n0 - 1) + 1, T = N+1..N+25, commit phase only).  ")
+
+    def run(cases, ctx):
+        sign_bad, bound_bad, n, worst_T = [], [], 0, Fraction(0)
+        for c in cases:
+            K, eps, n0, N, T, a, tau, S = c[:8]
+            for i in range(K - 1):
+                if i in S:
+                    continue
+                n += 1
+                d = abs(Fraction(tau[i], T) - a[i])
+                worst_T = max(worst_T, d * T / max(1, (K - 1) * n0))
+                if st.value("sign") == "a - tau/T" and Fraction(tau[i], T) > a[i]:
+                    sign_bad.append((c, i))
+                if not d < f(T, N, K):
+                    bound_bad.append((c, i, d))
+        return sign_bad, bound_bad, n, worst_T
+    return run
+
+
+def _commit3_words(res, ctx: bool, bound_text: str) -> str:
+    sign_bad, bound_bad, n, worst_T = res
+    key = (lambda x: (x[0][0], x[0][4])) if ctx else (lambda x: _commit_size(x[0]))
+    show = _show_ctx if ctx else _show_case
+    ev = ""
     if sign_bad:
-        c = _steps.smallest(sign_bad, key=_commit_size)
+        c, i = _steps.smallest(sign_bad, key=key)
         ev += (f"The first '=' (|.| = a(i) - tau/T) fails in {len(sign_bad)} pairs: an arm with N/K <= T a(i) <= "
-               f"ceil(N/K) keeps ceil(N/K) > T a(i) pulls; smallest: {_show_case(c)}, arm {c[8] + 1}.  ")
+               f"ceil(N/K) is skipped but not in S' and keeps ceil(N/K) > T a(i) pulls; first: {show(c)}, arm {i + 1}: "
+               f"tau_T(i)/T - a(i) = {Fraction(c[6][i], c[4]) - c[5][i]} > 0.  ")
     if bound_bad:
-        c = _steps.smallest(bound_bad, key=_commit_size)
-        ev += (f"'< {st.value('bound')}' fails in {len(bound_bad)} pairs: when the horizon runs out the arm gets fewer "
-               f"than floor(T a(i)) pulls; smallest: {_show_case(c)}, arm {c[8] + 1}: |tau/T - a| = {c[9]}.  Derived: "
-               f"|tau_T(i)/T - a(i)| <= max(1, (K-1) ceil(N/K))/T (the other arms' exploration pulls are all the "
-               f"horizon can take); largest |.| T / ((K-1) n0) in the sweep: {worst_T}.")
+        c, i, d = _steps.smallest(bound_bad, key=key)
+        ev += (f"'< {bound_text}' fails in {len(bound_bad)} pairs: an arm committed to floor(T a(i)) pulls gets fewer "
+               f"when the horizon runs out (the arms of S' keep their ceil(N/K) exploration pulls); first: {show(c)}, "
+               f"arm {i + 1}: |tau/T - a| = {d} = {num(float(d) * c[4], 6)}/T.  ")
+    return ev
+
+
+def check_commit3(claim: Claim) -> CheckResult:
+    st = claim.printed
+    main, outside = _split_context(claim, _commit3_run(claim))
+    ctx = outside is not None
+    sign_bad, bound_bad, n, worst_T = main
+    head = (_context_words() + f": {n} (commit, arm i < K not in S') pairs.  ") if ctx else (
+        f"{n} (case, arm i < K, i not in S') pairs of the exact commit enumeration (K = 2..4, eps in 1/2, 1/3, 3/10, "
+        f"1/7, every etc grid point, n0 = 1..4 with N = K(n0 - 1) + 1, T = N+1..N+25, commit phase only).  ")
+    ev = head + _commit3_words(main, ctx, st.value("bound"))
     holds = not sign_bad and not bound_bad
-    return entry(claim, holds=holds, method="numeric",
+    if not holds:
+        ev += ("Derived: |tau_T(i)/T - a(i)| <= max(1, (K-1) ceil(N/K))/T (the other arms' exploration pulls are all "
+               "the horizon can take).")
+    note = ""
+    if ctx and (outside[0] or outside[1]):
+        note = ("Outside the proof's context (the small-N enumeration, N = K(n0 - 1) + 1 <= 13): "
+                + _commit3_words(outside, False, st.value("bound")).strip())
+    return entry(claim, holds=holds, method="symbolic" if ctx else "numeric", note=note,
                  derived="|tau_T(i)/T - a(i)| <= max(1, (K-1) ceil(N/K))/T" if not holds else "holds", evidence=ev)
 
 
@@ -693,102 +781,157 @@ def mutants_commit3(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("bound", "1/(2*T)"), "< 1/(2T)")]
 
 
-def _arm_K_cases():
-    for c in _commit_cases():
-        K, eps, n0, N, T, a, tau, S = c
+def _arm_K_cases(cases):
+    for c in cases:
+        K, eps, n0, N, T, a, tau, S = c[:8]
         if K - 1 in S:
             continue
         F = sum(math.floor(T * a[i]) for i in range(K - 1) if i not in S)
         yield c, abs(Fraction(tau[K - 1], T) - a[K - 1]), F
 
 
-def _commit_K_check(claim: Claim, relation: str, key: str):
-    st = claim.printed
-    text = st.value(key)
+def _arm_K_fn(text: str):
     expr, syms = _steps.printed(text, ("aK", "N", "K", "S", "F", "T"))
-    f = exact_fn(expr, tuple(syms[k] for k in ("aK", "N", "K", "S", "F", "T")))
-    # In the proof's context N = N(eps) >= 2.6e5 K meets N >= (K-1)^2/(K+1): smaller N are outside it.
-    conditioned = claim.assumes("condition") == CONDITION_6 or claim.fixed("N") is not None
+    return exact_fn(expr, tuple(syms[k] for k in ("aK", "N", "K", "S", "F", "T")))
+
+
+def _arm_K_failures(cases, conditioned: bool, relation: str, f) -> tuple[list, int]:
     bad, n = [], 0
-    for c, lhs, F in _arm_K_cases():
-        K, eps, n0, N, T, a, tau, S = c
+    for c, lhs, F in _arm_K_cases(cases):
+        K, eps, n0, N, T, a, tau, S = c[:8]
         if conditioned and N * (K + 1) < (K - 1) ** 2:
             continue
         n += 1
         rhs = f(a[K - 1], N, K, len(S), F, T)
         ok = lhs == rhs if relation == "=" else lhs <= rhs
         if not ok:
-            bad.append(c + (lhs, rhs))
+            bad.append((c, lhs, rhs))
+    return bad, n
+
+
+def _fail_words(bad, ctx: bool) -> str:
+    if ctx:
+        c, lhs, rhs = min(bad, key=lambda x: (x[0][1].denominator, x[0][4]))
+        return f"{_show_ctx(c)}: {lhs} vs {num(float(rhs), 6)}"
+    c, lhs, rhs = _steps.smallest(bad, key=lambda x: _commit_size(x[0]))
+    return f"{_show_case(c)}: {lhs} vs {rhs}"
+
+
+def _commit_K_check(claim: Claim, relation: str, key: str):
+    st = claim.printed
+    text = st.value(key)
+    f = _arm_K_fn(text)
+    # In the proof's context N = N(eps) >= 2.6e5 K: the status comes from the commits at the proof's own N(eps); the
+    # small-N enumeration (N <= 13) is outside it and goes to the note.
+    ctx = claim.fixed("N") is not None
+    conditioned = claim.assumes("condition") == CONDITION_6
     rel = {"=": "=", "<=": "<="}[relation]
-    ev = (f"{n} cases of the exact commit enumeration with arm K not in S' (K = 2..4, every etc grid point, n0 = 1..4, "
-          f"N = K(n0-1)+1, T = N+1..N+25)" + (f", only {CONDITION_6}" if conditioned else "")
-          + f": |tau_T(K)/T - a(K)| {rel} {text} with S = |S'|, F = sum_(i not in S', i < K) floor(T a(i)).  ")
-    holds = not bad
+    if ctx:
+        bad, n = _arm_K_failures(_context_cases(), False, relation, f)
+        out_bad, _ = _arm_K_failures(tuple(_commit_cases()), False, relation, f)
+        ev = f"{_context_words()}: {n} commits with arm K not in S': |tau_T(K)/T - a(K)| {rel} {text}.  "
+        note = (f"Outside the proof's context (the small-N enumeration, N = K(n0 - 1) + 1 <= 13): fails in "
+                f"{len(out_bad)} cases, e.g. {_fail_words(out_bad, False)}." if out_bad else "")
+    else:
+        bad, n = _arm_K_failures(tuple(_commit_cases()), conditioned, relation, f)
+        ev = (f"{n} cases of the exact commit enumeration with arm K not in S' (K = 2..4, every etc grid point, "
+              f"n0 = 1..4, N = K(n0-1)+1, T = N+1..N+25)" + (f", only {CONDITION_6}" if conditioned else "")
+              + f": |tau_T(K)/T - a(K)| {rel} {text} with S = |S'|, F = sum_(i not in S', i < K) floor(T a(i)).  ")
+        note = ""
     if bad:
-        c = _steps.smallest(bad, key=_commit_size)
-        ev += f"Fails in {len(bad)} cases; smallest: {_show_case(c)}: |tau_T(K)/T - a(K)| = {c[8]} vs {c[9]}."
-    return holds, ev, bad
+        ev += f"Fails in {len(bad)} cases; first: {_fail_words(bad, ctx)} (|tau_T(K)/T - a(K)| vs the bound)."
+    return not bad, ev, bad, note
 
 
 def check_commit1(claim: Claim) -> CheckResult:
-    holds, ev, bad = _commit_K_check(claim, "=" if claim.assumes("relation", "=") == "=" else "<=", "rhs")
+    holds, ev, bad, note = _commit_K_check(claim, "=" if claim.assumes("relation", "=") == "=" else "<=", "rhs")
     if bad:
         ev += ("  The printed line subtracts the pulls of the other arms where a(K) - tau_T(K)/T adds them, uses N/K "
                "where the arms of S' keep ceil(N/K) pulls, and the first '=' assumes tau_T(K)/T <= a(K), which fails "
                "whenever the floors of the other arms leave arm K more than T a(K) pulls.  Derived: |tau_T(K)/T - a(K)| "
                "<= (|S'| ceil(N/K) + K - 1 - |S'|)/T.")
-    return entry(claim, holds=holds, method="numeric",
+    return entry(claim, holds=holds, method="symbolic" if claim.fixed("N") else "numeric", note=note,
                  derived="|tau_T(K)/T - a(K)| <= (|S'| ceil(N/K) + K - 1 - |S'|)/T" if not holds else "holds",
                  evidence=ev)
 
 
-#: The derived bound on arm K's deviation (ceil(N/K) <= (N + K - 1)/K), as printed text for a mutant.
-ARM_K_DERIVED = "(S*(N + K - 1)/K + K - 1 - S)/T"
+#: The derived bound on arm K's deviation, as printed text for a mutant: ceil(N/K) < (N + K)/K for a real N(eps)
+#: (ceil(N/K) <= (N + K - 1)/K holds only for an integer N; the printed N(eps) is not one).
+ARM_K_DERIVED = "(S*(N + K)/K + K - 1 - S)/T"
 
 
 def mutants_commit1(claim: Claim, result: CheckResult) -> list[Claim]:
     alt = claim.printed.with_value("rhs", ARM_K_DERIVED)
     if result.status == "refuted":
-        return [claim.reprinted(alt, "|tau_T(K)/T - a(K)| <= (|S'|(N+K-1)/K + K-1-|S'|)/T (derived)").assuming(
-            "relation", "<=", "")]
+        return [claim.assuming("relation", "<=", "").reprinted(
+            alt, "|tau_T(K)/T - a(K)| <= (|S'|(N+K)/K + K-1-|S'|)/T (derived)")]
     return [claim.reprinted(claim.printed.with_value("rhs", "0"), "= 0")]
 
 
 def check_commit2(claim: Claim) -> CheckResult:
-    holds, ev, bad = _commit_K_check(claim, "<=", "bound")
+    holds, ev, bad, note = _commit_K_check(claim, "<=", "bound")
     if bad:
         ev += ("  With S' empty the printed bound is 0, but the floors of arms 1..K-1 leave arm K up to K - 1 extra "
                "pulls (|tau_T(K)/T - a(K)| < (K-1)/T): the step bounds a(K) - tau_T(K)/T only, and with the sign of "
                "eq: ETC commit 1 reversed.  Derived: (|S'| ceil(N/K) + K - 1 - |S'|)/T.")
-    return entry(claim, holds=holds, method="numeric",
+    return entry(claim, holds=holds, method="symbolic" if claim.fixed("N") else "numeric", note=note,
                  derived="(|S'| ceil(N/K) + K - 1 - |S'|)/T" if not holds else "holds", evidence=ev)
 
 
 def mutants_commit2(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "refuted":
         return [claim.reprinted(claim.printed.with_value("bound", ARM_K_DERIVED),
-                                "<= (|S'|(N+K-1)/K + K-1-|S'|)/T (derived)")]
+                                "<= (|S'|(N+K)/K + K-1-|S'|)/T (derived)")]
     return [claim.reprinted(claim.printed.with_value("bound", "N*S/(K*T)"), "<= N|S'|/(KT)")]
 
 
 def check_commit4(claim: Claim) -> CheckResult:
-    holds, ev, bad = _commit_K_check(claim, "<=", "bound")
-    conditioned = claim.assumes("condition") == CONDITION_6 or claim.fixed("N") is not None
+    """The chain |tau_T(K)/T - a(K)| <= 2N|S'|/(KT) <= 2N/T, each link: the middle (``middle``) against the
+    deviation, the end (``bound``) against the middle, and the chain's end against the deviation."""
+    st = claim.printed
+    ctx = claim.fixed("N") is not None
+    f_mid, f_end = _arm_K_fn(st.value("middle")), _arm_K_fn(st.value("bound"))
+    holds, ev, bad, note = _commit_K_check(claim, "<=", "bound")
+    cases = _context_cases() if ctx else tuple(_commit_cases())
+    link1, link2 = [], []
+    for c, lhs, F in _arm_K_cases(cases):
+        K, eps, n0, N, T, a, tau, S = c[:8]
+        if not ctx and claim.assumes("condition") == CONDITION_6 and N * (K + 1) < (K - 1) ** 2:
+            continue
+        mid = f_mid(a[K - 1], N, K, len(S), F, T)
+        end = f_end(a[K - 1], N, K, len(S), F, T)
+        if not lhs <= mid:
+            link1.append((c, lhs, mid))
+        if not mid <= end:
+            link2.append((c, mid, end))
+    ev += (f"Links: |tau_T(K)/T - a(K)| <= {st.value('middle')} fails in {len(link1)} cases"
+           + (f" (first: {_fail_words(link1, ctx)})" if link1 else "")
+           + f"; {st.value('middle')} <= {st.value('bound')} fails in {len(link2)} cases"
+           + (f" (first: {_fail_words(link2, ctx)})" if link2 else "")
+           + f"; the chain's end |tau_T(K)/T - a(K)| <= {st.value('bound')} fails in {len(bad)}.")
+    if link1 and not bad:
+        ev += ("  The middle bound is 0 when S' is empty, while the floors of arms 1..K-1 leave arm K up to K - 1 "
+               "extra pulls: the chain's end survives (eq: ETC commit 6 is unaffected), the printed middle "
+               "inequality does not.")
+    holds = holds and not link1 and not link2
     repair = None
-    if bad and not conditioned:
-        ok_under = all(c[3] * (c[0] + 1) < (c[0] - 1) ** 2 for c in bad)
-        if ok_under:
+    if bad and not ctx and claim.assumes("condition") != CONDITION_6 and not link1 and not link2:
+        if all(c[3] * (c[0] + 1) < (c[0] - 1) ** 2 for c, _l, _r in bad):
             repair = CONDITION_6
             ev += (f"  Every violation has N < (K-1)^2/(K+1): the arms of S' keep ceil(N/K) pulls, so arm K can miss by "
                    f"(K-1) ceil(N/K)/T, which is <= 2N/T iff {CONDITION_6} (ceil(N/K) <= (N+K-1)/K); every realistic "
                    "N(eps) >= 256 K e meets it.")
-    return entry(claim, holds=holds, repair=repair, method="numeric", derived="holds" if holds else
-                 f"holds iff {CONDITION_6}", evidence=ev)
+    return entry(claim, holds=holds, repair=repair, method="symbolic" if ctx else "numeric", note=note,
+                 derived="the end <= 2N/T holds; the middle link fails" if link1 and not bad else
+                 ("holds" if holds else "see evidence"), evidence=ev)
 
 
 def mutants_commit4(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "conditional":
         return [claim.assuming("condition", CONDITION_6, f"{CONDITION_6} stated")]
+    if result.status == "refuted":
+        return [claim.reprinted(claim.printed.with_value("middle", ARM_K_DERIVED),
+                                "middle link <= (|S'|(N+K)/K + K-1-|S'|)/T (derived)")]
     return [claim.assuming("condition", CONDITION_6, "").reprinted(claim.printed.with_value("bound", "N/(2*T)"),
                                                                   f"<= N/(2T), {CONDITION_6}")]
 
@@ -839,10 +982,23 @@ def check_lemma_8_2(claim: Claim) -> CheckResult:
                     bad2.append((m, K, p, float(r1[i2[0]]), float(r2[i2[0]])))
                 if f2(m.L, arms.W, K, m.q, 1.0, 1.0) > m.L * K**m.q * arms.W**m.q * (1 + TOL):
                     loose.append(m.name)
+    ub_rows, ub_worst, pht_worst = 0, 0.0, 0.0
+    for name, K, pair, a, tau, lhs, r1 in lemma_8_2_unbounded(f1, UNBOUNDED_MEMBERS + UNBOUNDED_NOT_LIPSCHITZ):
+        if name in UNBOUNDED_NOT_LIPSCHITZ:
+            pht_worst = max(pht_worst, abs(lhs) / r1 if r1 > 0 else 0.0)
+            continue
+        ub_rows += 1
+        ub_worst = max(ub_worst, abs(lhs) / r1 if r1 > 0 else 0.0)
+        if lhs > r1 * (1 + 1e-6) + 1e-9:  # quadrature on both sides: relative 1e-6
+            bad1.append((_steps.member(name), K, pair, a, tau, lhs, r1))
     ev = (f"{rows} (distortion, instance, a, tau_T/T) rows: the {len(_steps.holder_sweep())} distortions (q, L derived) x "
           f"the exact commit enumeration (K = 2..4) x Bernoulli instances (fixed and seeded), W = (max p - min p)/2 "
           f"(eq:W for Bernoulli arms): V(a) - V(tau/T) <= {st.value('first')} (x1 = ||a - tau/T||_1) <= "
-          f"{st.value('second')} (xm = max_i |a(i) - tau(i)/T|).  ")
+          f"{st.value('second')} (xm = max_i |a(i) - tau(i)/T|).  Unbounded laws of R_+ as well "
+          f"({ub_rows} rows: {', '.join(UNBOUNDED_MEMBERS)} on the pairs {', '.join(_unbounded_pairs())}, the "
+          f"{UNBOUNDED_ROWS} (a, tau_T/T) of K = 2 with the largest ||a - tau/T||_1, V by rsb_theory.laws' quadrature, "
+          f"W = W1/2 of the pair; these h are Lipschitz, so their L = max|h'| is a Hölder constant on any laws): largest "
+          f"|V(a) - V(tau/T)| / ({st.value('first')}) = {fmt(ub_worst)}.  ")
     if bad1:
         m, K, p, a, tau, l, r = bad1[0]
         ev += f"First inequality fails: {m.name}, p = {p}, a = {a.round(4)}, tau/T = {tau.round(4)}: {fmt(l)} > {fmt(r)}.  "
@@ -851,12 +1007,63 @@ def check_lemma_8_2(claim: Claim) -> CheckResult:
         ev += f"Second inequality fails: {m.name}, K = {K}, p = {p}: {fmt(r1)} > {fmt(r2)}.  "
     holds = not bad1 and not bad2
     sharper = holds and bool(loose)
+    note = (f"Outside the step's context: {', '.join(UNBOUNDED_NOT_LIPSCHITZ)} with the (q, L) rsb derives on [0, 1] "
+            f"(h not Lipschitz) on the same unbounded laws: |V(a) - V(tau/T)| reaches {fmt(pht_worst)} times "
+            f"{st.value('first')}, so those constants are not a Hölder pair of U_h on the hull of unbounded laws."
+            if pht_worst > 1 else "")
     if holds:
         ev += ("Both hold.  The second uses ||x||_1^q <= (K max|x_i|)^q = K^q max|x_i|^q <= K max|x_i|^q: for q < 1 "
                f"({', '.join(sorted(set(loose)))}) K^q is strictly better than the printed K.")
-    return entry(claim, holds=holds, sharper=sharper, method="numeric",
+    return entry(claim, holds=holds, sharper=sharper, method="numeric", note=note,
                  derived="L K^q W^q E[max_i |a(i) - tau(i)/T|^q]" if sharper else ("holds" if holds else "fails"),
                  evidence=ev)
+
+
+#: The distortions and rows of eq:lemma_8_2's check on unbounded laws: h Lipschitz (L = max|h'| holds on any laws).
+UNBOUNDED_MEMBERS = ("mean", "gini", "cvar(alpha=1/2)", "dual_power(s=2)")
+#: Distortions whose (q, L) rsb derives on [0, 1] only (h not Lipschitz): on unbounded laws the pair is not a Hölder
+#: pair of U_h on Xi, so they are outside the step's context there (reported in the note).
+UNBOUNDED_NOT_LIPSCHITZ = ("pht(s=1/2)",)
+UNBOUNDED_PAIRS = ((0, 1), (1, 2))
+UNBOUNDED_ROWS = 4
+
+
+def _unbounded_pairs() -> list[str]:
+    from . import _unbounded
+
+    L = _unbounded.laws()
+    return [f"({L[i].name}, {L[j].name})" for i, j in UNBOUNDED_PAIRS]
+
+
+def lemma_8_2_unbounded(f1, members=UNBOUNDED_MEMBERS):
+    """(member, K, pair, a, tau/T, V(a) - V(tau/T), printed first bound) on unbounded laws of R_+."""
+    from rsb_theory.laws import mixture_value as law_value, wasserstein1
+
+    from . import _unbounded
+
+    L = _unbounded.laws()
+    A, Tau = commit_arrays()[2][:2]
+    x1 = np.abs(A - Tau).sum(axis=1)
+    order = np.argsort(-x1, kind="stable")
+    rows, seen = [], set()
+    for r in order:
+        key = (tuple(np.round(A[r], 9)), tuple(np.round(Tau[r], 9)))
+        if key not in seen:
+            seen.add(key)
+            rows.append(r)
+        if len(rows) == UNBOUNDED_ROWS:
+            break
+    out = []
+    for name in members:
+        m = _steps.member(name)
+        for i, j in UNBOUNDED_PAIRS:
+            laws = (L[i].proxy, L[j].proxy)
+            W = wasserstein1(*laws) / 2
+            for r in rows:
+                lhs = float(law_value(m.d, laws, A[r]) - law_value(m.d, laws, Tau[r]))
+                rhs = float(f1(m.L, W, 2, m.q, x1[r], np.abs(A[r] - Tau[r]).max()))
+                out.append((name, 2, (L[i].name, L[j].name), A[r], Tau[r], lhs, rhs))
+    return out
 
 
 def mutants_lemma_8_2(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -130,8 +130,11 @@ def test_ids_name_the_result_and_the_label():
     (E + "eq:number of samples", "refuted", "the bound is 1/delta"),
     (E + "eq:ETC_M_eps", "refuted", "3/25 vs 9/200"),
     (E + "eq:E3C", "verified", "simplifies to 0"),
-    (E + "eq: ETC commit 2", "refuted", "a = (1/2, 1/2), tau_T = (1, 2)"),
-    (E + "eq: ETC commit 4", "verified", "only N(eps) >= (K-1)^2/(K+1)"),
+    (E + "eq:ETC_2", "refuted", "both = Delta_min/2, so E_N(Delta_min/2) holds"),
+    (E + "eq: ETC commit 3", "refuted", "is skipped but not in S'"),
+    (E + "eq: ETC commit 2", "refuted", "a^E_N = (1/2, 1/2)"),
+    (E + "eq: ETC commit 4", "refuted", "the chain's end |tau_T(K)/T - a(K)| <= 2*N/T fails in 0"),
+    ("eq: ETC commit 5", "refuted", "(ceil(N/K) - N/K)/T"),
     (U + "eq:A21", "verified", "= 1"),
     (U + "after:eq:UCB_f2", "verified", "at T = floor(e^K) + 1"),
     (U + "eq:UCB_f2", "gap", "No counterexample in the proof's context"),
@@ -148,6 +151,30 @@ def test_findings_and_their_mutants(ident, status, phrase):
     assert res.status == status, res.evidence
     assert phrase in res.evidence, res.evidence
     assert res.mutant_caught
+
+
+def test_in_context_witnesses_sit_at_the_proofs_own_N_eps():
+    """Every in-context commit has T > N(eps) (at T), n0 = ceil(N(eps)/K) > 2.6e5 K, and its decision is the unique
+    empirical maximiser of its outcome; the eq:ETC_2 witness is on the boundary of E_N exactly (route 2: floats)."""
+    from proofs_checks.checks import _etc_context as ec
+
+    cases = ec.commit_cases()
+    assert cases and all(c.hz.T > c.hz.N and c.hz.n0 > 2.6e5 * c.K for c in cases)
+    for c in cases[:6]:
+        n = ec.n_eps(c.K, c.hz.T, c.eps, 1, 1, ec.values(ec.PAPER_P, c.eps)[4])
+        assert n == c.hz.N
+        from rsb_theory.rates.constants import N_eps_value
+        assert math.isclose(N_eps_value(c.K, c.hz.T, float(c.eps), 1.0, 1.0,
+                                        float(ec.values(ec.PAPER_P, c.eps)[4])), float(c.hz.N), rel_tol=1e-9)
+    w = ec.boundary_witness()
+    assert w.dev_star == w.dev_choice == w.D / 2 and w.choice != w.star and w.hz.n0 % 5 == 0
+    p = [float(x) for x in w.p]
+    h = lambda u: u * (1 - u)  # noqa: E731
+    a_star, a_n = w.grid[w.star], w.grid[w.choice]
+    v = lambda a, q: h(sum(float(x) * y for x, y in zip(a, q)))  # noqa: E731
+    ph = [k / w.hz.n0 for k in w.k]
+    assert math.isclose(v(a_star, p) - v(a_star, ph), float(w.D) / 2, rel_tol=1e-9)
+    assert math.isclose(v(a_n, ph) - v(a_n, p), float(w.D) / 2, rel_tol=1e-9)
 
 
 def test_exact_law_of_the_etc_decision_is_a_distribution():
