@@ -138,11 +138,7 @@ def _etc(claim: Claim, t: paper_claims.TextRate) -> tuple[str, str, str]:
     stated = claim.assumes("condition") == SOLITARY
     wit = _witness_for(t)
     needs = wit is not None and not stated
-    # On sub-Gaussian arms the q of a non-Lipschitz h (lemma:PHT's q = s, shown on [0, tau]) is no Hölder exponent
-    # of U_h: an exact two-point family makes |U(G) - U(F)| / W1^s grow like M^(1 - s).
-    unbounded = _unbounded_q(claim, t)
-    status = decide(holds=rate_ok and not needs and unbounded is None,
-                    repair=SOLITARY if rate_ok and needs and unbounded is None else None, sharper=sharper)
+    status = decide(holds=rate_ok and not needs, repair=SOLITARY if rate_ok and needs else None, sharper=sharper)
     ev = (f"{why}; " + ", ".join(f"{w}: q = {q}, {rates.format_varpi(g, form_arg)}" for w, q, g in got)
           + f"; the sentence's O({t.rate}) = {rates.format_varpi(e, arg)}")
     if t.dr == "pht":
@@ -156,34 +152,7 @@ def _etc(claim: Claim, t: paper_claims.TextRate) -> tuple[str, str, str]:
                "theorem:RS-ETC-M's. " + ("The footnote (stated here) excludes such instances"
                                          if stated else f"Repair: {SOLITARY}; it holds for Bernoulli arms and a "
                                          "monotone h (the best arm is optimal), where the paper's rows are derived"))
-    if unbounded is not None:
-        ev += unbounded
     return status, ", ".join(sorted({rates.format_varpi(g, form_arg) for _w, _q, g in got})), ev
-
-
-#: A claim's stated support (the mutant): rewards in a bounded interval, where lemma:PHT's q = s holds.
-BOUNDED_SUPPORT = "arms supported on [0, 1] (lemma:PHT's setting)"
-
-
-def _unbounded_q(claim: Claim, t: paper_claims.TextRate) -> str | None:
-    """Words of the failure of q = s on 1-sub-Gaussian arms (the sentence's setting), None when it does not apply
-    (h Lipschitz, Bernoulli setting, or a bounded support stated)."""
-    if t.dr != "pht" or t.assumption != "Sub-Gaussian" or claim.assumes("support") == BOUNDED_SUPPORT:
-        return None
-    from . import _unbounded
-
-    s = sp.Rational(1, 2)
-    rows = [(M, _unbounded.pht_two_point(s, M)) for M in (2, 4, 8, 16)]
-    ratios = [sp.simplify(f["ratio"]) for _M, f in rows]
-    if not all(b > a for a, b in zip(ratios, ratios[1:])):
-        return None
-    return (f". But the sentence's setting is sub-Gaussian arms, where q = s = {s} is no Hölder exponent of U_h: "
-            "F = delta_0 and G = (1 - e) delta_0 + e delta_M with e = 2 exp(-M^2/2) are 1-sub-Gaussian laws of R_+ "
-            "(P(G > u) = e <= 2 exp(-u^2/2) for u < M), U_h(G) - U_h(F) = M e^s and W1 = M e, so |U_h(G) - U_h(F)| / "
-            f"W1^s = M^(1 - s) = " + ", ".join(f"{r} at M = {M}" for (M, _f), r in zip(rows, ratios))
-            + ", unbounded: no constant L makes assumption:Holder hold with q = s, theorem: ETC upper bound does not "
-            "give the rate at q = s, and the sentence's 'q < 1, which is the case for PHT with s = 1/2' is false in "
-            "its own setting (on sub-Gaussian laws the modulus of U_h is of order W1^s log^((1-s)/2)(1/W1))")
 
 
 # ---------------------------------------------------------------------------
@@ -232,8 +201,6 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
         out.append(claim.reprinted(_stronger(t), "a faster rate (varpi exponent + 1/2)"))
     if result.status == "conditional" and t.who == ("RS-ETC-M",):
         out.append(claim.assuming("condition", SOLITARY, "the table's footnote (a solitary optimum) stated"))
-    if result.status == "refuted" and _unbounded_q(claim, t) is not None:
-        out.append(claim.assuming("support", BOUNDED_SUPPORT, f"{BOUNDED_SUPPORT} stated"))
     if t.who == ("RS-UCB-M",):
         f = _ucb_facts(claim)
         bound = f.needed_bound if f.needed_bound is not None else paper_claims.UCB_MEANS_BELOW.get(t.dr)
