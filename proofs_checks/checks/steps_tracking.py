@@ -48,6 +48,30 @@ def _count_fn(text: str):
     return sp.lambdify((syms["rho"], syms["T"], syms["eps"]), expr, "math")
 
 
+def _count_exact(text: str):
+    """The printed count as an exact function of (rho, T, eps) (Fractions in, a SymPy Rational out)."""
+    expr, syms = _steps.printed(text, ("rho", "T", "eps"))
+
+    def f(rho: Fraction, T: int, eps: Fraction):
+        return sp.nsimplify(expr.subs({syms["rho"]: sp.Rational(rho.numerator, rho.denominator), syms["T"]: T,
+                                       syms["eps"]: sp.Rational(eps.numerator, eps.denominator)}))
+    return f
+
+
+def _unpulled_arms():
+    """(run, arm, N) of the runs of the proof's context in which an arm (target a*(i) < 1/K) is not pulled after the
+    forced exploration: it keeps tau = N = ceil(rho T eps/4) until t a*(i) >= N (the pulled arm has the largest
+    deficit, >= 0, and this arm's is < 0 until then).  At t = E itself every arm has tau = N, whatever the targets."""
+    for run in ur.runs("unbalanced"):
+        for i, x in enumerate(run.setting.a):
+            if x < Fraction(1, run.setting.K):
+                yield run, i, run.N
+
+
+def _in_theorem_context(claim: Claim) -> bool:
+    return claim.fixed("T") is not None
+
+
 def check_samlingequiv(claim: Claim) -> CheckResult:
     st = claim.printed
     f = _count_fn(st.value("count"))
@@ -60,20 +84,41 @@ def check_samlingequiv(claim: Claim) -> CheckResult:
         ok = abs(n0 - v) <= 1e-9 * v if relation == "=" else n0 <= v * (1 + 1e-12)
         if not ok:
             bad.append((T, rho, K, eps, n0, v))
-    ev = (f"An arm never pulled after the forced exploration keeps its n0 = ceil(rho T eps/4) pulls (algorithm:B-UCB-M, "
-          f"rsb_sim.config.ucb_explore_per_arm); against tau {relation} {st.value('count')} at {n} (T, rho, K) with the "
-          f"experiments' eps = sqrt(K log T/T), T in 100..3e5, rho in 0.1, 0.5, 0.9.  ")
+    free = (f"An arm never pulled after the forced exploration keeps its n0 = ceil(rho T eps/4) pulls (algorithm:B-UCB-M, "
+            f"rsb_sim.config.ucb_explore_per_arm); against tau {relation} {st.value('count')} at {n} (T, rho, K) with the "
+            f"experiments' eps = sqrt(K log T/T), T in 100..3e5, rho in 0.1, 0.5, 0.9.  ")
     if bad:
         T, rho, K, eps, n0, v = _steps.smallest(bad, key=lambda c: (c[0], c[2], c[1]))
-        ev += (f"Differs in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}: tau = {n0} vs "
-               f"{num(v, 6)} (the ceiling).")
-    return entry(claim, holds=not bad, method="numeric", derived="ceil(rho T eps/4)" if bad else "holds", evidence=ev)
+        free += (f"Differs in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}: tau = {n0} "
+                 f"vs {num(v, 6)} (the ceiling).")
+    if not _in_theorem_context(claim):
+        return entry(claim, holds=not bad, method="numeric", derived="ceil(rho T eps/4)" if bad else "holds",
+                     evidence=free)
+    fx = _count_exact(st.value("count"))
+    cbad, cn = [], 0
+    for run, i, N in _unpulled_arms():
+        s_ = run.setting
+        v = fx(s_.rho, run.T, s_.eps)
+        cn += 1
+        if not (N == v if relation == "=" else N <= v):
+            cbad.append((run, i, N, v))
+    ev = (f"In the proof's context ({cn} (run, arm) pairs of RS-UCB-M with an arm not pulled after the exploration: "
+          f"a*(i) < 1/K on the printed mid-point grid, T = the smallest horizon > max(e^K, T(eps)) and 400 T_0, exact "
+          f"rationals): tau {relation} {st.value('count')}?  ")
+    if cbad:
+        run, i, N, v = min(cbad, key=lambda c: (c[0].setting.K, c[0].T))
+        ev += (f"Differs in {len(cbad)}; e.g. {run.setting.describe()}, T = {run.T}: arm {i + 1} keeps tau = "
+               f"ceil(rho T eps/4) = {N} after the exploration, while {st.value('count')} = {v} (= "
+               f"{num(float(v), 6)}).  At t = E = K N every arm has tau = N, whatever the targets.  ")
+    ev += "Outside the context: " + free
+    return entry(claim, holds=not cbad, method="numeric", derived="ceil(rho T eps/4)" if cbad else "holds",
+                 evidence=ev)
 
 
 def mutants_samlingequiv(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "refuted":
         return [claim.reprinted(claim.printed.with_value("count", "rho*T*eps/4 + 1"), "tau <= rho T eps/4 + 1").assuming(
-            "relation", "<=", "")]
+            "relation", "<=", "tau <= rho T eps/4 + 1")]
     return [claim.reprinted(claim.printed.with_value("count", "rho*T*eps/8"), "tau = rho T eps/8")]
 
 
@@ -89,17 +134,51 @@ def check_replace(claim: Claim) -> CheckResult:
         n += 1
         if t >= 1 and c / t < a * (1 - 1e-12):
             bad.append((T, rho, K, eps, n0, t, c / t, a))
-    ev = (f"An arm with target a = eps/2 and tau_t(i) = n0 = ceil(rho T eps/4) is not under-sampled for every t <= n0/a; "
-          f"the step claims {st.value('count')}/t >= a_t(i) there.  {n} (T, rho, K) as for eq:samlingequiv.  ")
+    free = (f"An arm with target a = eps/2 and tau_t(i) = n0 = ceil(rho T eps/4) is not under-sampled for every t <= "
+            f"n0/a; the step claims {st.value('count')}/t >= a_t(i) there.  {n} (T, rho, K) as for eq:samlingequiv.  ")
     if bad:
         T, rho, K, eps, n0, t, lhs, a = _steps.smallest(bad, key=lambda c: (c[0], c[2], c[1]))
-        ev += (f"Fails in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}, n0 = {n0}, t = "
-               f"{t}: tau = {n0} >= t a = {num(t * a, 6)} (not under-sampled) but {st.value('count')}/t = {num(lhs, 6)} < a = "
-               f"{num(a, 6)}: eq:samlingequiv's rho T eps/4 is the count rounded down.  With ceil(rho T eps/4)/t >= a_t(i) "
-               f"(or (rho T eps/4 + 1)/t) the step holds, and the 'latest rho T/2' of eq:oversampledproof becomes "
-               f"2 ceil(rho T eps/4)/eps.")
-    return entry(claim, holds=not bad, method="numeric",
-                 derived="ceil(rho T eps/4)/t >= a_t(i)" if bad else "holds", evidence=ev)
+        free += (f"Fails in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}, n0 = {n0}, "
+                 f"t = {t}: tau = {n0} >= t a = {num(t * a, 6)} (not under-sampled) but {st.value('count')}/t = "
+                 f"{num(lhs, 6)} < a = {num(a, 6)}: eq:samlingequiv's rho T eps/4 is the count rounded down.  With "
+                 f"ceil(rho T eps/4)/t >= a_t(i) (or (rho T eps/4 + 1)/t) the step holds, and the 'latest rho T/2' of "
+                 f"eq:oversampledproof becomes 2 ceil(rho T eps/4)/eps.")
+    if not _in_theorem_context(claim):
+        return entry(claim, holds=not bad, method="numeric",
+                     derived="ceil(rho T eps/4)/t >= a_t(i)" if bad else "holds", evidence=free)
+    fx = _count_exact(st.value("count"))
+    cbad, cn = [], 0
+    # example utility: at t = E every arm has tau = N = E a*(i) (a* = (1/2, 1/2)): not under-sampled, on target
+    for run in ur.runs("example"):
+        cn += 1
+        lhs = fx(run.setting.rho, run.T, run.setting.eps) / run.E
+        if lhs < sp.Rational(1, run.setting.K):
+            cbad.append((run, 0, run.N, run.E, lhs))
+    for run, i, N in _unpulled_arms():
+        s_ = run.setting
+        a = s_.a[i]
+        t = math.floor(N / a)  # the last t at which tau = N >= t a*(i): not under-sampled from E to here
+        if t < run.E:
+            continue
+        cn += 1
+        lhs = fx(s_.rho, run.T, s_.eps) / t
+        if lhs < sp.Rational(a.numerator, a.denominator):
+            cbad.append((run, i, N, t, lhs))
+    ev = (f"In the proof's context ({cn} (run, arm) pairs of RS-UCB-M on the printed mid-point grids, T = the smallest "
+          f"horizon > max(e^K, T(eps)) and 400 T_0, exact rationals: example utility (a* = (1/2, 1/2)) at the end E of "
+          f"the exploration, and arms with a*(i) < 1/K not pulled after it, at the last t with tau_t(i) = N >= t a*(i)): "
+          f"the arm is not under-sampled there; is {st.value('count')}/t >= a*(i)?  ")
+    if cbad:
+        run, i, N, t, lhs = min(cbad, key=lambda c: (c[0].setting.member != "gini" or c[0].setting.p[0] != Fraction(1, 4),
+                                                     c[0].T))
+        ev += (f"No in {len(cbad)}; e.g. {run.setting.describe()}, T = {run.T}: at t = {t} (E = {run.E}) arm {i + 1} "
+               f"has tau = N = {N} >= t a*(i) = {t * run.setting.a[i]} (not under-sampled), but "
+               f"{st.value('count')}/t = {lhs} < a*(i) = {run.setting.a[i]}: rho T eps/4 = "
+               f"{fx(run.setting.rho, run.T, run.setting.eps)} is not an integer and the exploration count is its "
+               f"ceiling.  ")
+    ev += "Outside the context: " + free
+    return entry(claim, holds=not cbad, method="numeric",
+                 derived="ceil(rho T eps/4)/t >= a_t(i)" if cbad else "holds", evidence=ev)
 
 
 def mutants_replace(claim: Claim, result: CheckResult) -> list[Claim]:
