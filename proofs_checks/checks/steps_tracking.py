@@ -7,6 +7,12 @@ exact tracking trajectories of ``eq:UCB_sampling_rule`` with a fixed target
 (:func:`proofs_checks.checks.oversampling.battery_trajectories`: K = 2, 3, 4, 6, aligned and non-aligned grids,
 worst-case starts, run past T(eps)).  Deficits D_i(t) = t a(i) - tau_t(i) are integers after scaling by the common
 denominator of a, so every comparison below is exact.
+
+A step judged in its proof's context (``theorem:UCB upper bound``'s, which ``lemma:oversampling`` and
+``lemma:undersampling`` share: :mod:`proofs_checks.contexts`) is judged on runs of RS-UCB-M as the context fixes them
+(:mod:`._ucb_run`): the printed mid-point grids, the forced exploration ceil(rho T eps/4) per arm, the paper's T_0(eps)
+and T(eps), T > max(e^K, T(eps)).  The trajectories above, from arbitrary starts at T_0, are then what the entry's note
+reports outside the context.
 """
 
 from __future__ import annotations
@@ -110,9 +116,9 @@ def check_samlingequiv(claim: Claim) -> CheckResult:
         ev += (f"Differs in {len(cbad)}; e.g. {run.setting.describe()}, T = {run.T}: arm {i + 1} keeps tau = "
                f"ceil(rho T eps/4) = {N} after the exploration, while {st.value('count')} = {v} (= "
                f"{num(float(v), 6)}).  At t = E = K N every arm has tau = N, whatever the targets.  ")
-    ev += "Outside the context: " + free
+    note = "Outside the proof's context: " + free
     return entry(claim, holds=not cbad, method="numeric", derived="ceil(rho T eps/4)" if cbad else "holds",
-                 evidence=ev)
+                 evidence=ev, note=note)
 
 
 def mutants_samlingequiv(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -176,9 +182,9 @@ def check_replace(claim: Claim) -> CheckResult:
                f"{st.value('count')}/t = {lhs} < a*(i) = {run.setting.a[i]}: rho T eps/4 = "
                f"{fx(run.setting.rho, run.T, run.setting.eps)} is not an integer and the exploration count is its "
                f"ceiling.  ")
-    ev += "Outside the context: " + free
+    note = "Outside the proof's context: " + free
     return entry(claim, holds=not cbad, method="numeric",
-                 derived="ceil(rho T eps/4)/t >= a_t(i)" if cbad else "holds", evidence=ev)
+                 derived="ceil(rho T eps/4)/t >= a_t(i)" if cbad else "holds", evidence=ev, note=note)
 
 
 def mutants_replace(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -333,9 +339,9 @@ def check_UK_oneside(claim: Claim) -> CheckResult:
                f"eq:UCB_UB11 survives.  {_LAW_FREE}  ")
     elif claim.assumes("condition") == EXPLORATION_OVER:
         ev += f"Holds on the runs where {EXPLORATION_OVER}.  "
-    ev += "Outside the context (arbitrary start counts at T_0): " + free
+    note = "Outside the proof's context (arbitrary start counts at T_0): " + free
     return entry(claim, holds=not cbad, method="numeric", derived="holds" if not cbad else
-                 "fails while the forced exploration runs past T(eps)", evidence=ev)
+                 "fails while the forced exploration runs past T(eps)", evidence=ev, note=note)
 
 
 def mutants_UK_oneside(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -451,9 +457,9 @@ def check_oversampling2(claim: Claim) -> CheckResult:
                f"index on the tie; a random tie rule pulls it with probability 1/2), though it is in case (b) "
                f"(tau_t(j)/t = a*(j)).  It recurs at every even t.  The conclusion j notin O_(t+1) survives (a pulled "
                f"arm has D >= 0, so tau_(t+1)(j)/(t+1) <= a*(j) + 1/(t+1)).  ")
-    ev += "Outside the context (non-aligned grids, arbitrary start counts at T_0 = K or 3K + 1): " + free
+    note = "Outside the proof's context (non-aligned grids, arbitrary start counts at T_0 = K or 3K + 1): " + free
     return entry(claim, holds=not found and not bad_bound, method="numeric", derived=derived if found or not holds
-                 else "holds", evidence=ev)
+                 else "holds", evidence=ev, note=note)
 
 
 def mutants_oversampling2(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -532,9 +538,9 @@ def check_m_finite(claim: Claim) -> CheckResult:
                f"{_issue_scale(claim)}  {_LAW_FREE}")
     else:
         ev += "No."
-    ev += "  Outside the context (tracking from arbitrary start counts at T_0): " + free
+    note = "Outside the proof's context (tracking from arbitrary start counts at T_0): " + free
     return entry(claim, holds=not cpulled, method="numeric", derived="holds" if not cpulled else
-                 "arms of O_t are pulled while the forced exploration runs past T_0(eps)", evidence=ev)
+                 "arms of O_t are pulled while the forced exploration runs past T_0(eps)", evidence=ev, note=note)
 
 
 def _issue_scale(claim: Claim) -> str:
