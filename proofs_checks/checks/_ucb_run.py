@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from ..numfmt import num
 from . import _steps
 from . import oversampling as ov
 
@@ -92,7 +93,7 @@ class Setting:
         a = ", ".join(str(x) for x in self.a)
         p = ", ".join(str(x) for x in self.p)
         return (f"{self.member} on Bern({p}), mid-point grid eps = {self.eps}, rho = {self.rho}: a* = ({a}), "
-                f"Delta_min = {_steps.fmt(self.delta_min)}, T_0(eps) = {self.T0}, T(eps) = {float(self.T_eps):.6g}")
+                f"Delta_min = {_steps.fmt(self.delta_min)}, T_0(eps) = {self.T0}, T(eps) = {num(float(self.T_eps), 6)}")
 
 
 @lru_cache(maxsize=None)
@@ -220,7 +221,7 @@ def exploration_pulls_of_over_sampled(run: Run, start: int, threshold=1) -> tupl
 
     During the exploration step t + 1 pulls arm t mod K.  For an arm with a(i) < 1/K, tau_t(i) >= (t - K + 1)/K, so
     tau_t(i) - t a(i) - c >= t (1/K - a(i)) - (K - 1)/K - c (c the threshold), increasing in t: once it is positive
-    the arm stays in O_t until E.  The count is a sum over residues; the first such t is found by the same bound and checked exactly.
+    the arm stays in O_t until E.  The count is a sum over residues; below that bound the times are checked exactly.
     """
     K, a, E = run.setting.K, run.setting.a, run.E
     pulls, first = 0, None

@@ -60,7 +60,7 @@ def _parameters(c: paper_claims.Comparison):
     says = {a: a == c.says for a in needs}
     holds = all(bool(needs[a]) == says[a] for a in needs)
     got = ", ".join(f"{a}: {', '.join(v) or 'none'}" for a, v in needs.items())
-    ev = (f"Free symbols of what each algorithm computes: " + "; ".join(f"{a} {{{', '.join(s)}}}" for a, s in
+    ev = ("Free symbols of what each algorithm computes: " + "; ".join(f"{a} {{{', '.join(s)}}}" for a, s in
                                                                         inputs().items())
           + f".  Instance-dependent among them ({', '.join(INSTANCE)}): {got}.  CE-UCB-M's index adds q and L, which "
           "eq:UCB_alpha2 calls 'the Hölder parameters of the underlying distortion function h' (table:table_risks "

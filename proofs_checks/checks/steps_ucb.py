@@ -549,12 +549,14 @@ def check_UB10_1(claim: Claim) -> CheckResult:
     tilde = [tuple(str(Fraction(x).limit_denominator(64)) for x in pt) for pt in w["points"][w["opt_tilde"]]]
     optimal = [tuple(str(Fraction(x).limit_denominator(64)) for x in pt) for pt in w["points"][w["opt"]]]
     in_context = w["opt_tilde"].tolist() != w["opt"].tolist() and not single
+    m = _steps.member(s.member)
+    y_bound = (s.delta_min / (2 * s.K * m.L)) ** (1 / m.q)
     witness = (f"  Inside the proof's context: {s.describe()}, T = {run.T} (the smallest > max(e^K, T(eps))), "
                f"exploration N = {run.N} per arm (E = {run.E}); at t = T_0(eps) = {w['t']}"
                + (f" (not a multiple of K, so on every run the counts differ there; shown: the run that tracks "
                   f"{optimal[0]} from E)" if w['t'] % s.K else f" (the run that tracks {optimal[0]} from E)")
                + f": tau_t = {w['tau']}, radii {_steps.fmt(w['r'][0], 6)}, {_steps.fmt(w['r'][1], 6)} (both "
-               f"below (Delta_min/(2KL))^(1/q) = {_steps.fmt((s.delta_min / (2 * s.K * _steps.member(s.member).L)) ** (1 / _steps.member(s.member).q), 6)}), p_hat = "
+               f"below (Delta_min/(2KL))^(1/q) = {_steps.fmt(y_bound, 6)}), p_hat = "
                f"({', '.join(_steps.fmt(x, 6) for x in w['phat'])}) on E_0,t: OPT = {optimal}, OPT~_t = {tilde} "
                f"(optimistic values of the tied points differ by {_steps.fmt(w['margin'], 3)}"
                + ("; OPT~_t does not contain the point tracked, so the rule that keeps a^U_(t-1) only while it is "
