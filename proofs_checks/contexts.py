@@ -73,6 +73,11 @@ CONTEXTS: dict[str, Context] = {c.result: c for c in (
     Context("theorem:RS-ETC-M", SETTING + "; beta exists", _ETC_FIXES + (
         ("eps", "Theta((K^(2+2/q) T^-gamma log T)^(q/(2 beta))), gamma = 2 beta/(2 beta + r)"),)),
     Context("theorem:UCB upper bound", SETTING, _UCB_FIXES),
+    # the two lemmas on the tracking rule are proved inside the proof of theorem:UCB upper bound and fix what it fixes
+    Context("lemma:oversampling", SETTING + "; the complement of E_3 (a fixed target a* in OPT from T_0(eps) on)",
+            _UCB_FIXES),
+    Context("lemma:undersampling", SETTING + "; the complement of E_3 (a fixed target a* in OPT from T_0(eps) on)",
+            _UCB_FIXES),
     Context("corollary:RS-UCB-M", SETTING + "; beta exists, r <= beta + q/2", _UCB_FIXES + (
         ("eps", "Theta((K^(2/q) log T/T)^kappa), kappa = (2 beta/q + 2)^-1"),)),
     Context("theorem:W", "1-sub-Gaussian laws read as P(|X| > u) <= 2 exp(-u^2/2), the reading the proof uses "

@@ -411,6 +411,57 @@ EXPERIMENTS: tuple[ExperimentSetup, ...] = (
 #: Discussion after ``eq:UCB_alpha2``: the algorithm said to have the better regret guarantee, per row.
 DISCUSSION_BETTER: dict[str, str] = {"right_tail": "RS-ETC-M", "gini": "RS-UCB-M"}
 
+@dataclass(frozen=True)
+class Comparison:
+    """A sentence of ``sec:analysis`` or of the Discussion after ``eq:UCB_alpha2`` that compares RS-ETC-M with
+    RS-UCB-M / CE-UCB-M.
+
+    Attributes
+    ----------
+    id : str
+        Ledger id (``sec:analysis#text.NAME`` or ``eq:UCB_alpha2#discussion.NAME``).
+    sentence : str
+        The sentence, LaTeX reduced to text.
+    says : str
+        What it says, as data: the algorithm with the better guarantee (``RS-ETC-M``, ``RS-UCB-M``), ``neither``
+        (no uniform winner), ``depends`` (the winner depends on the DR); for ``scope`` ``parameters`` the one algorithm
+        that needs instance-dependent parameters.
+    scope : str
+        What is compared: ``parameters`` (the algorithms' inputs), ``discrete`` (the discrete regret of the
+        eps-dependent theorems), ``solitary`` / ``mixture`` / ``all`` (the eps-independent rates of the rows of
+        table:table_regrets with a solitary optimum, a mixture optimum, all rows), ``gini_orderwise`` (Gini
+        deviation's eps-independent rates, an order-wise improvement: a larger power of T).
+    """
+
+    id: str
+    sentence: str
+    says: str
+    scope: str
+
+
+_DIS = "eq:UCB_alpha2#discussion."
+#: The comparative sentences of sec:analysis and of the Discussion after eq:UCB_alpha2 not covered by
+#: :data:`DISCRETE_TEXT`, :data:`LITERATURE_TEXT` or :data:`DISCUSSION_BETTER`.
+COMPARISONS: tuple[Comparison, ...] = (
+    Comparison(_DIS + "instance_parameters", "Unlike RS-ETC-M, RS-UCB-M and the CE-UCB-M are independent of "
+               "instance-dependent parameters.", "RS-ETC-M", "parameters"),
+    Comparison(_DIS + "neither_dominates", "The performance of RS-ETC-M and RS-UCB-M depends on the choice of DR, with "
+               "neither uniformly dominating the other.", "neither", "all"),
+    Comparison(_DIS + "solitary", "In Section sec:analysis we show that RS-ETC-M has better regret guarantees for DRs "
+               "favoring a solitary arm policy.", "RS-ETC-M", "solitary"),
+    Comparison(_DIS + "mixture_depends", "In contrast, for the DRs that have a mixture optimal policy, the performance "
+               "advantage depends on the DR.", "depends", "mixture"),
+    Comparison(_REL + "instance_parameters", "In the mixtures setting, however, access to instance-dependent "
+               "parameters yields better regret guarantees for the ETC-type algorithm (i.e., RS-ETC-M).", "RS-ETC-M",
+               "discrete"),
+    Comparison(_REL + "weaker_discrete", "An important observation is that these algorithms [RS-UCB-M, CE-UCB-M] "
+               "yield weaker discrete regret guarantees compared to RS-ETC-M.", "RS-ETC-M", "discrete"),
+    Comparison(_REL + "gini_orderwise", "However, when we optimize the algorithms for the discretization level eps, "
+               "we observe an order-wise improvement in the regret of the RS-UCB-M and CE-UCB-M algorithms (Gini "
+               "deviation).", "RS-UCB-M", "gini_orderwise"),
+)
+
+
 #: ``sec: experiments``: "the optimal mixing coefficient is alpha* = [0.8, 0.2]" (Gini, Bern(0.4), Bern(0.9)).
 EXPERIMENT_ALPHA_STAR: tuple[float, ...] = (0.8, 0.2)
 

@@ -123,6 +123,12 @@ def _L_general(claim: Claim, printed_L: str) -> tuple[str, str, str]:
             "(eq:wang_def, finite support), > 1 for tau > 1; L = 1 holds iff tau <= 1 (Bernoulli arms: tau = 1)")
 
 
+def L_on_support(claim: Claim, printed_L: str) -> tuple[str, str, str]:
+    """(status, derived, evidence) of a printed constant L of the PHT measure for CDFs on [0, tau], the lemma's
+    domain (``table:table_risks`` reads its PHT constant from here); ``claim.assumes("support")`` may state tau <= 1."""
+    return _L_general(claim, printed_L)
+
+
 def _r_extra() -> str:
     bits = []
     for params in SWEEP:

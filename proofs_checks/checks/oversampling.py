@@ -242,7 +242,11 @@ def check(claim: Claim) -> CheckResult:
           f"Proof facts: the pulled arm has D >= 0 so D stays > -1 after a pull; an over-sampled arm (D < -1) is "
           f"never pulled and leaves at ceil((tau_T0(i) - 1)/a(i)) <= (2/eps)(T_0 - 1) because a(i) >= eps/2 "
           f"(also for the footnote's last coordinate).  Needs a(i) > 0: false on the etc grid (a(i) = 0 keeps an "
-          f"explored arm over-sampled forever), which the lemma does not use.")
+          f"explored arm over-sampled forever), which the lemma does not use.  These trajectories start the tracking at "
+          f"T_0, as the proof does; RS-UCB-M's forced exploration (algorithm:B-UCB-M) can run past T_0 and past "
+          f"T_0 + m (lemma:oversampling#step:eq:m_finite has the witness), and then O_t is not empty just after "
+          f"T_0 + m.  The printed statement is existential ('there exists a finite time'), and a time exists "
+          f"(2 ceil(rho T eps/4)/eps after the exploration at the latest), but it grows with T.")
     return CheckResult(ID, "Under the complement of E3 (fixed target a* from T_0 on), O_t is empty for every "
                            f"t > T(eps) = T_0 + m, m = {m_text}",
                        f"O_t = {{}} for t > T(eps) = T_0 + m, m = {m_text}",

@@ -100,13 +100,36 @@ def check_claim(claim: Claim) -> CheckResult:
           f"{over.derived_rate} (slope target {target}); consistent = {over.consistent}.  The theorem's bound is "
           f"{'informative at none' if vac else 'informative at some'} of these horizons (side condition and trivial "
           f"bound).  {over.derived_from[:300]}")
-    claim_text = (f"{LABELS[algo]}: the regret of {algo.upper()} on Gini p = {list(INSTANCES[row])} decays at the "
-                  f"derived rate (slope of log regret vs log T)" + ("" if stated == PAPER else f" with {stated} ({ov})"))
-    return CheckResult(claim.id, claim_text, "regret -> 0 at the theorem's rate",
-                       f"paper constants: slope {paper.slope if paper.slope is None else round(paper.slope, 3)} "
-                       f"({'degenerate' if paper.degenerate else 'not degenerate'}); overrides: slope "
-                       f"{over.slope if over.slope is None else round(over.slope, 3)}, consistent {over.consistent}",
-                       status, "simulation", ev)
+    if vac:
+        # what holds is the theorem's bound (above the trivial bound at every tested T); the measured regret is said
+        # as measured, never as "holding" -- a growing regret is allowed by a bound that says nothing
+        claim_text = (f"{LABELS[algo]}'s bound on the regret of {algo.upper()} on Gini p = {list(INSTANCES[row])} at "
+                      f"T in {list(TS)} (the rate it gives along eps = sqrt(K log T/T))")
+        derived = (f"the bound is above the trivial bound at every tested T, so it cannot be contradicted there; "
+                   f"measured with {OVERRIDDEN}: the regret {_trend(over)}; with {PAPER}: "
+                   + ("degenerate runs, " if paper.degenerate else "") + f"the regret {_trend(paper)}")
+    else:
+        claim_text = (f"{LABELS[algo]}: the regret of {algo.upper()} on Gini p = {list(INSTANCES[row])} decays at the "
+                      f"derived rate (slope of log regret vs log T)" + ("" if stated == PAPER else f" with {stated} ({ov})"))
+        derived = (f"paper constants: slope {paper.slope if paper.slope is None else round(paper.slope, 3)} "
+                   f"({'degenerate' if paper.degenerate else 'not degenerate'}); overrides: slope "
+                   f"{over.slope if over.slope is None else round(over.slope, 3)}, consistent {over.consistent}")
+    return CheckResult(claim.id, claim_text, "regret -> 0 at the theorem's rate", derived, status, "simulation", ev)
+
+
+def _trend(r) -> str:
+    """What a measurement shows, in words: grows, decays more slowly than the derived rate, or at least at it."""
+    if r.slope is None:
+        return "has no slope (mean regret <= 0 at all but one horizon)"
+    ci = f"slope {num(r.slope, 3, 'f')} [{num(r.ci_low, 3, 'f')}, {num(r.ci_high, 3, 'f')}]"
+    target = "" if r.derived_exponent is None else f", derived {num(-r.derived_exponent, 3, 'f')}"
+    if r.ci_low > 0:
+        return f"grows ({ci}{target})"
+    if r.ci_high >= 0:
+        return f"does not decay measurably ({ci}{target})"
+    if r.consistent is True:
+        return f"decays at least at the derived rate ({ci}{target})"
+    return f"decays more slowly than the derived rate ({ci}{target})"
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:

@@ -7,6 +7,12 @@ exact tracking trajectories of ``eq:UCB_sampling_rule`` with a fixed target
 (:func:`proofs_checks.checks.oversampling.battery_trajectories`: K = 2, 3, 4, 6, aligned and non-aligned grids,
 worst-case starts, run past T(eps)).  Deficits D_i(t) = t a(i) - tau_t(i) are integers after scaling by the common
 denominator of a, so every comparison below is exact.
+
+A step judged in its proof's context (``theorem:UCB upper bound``'s, which ``lemma:oversampling`` and
+``lemma:undersampling`` share: :mod:`proofs_checks.contexts`) is judged on runs of RS-UCB-M as the context fixes them
+(:mod:`._ucb_run`): the printed mid-point grids, the forced exploration ceil(rho T eps/4) per arm, the paper's T_0(eps)
+and T(eps), T > max(e^K, T(eps)).  The trajectories above, from arbitrary starts at T_0, are then what the entry's note
+reports outside the context.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import sympy as sp
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _steps
+from . import _ucb_run as ur
 from . import oversampling as ov
 from ._steps import entry
 from ..numfmt import num
@@ -47,6 +54,30 @@ def _count_fn(text: str):
     return sp.lambdify((syms["rho"], syms["T"], syms["eps"]), expr, "math")
 
 
+def _count_exact(text: str):
+    """The printed count as an exact function of (rho, T, eps) (Fractions in, a SymPy Rational out)."""
+    expr, syms = _steps.printed(text, ("rho", "T", "eps"))
+
+    def f(rho: Fraction, T: int, eps: Fraction):
+        return sp.nsimplify(expr.subs({syms["rho"]: sp.Rational(rho.numerator, rho.denominator), syms["T"]: T,
+                                       syms["eps"]: sp.Rational(eps.numerator, eps.denominator)}))
+    return f
+
+
+def _unpulled_arms():
+    """(run, arm, N) of the runs of the proof's context in which an arm (target a*(i) < 1/K) is not pulled after the
+    forced exploration: it keeps tau = N = ceil(rho T eps/4) until t a*(i) >= N (the pulled arm has the largest
+    deficit, >= 0, and this arm's is < 0 until then).  At t = E itself every arm has tau = N, whatever the targets."""
+    for run in ur.runs("unbalanced"):
+        for i, x in enumerate(run.setting.a):
+            if x < Fraction(1, run.setting.K):
+                yield run, i, run.N
+
+
+def _in_theorem_context(claim: Claim) -> bool:
+    return claim.fixed("T") is not None
+
+
 def check_samlingequiv(claim: Claim) -> CheckResult:
     st = claim.printed
     f = _count_fn(st.value("count"))
@@ -59,20 +90,41 @@ def check_samlingequiv(claim: Claim) -> CheckResult:
         ok = abs(n0 - v) <= 1e-9 * v if relation == "=" else n0 <= v * (1 + 1e-12)
         if not ok:
             bad.append((T, rho, K, eps, n0, v))
-    ev = (f"An arm never pulled after the forced exploration keeps its n0 = ceil(rho T eps/4) pulls (algorithm:B-UCB-M, "
-          f"rsb_sim.config.ucb_explore_per_arm); against tau {relation} {st.value('count')} at {n} (T, rho, K) with the "
-          f"experiments' eps = sqrt(K log T/T), T in 100..3e5, rho in 0.1, 0.5, 0.9.  ")
+    free = (f"An arm never pulled after the forced exploration keeps its n0 = ceil(rho T eps/4) pulls (algorithm:B-UCB-M, "
+            f"rsb_sim.config.ucb_explore_per_arm); against tau {relation} {st.value('count')} at {n} (T, rho, K) with the "
+            f"experiments' eps = sqrt(K log T/T), T in 100..3e5, rho in 0.1, 0.5, 0.9.  ")
     if bad:
         T, rho, K, eps, n0, v = _steps.smallest(bad, key=lambda c: (c[0], c[2], c[1]))
-        ev += (f"Differs in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}: tau = {n0} vs "
-               f"{num(v, 6)} (the ceiling).")
-    return entry(claim, holds=not bad, method="numeric", derived="ceil(rho T eps/4)" if bad else "holds", evidence=ev)
+        free += (f"Differs in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}: tau = {n0} "
+                 f"vs {num(v, 6)} (the ceiling).")
+    if not _in_theorem_context(claim):
+        return entry(claim, holds=not bad, method="numeric", derived="ceil(rho T eps/4)" if bad else "holds",
+                     evidence=free)
+    fx = _count_exact(st.value("count"))
+    cbad, cn = [], 0
+    for run, i, N in _unpulled_arms():
+        s_ = run.setting
+        v = fx(s_.rho, run.T, s_.eps)
+        cn += 1
+        if not (N == v if relation == "=" else N <= v):
+            cbad.append((run, i, N, v))
+    ev = (f"In the proof's context ({cn} (run, arm) pairs of RS-UCB-M with an arm not pulled after the exploration: "
+          f"a*(i) < 1/K on the printed mid-point grid, T = the smallest horizon > max(e^K, T(eps)) and 400 T_0, exact "
+          f"rationals): tau {relation} {st.value('count')}?  ")
+    if cbad:
+        run, i, N, v = min(cbad, key=lambda c: (c[0].setting.K, c[0].T))
+        ev += (f"Differs in {len(cbad)}; e.g. {run.setting.describe()}, T = {run.T}: arm {i + 1} keeps tau = "
+               f"ceil(rho T eps/4) = {N} after the exploration, while {st.value('count')} = {v} (= "
+               f"{num(float(v), 6)}).  At t = E = K N every arm has tau = N, whatever the targets.  ")
+    note = "Outside the proof's context: " + free
+    return entry(claim, holds=not cbad, method="numeric", derived="ceil(rho T eps/4)" if cbad else "holds",
+                 evidence=ev, note=note)
 
 
 def mutants_samlingequiv(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "refuted":
         return [claim.reprinted(claim.printed.with_value("count", "rho*T*eps/4 + 1"), "tau <= rho T eps/4 + 1").assuming(
-            "relation", "<=", "")]
+            "relation", "<=", "tau <= rho T eps/4 + 1")]
     return [claim.reprinted(claim.printed.with_value("count", "rho*T*eps/8"), "tau = rho T eps/8")]
 
 
@@ -88,17 +140,51 @@ def check_replace(claim: Claim) -> CheckResult:
         n += 1
         if t >= 1 and c / t < a * (1 - 1e-12):
             bad.append((T, rho, K, eps, n0, t, c / t, a))
-    ev = (f"An arm with target a = eps/2 and tau_t(i) = n0 = ceil(rho T eps/4) is not under-sampled for every t <= n0/a; "
-          f"the step claims {st.value('count')}/t >= a_t(i) there.  {n} (T, rho, K) as for eq:samlingequiv.  ")
+    free = (f"An arm with target a = eps/2 and tau_t(i) = n0 = ceil(rho T eps/4) is not under-sampled for every t <= "
+            f"n0/a; the step claims {st.value('count')}/t >= a_t(i) there.  {n} (T, rho, K) as for eq:samlingequiv.  ")
     if bad:
         T, rho, K, eps, n0, t, lhs, a = _steps.smallest(bad, key=lambda c: (c[0], c[2], c[1]))
-        ev += (f"Fails in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}, n0 = {n0}, t = "
-               f"{t}: tau = {n0} >= t a = {num(t * a, 6)} (not under-sampled) but {st.value('count')}/t = {num(lhs, 6)} < a = "
-               f"{num(a, 6)}: eq:samlingequiv's rho T eps/4 is the count rounded down.  With ceil(rho T eps/4)/t >= a_t(i) "
-               f"(or (rho T eps/4 + 1)/t) the step holds, and the 'latest rho T/2' of eq:oversampledproof becomes "
-               f"2 ceil(rho T eps/4)/eps.")
-    return entry(claim, holds=not bad, method="numeric",
-                 derived="ceil(rho T eps/4)/t >= a_t(i)" if bad else "holds", evidence=ev)
+        free += (f"Fails in {len(bad)} cases, smallest: T = {T}, rho = {rho}, K = {K}, eps = {num(eps, 6)}, n0 = {n0}, "
+                 f"t = {t}: tau = {n0} >= t a = {num(t * a, 6)} (not under-sampled) but {st.value('count')}/t = "
+                 f"{num(lhs, 6)} < a = {num(a, 6)}: eq:samlingequiv's rho T eps/4 is the count rounded down.  With "
+                 f"ceil(rho T eps/4)/t >= a_t(i) (or (rho T eps/4 + 1)/t) the step holds, and the 'latest rho T/2' of "
+                 f"eq:oversampledproof becomes 2 ceil(rho T eps/4)/eps.")
+    if not _in_theorem_context(claim):
+        return entry(claim, holds=not bad, method="numeric",
+                     derived="ceil(rho T eps/4)/t >= a_t(i)" if bad else "holds", evidence=free)
+    fx = _count_exact(st.value("count"))
+    cbad, cn = [], 0
+    # example utility: at t = E every arm has tau = N = E a*(i) (a* = (1/2, 1/2)): not under-sampled, on target
+    for run in ur.runs("example"):
+        cn += 1
+        lhs = fx(run.setting.rho, run.T, run.setting.eps) / run.E
+        if lhs < sp.Rational(1, run.setting.K):
+            cbad.append((run, 0, run.N, run.E, lhs))
+    for run, i, N in _unpulled_arms():
+        s_ = run.setting
+        a = s_.a[i]
+        t = math.floor(N / a)  # the last t at which tau = N >= t a*(i): not under-sampled from E to here
+        if t < run.E:
+            continue
+        cn += 1
+        lhs = fx(s_.rho, run.T, s_.eps) / t
+        if lhs < sp.Rational(a.numerator, a.denominator):
+            cbad.append((run, i, N, t, lhs))
+    ev = (f"In the proof's context ({cn} (run, arm) pairs of RS-UCB-M on the printed mid-point grids, T = the smallest "
+          f"horizon > max(e^K, T(eps)) and 400 T_0, exact rationals: example utility (a* = (1/2, 1/2)) at the end E of "
+          f"the exploration, and arms with a*(i) < 1/K not pulled after it, at the last t with tau_t(i) = N >= t a*(i)): "
+          f"the arm is not under-sampled there; is {st.value('count')}/t >= a*(i)?  ")
+    if cbad:
+        run, i, N, t, lhs = min(cbad, key=lambda c: (c[0].setting.member != "gini" or c[0].setting.p[0] != Fraction(1, 4),
+                                                     c[0].T))
+        ev += (f"No in {len(cbad)}; e.g. {run.setting.describe()}, T = {run.T}: at t = {t} (E = {run.E}) arm {i + 1} "
+               f"has tau = N = {N} >= t a*(i) = {t * run.setting.a[i]} (not under-sampled), but "
+               f"{st.value('count')}/t = {lhs} < a*(i) = {run.setting.a[i]}: rho T eps/4 = "
+               f"{fx(run.setting.rho, run.T, run.setting.eps)} is not an integer and the exploration count is its "
+               f"ceiling.  ")
+    note = "Outside the proof's context: " + free
+    return entry(claim, holds=not cbad, method="numeric",
+                 derived="ceil(rho T eps/4)/t >= a_t(i)" if cbad else "holds", evidence=ev, note=note)
 
 
 def mutants_replace(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -165,6 +251,56 @@ def _show(c) -> str:
             f"{tuple(int(x) for x in traj.counts[0])} at T_0 = {traj.t0}, t = {t}, arm {j + 1}")
 
 
+#: The condition under which the steps that start the tracking at T_0(eps) hold in the proof's context: the forced
+#: exploration is over by then.  It fails for every T above about 4 T_0/(K rho eps), which the theorem allows.
+EXPLORATION_OVER = "the forced exploration K ceil(rho T eps/4) ends by T_0(eps)"
+
+
+def _in_context(claim: Claim) -> bool:
+    """The claim is judged in the proof's context (the forced exploration fixed) and states no condition."""
+    return claim.fixed("n0") is not None
+
+
+def _context_runs(claim: Claim, families=("example", "unbalanced")) -> list:
+    """The runs of :mod:`._ucb_run` (with the condition stated: only those whose exploration ends by T_0)."""
+    out = [r for f in families for r in ur.runs(f)]
+    if claim.assumes("condition") == EXPLORATION_OVER:
+        out = [r for r in out if r.E <= r.setting.T0]
+    return out
+
+
+def _context_words(runs) -> str:
+    return (f"{len(runs)} runs of RS-UCB-M in the proof's context (printed mid-point grids, forced exploration "
+            f"ceil(rho T eps/4) per arm round robin, T_0(eps) and T(eps) of the paper with Delta_min(eps), q and L of "
+            f"the distortion, T = the smallest horizon > max(e^K, T(eps)) and T = 400 T_0; the rule "
+            f"eq:UCB_sampling_rule tracks a* from the end of the exploration, computed exactly)")
+
+
+#: Why the exploration's witnesses hold for every law of sec:setting, unbounded (sub-Gaussian) ones included.
+_LAW_FREE = ("The run depends on the arms' laws only through a* and T_0(eps): for any T_0, T = 400 T_0, K = 4, rho = 1/2, "
+             "eps = 1/10 give E = 4 ceil(5 T_0) = 20 T_0 > T(eps) = 20 (T_0 - 1), and every arm with a*(i) < 1/K is in "
+             "O_E, so the failure holds on unbounded sub-Gaussian laws as on Bernoulli ones.")
+
+
+def _uk_oneside_context(claim: Claim, frm: Fraction, bnd, syms):
+    """(worst tau_t(i) - t a*(i) over t >= T(eps) at the times that matter, failures) in the proof's context.  Within
+    the exploration tau_t(i) - t a(i) grows for a(i) < 1/K, so its largest value there is at its end E; after E the
+    run is tracked exactly (at ceil(T(eps)) and at T)."""
+    worst, bad = None, []
+    for run in _context_runs(claim):
+        s = run.setting
+        b = Fraction(str(bnd.subs(syms["K"], s.K)))
+        for t in sorted({math.ceil(s.T_eps), run.E, run.T}):
+            if t < s.T_eps or t > run.T:
+                continue
+            tau = run.counts(t)
+            m, i = max((c - t * x, i) for i, (c, x) in enumerate(zip(tau, s.a)))
+            worst = m if worst is None else max(worst, m)
+            if not (m <= frm and frm < b):
+                bad.append((s, run, t, i, tau, m))
+    return worst, bad
+
+
 def check_UK_oneside(claim: Claim) -> CheckResult:
     st = claim.printed
     frm = Fraction(str(_steps.printed(st.value("from"), ())[0]))
@@ -180,15 +316,37 @@ def check_UK_oneside(claim: Claim) -> CheckResult:
             b = Fraction(str(bnd.subs(syms["K"], K)))
             if not (m <= frm and frm < b):
                 bad.append((K, eps, traj, m, b))
-    ev = (f"{_traj_words()}: max over t >= T(eps) and arms of tau_t(i) - t a(i) = {worst} (<= {st.value('from')}, "
-          f"lemma:oversampling), and {st.value('from')} < {st.value('bound')} for every K >= 2.  ")
+    free = (f"{_traj_words()}: max over t >= T(eps) and arms of tau_t(i) - t a(i) = {worst} (<= {st.value('from')}, "
+            f"lemma:oversampling), and {st.value('from')} < {st.value('bound')} for every K >= 2.  ")
     if bad:
         K, eps, traj, m, b = bad[0]
-        ev += f"Fails: K = {K}, eps = {eps}: max {m}, bound {b} (strictness needs 1/t < K/t with {st.value('from')})."
-    return entry(claim, holds=not bad, method="numeric", derived="holds" if not bad else "fails", evidence=ev)
+        free += f"Fails: K = {K}, eps = {eps}: max {m}, bound {b} (strictness needs 1/t < K/t with {st.value('from')})."
+    if not _in_context(claim):
+        return entry(claim, holds=not bad, method="numeric", derived="holds" if not bad else "fails", evidence=free)
+    cworst, cbad = _uk_oneside_context(claim, frm, bnd, syms)
+    runs = _context_runs(claim)
+    ev = (f"{_context_words(runs)}: max over t >= T(eps) (at ceil(T(eps)), the end E of the exploration when E >= "
+          f"T(eps), and T) and arms of tau_t(i) - t a*(i) = {num(float(cworst), 6)} against {st.value('from')}.  ")
+    if cbad:
+        s, run, t, i, tau, m = min(cbad, key=lambda c: (c[0].K != 4, c[5]))
+        ev += (f"Fails in {len(cbad)} of them; e.g. {s.describe()}, T = {run.T}: the exploration gives "
+               f"each arm N = ceil(rho T eps/4) = {run.N} pulls and ends at E = K N = {run.E} > T(eps); at t = {t}, "
+               f"tau_t = {tau}, arm {i + 1}: tau_t(i) - t a*(i) = {m} > {st.value('from')}, and tau_t(i)/t - a*(i) = "
+               f"{num(float(m / t), 6)} >= K/t = {num(s.K / t, 6)}.  The forced exploration lasts K ceil(rho T eps/4) "
+               f"steps, more than T(eps) ~ (2/eps) T_0 once T > about 8 T_0/(K rho eps^2), which the theorem allows "
+               f"(T > max(e^K, T(eps)) only); lemma:oversampling's proof starts the tracking at T_0.  At t = T itself "
+               f"the over-sampled arms have left O (by 2 ceil(rho T eps/4)/eps ~ rho T/2 < T), so the use at T in "
+               f"eq:UCB_UB11 survives.  {_LAW_FREE}  ")
+    elif claim.assumes("condition") == EXPLORATION_OVER:
+        ev += f"Holds on the runs where {EXPLORATION_OVER}.  "
+    note = "Outside the proof's context (arbitrary start counts at T_0): " + free
+    return entry(claim, holds=not cbad, method="numeric", derived="holds" if not cbad else
+                 "fails while the forced exploration runs past T(eps)", evidence=ev, note=note)
 
 
 def mutants_UK_oneside(claim: Claim, result: CheckResult) -> list[Claim]:
+    if result.status == "refuted" and _in_context(claim):
+        return [claim.assuming("condition", EXPLORATION_OVER, f"{EXPLORATION_OVER} (stated)")]
     return [claim.reprinted(claim.printed.with_value("bound", "1"), "< 1/t")]
 
 
@@ -265,24 +423,47 @@ def check_oversampling2(claim: Claim) -> CheckResult:
         if over.any():
             bad_bound.append((K, eps, traj))
     case = "a*(j) <= tau_t(j)/t" if low == "a" else "a*(j) < tau_t(j)/t"
-    ev = (f"{_traj_words()}: every (t, j) of case (b) ({case} <= a*(j) + 1/t; {n} pairs): is arm j pulled at t+1 "
-          f"(the step says no), and tau_t(j)/(t+1) <= {st.value('bound')}.  ")
+    free = (f"{_traj_words()}: every (t, j) of case (b) ({case} <= a*(j) + 1/t; {n} pairs): is arm j pulled at t+1 "
+            f"(the step says no), and tau_t(j)/(t+1) <= {st.value('bound')}.  ")
     if pulled:
         c = _steps.smallest(pulled, key=lambda c: (c[0], c[3]))
-        ev += (f"Arm j is pulled in {len(pulled)} trajectories; smallest: {_show(c)}: tau_t(j) = t a*(j) exactly, all "
-               "deficits are 0 and the tie goes to the lowest arm, so j is 'the most under-sampled arm' (case (b) "
-               "includes the boundary of case (a)).  The conclusion survives: a pulled arm has D >= 0, so after the "
-               "pull tau_(t+1)(j)/(t+1) <= a*(j) + 1/(t+1).  ")
+        free += (f"Arm j is pulled in {len(pulled)} trajectories; smallest: {_show(c)}: tau_t(j) = t a*(j) exactly, "
+                 "all deficits are 0 and the tie goes to the lowest arm, so j is 'the most under-sampled arm' (case "
+                 "(b) includes the boundary of case (a)).  The conclusion survives: a pulled arm has D >= 0, so after "
+                 "the pull tau_(t+1)(j)/(t+1) <= a*(j) + 1/(t+1).  ")
     if bad_bound:
-        ev += f"The inequality fails in {len(bad_bound)} trajectories.  "
+        free += f"The inequality fails in {len(bad_bound)} trajectories.  "
     holds = not pulled and not bad_bound
-    return entry(claim, holds=holds, method="numeric",
-                 derived="not pulled only when tau_t(j)/t > a*(j); the bound a*(j) + 1/(t+1) holds" if pulled else
-                 "holds", evidence=ev)
+    derived = ("not pulled only when tau_t(j)/t > a*(j); the bound a*(j) + 1/(t+1) holds" if not holds else "holds")
+    if not _in_context(claim):
+        return entry(claim, holds=holds, method="numeric", derived=derived, evidence=free)
+    # in the proof's context: exploration from the start, printed mid-point grids, t > T_0(eps), T > T(eps)
+    runs = _context_runs(claim, ("example",))
+    found = []
+    for run in runs:
+        w = ur.first_boundary_pull(run, run.setting.T0 + 1)
+        if w is not None and (low == "a" or w[2][w[1]] * 1 > w[0] * run.setting.a[w[1]]):
+            found.append((run, w))
+    ev = (f"{_context_words(runs)}, on the family of example utility (Gini deviation on Bern(p), Bern(1 - p), a* = "
+          f"(1/2, 1/2) on the mid-point grid: it reaches the largest Gini value 1/4 with the true laws, so on E_0 it is "
+          f"optimistic-optimal at every t and the rule keeps it from the end of the exploration on, a path of "
+          f"positive probability): is an arm of case (b) ({case}) pulled at some t > T_0(eps)?  ")
+    if found:
+        run, (t, j, tau) = min(found, key=lambda c: c[1][0])
+        s_ = run.setting
+        ev += (f"Yes, in {len(found)} of {len(runs)} runs; smallest: {s_.describe()}, T = {run.T} (> max(e^K, T(eps))), "
+               f"N = ceil(rho T eps/4) = {run.N} per arm, exploration over at E = {run.E}; at t = {t} > T_0(eps), "
+               f"tau_t = {tau} = t a* exactly, every deficit is 0 and eq:UCB_sampling_rule pulls arm {j + 1} (lowest "
+               f"index on the tie; a random tie rule pulls it with probability 1/2), though it is in case (b) "
+               f"(tau_t(j)/t = a*(j)).  It recurs at every even t.  The conclusion j notin O_(t+1) survives (a pulled "
+               f"arm has D >= 0, so tau_(t+1)(j)/(t+1) <= a*(j) + 1/(t+1)).  ")
+    note = "Outside the proof's context (non-aligned grids, arbitrary start counts at T_0 = K or 3K + 1): " + free
+    return entry(claim, holds=not found and not bad_bound, method="numeric", derived=derived if found or not holds
+                 else "holds", evidence=ev, note=note)
 
 
 def mutants_oversampling2(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "refuted":
+    if result.status == "refuted" and claim.printed.value("case_low") != "strict":
         return [claim.reprinted(claim.printed.with_value("case_low", "strict"), "case (b) with a*(j) < tau_t(j)/t")]
     return [claim.reprinted(claim.printed.with_value("case_low", "a"), "case (b) with a*(j) <= tau_t(j)/t")]
 
@@ -326,15 +507,60 @@ def check_m_finite(claim: Claim) -> CheckResult:
         if hit.any():
             s = int(np.flatnonzero(hit)[0])
             pulled.append((K, eps, traj, int(t[s]), int(acts[s])))
-    ev = (f"{_traj_words()}: is an arm of O_t (threshold {claim.printed.value('threshold')}/t) ever pulled?  ({n} "
-          "(t, arm) pairs in O.)  ")
+    free = (f"{_traj_words()}: is an arm of O_t (threshold {claim.printed.value('threshold')}/t) ever pulled?  ({n} "
+            "(t, arm) pairs in O.)  ")
     if pulled:
         c = _steps.smallest(pulled, key=lambda c: (c[0], c[3]))
-        ev += f"Yes, {len(pulled)} trajectories; smallest: {_show(c)}."
+        free += f"Yes, {len(pulled)} trajectories; smallest: {_show(c)}."
     else:
-        ev += ("Never: the pulled arm has the largest deficit, which is >= 0 since the deficits sum to 0, while an arm "
-               "of O_t has D < -1; so tau stays tau_(T_0)(i) until the arm leaves O.")
-    return entry(claim, holds=not pulled, method="numeric", derived="holds" if not pulled else "fails", evidence=ev)
+        free += ("Never: the pulled arm has the largest deficit, which is >= 0 since the deficits sum to 0, while an "
+                 "arm of O_t has D < -1; so tau stays tau_(T_0)(i) until the arm leaves O.")
+    if not _in_context(claim):
+        return entry(claim, holds=not pulled, method="numeric", derived="holds" if not pulled else "fails",
+                     evidence=free)
+    runs = _context_runs(claim)
+    cpulled = []
+    for run in runs:
+        s = run.setting
+        count, first = ur.exploration_pulls_of_over_sampled(run, s.T0, threshold=thr)
+        if count:
+            cpulled.append((run, count, first))
+    ev = f"{_context_words(runs)}: is an arm of O_t pulled at some t >= T_0(eps)?  "
+    if cpulled:
+        run, count, first = min(cpulled, key=lambda c: (c[0].setting.K != 4, c[0].T))
+        s = run.setting
+        oE = ur.over_sampled(s.a, ur.explore_counts(s.K, run.E), run.E, thr)
+        ev += (f"Yes, in {len(cpulled)} of {len(runs)} runs: the forced exploration (round robin, "
+               f"K ceil(rho T eps/4) steps) is still running at T_0 and pulls every arm.  E.g. {s.describe()}, "
+               f"T = 400 T_0 = {run.T}: N = {run.N}, the exploration ends at E = {run.E} "
+               f"{'>' if run.E > s.T_eps else '<='} T(eps); arms of O_t are pulled {count} times after T_0 (first at "
+               f"t = {first}), and O_E = {{{', '.join(str(i + 1) for i in oE)}}}.  "
+               f"{_issue_scale(claim)}  {_LAW_FREE}")
+    else:
+        ev += "No."
+    note = "Outside the proof's context (tracking from arbitrary start counts at T_0): " + free
+    return entry(claim, holds=not cpulled, method="numeric", derived="holds" if not cpulled else
+                 "arms of O_t are pulled while the forced exploration runs past T_0(eps)", evidence=ev, note=note)
+
+
+def _issue_scale(claim: Claim) -> str:
+    """The same run scaled down to T_0 = 1000 (K = 4, eps = 1/10, rho = 1/2, a* = (1/20, 1/20, 1/20, 17/20),
+    T = 400 T_0), stepped pull by pull: the count a reader can redo by hand."""
+    thr = _O_threshold(claim)
+    s = ur.setting(*ur.UNBALANCED[0])
+    small = ur.Run(ur.Setting(s.member, s.p, s.eps, s.rho, s.a, s.n_optimal, s.delta_min, 1000,
+                              Fraction(2) / s.eps * 999), 400 * 1000)
+    loop = ur.exploration_pulls_loop(small, 1000, threshold=thr)
+    oE = ur.over_sampled(s.a, ur.explore_counts(4, small.E), small.E, thr)
+    return (f"Scaled to T_0 = 1000 (same K, eps, rho, a*, T = 400 T_0): E = {small.E} > T(eps) = "
+            f"{small.setting.T_eps}, arms of O_t pulled {loop} times after T_0 (stepped one pull at a time), O_E = "
+            f"{{{', '.join(str(i + 1) for i in oE)}}}.")
+
+
+def mutants_m_finite(claim: Claim, result: CheckResult) -> list[Claim]:
+    if result.status == "refuted" and _in_context(claim):
+        return [claim.assuming("condition", EXPLORATION_OVER, f"{EXPLORATION_OVER} (stated)")]
+    return mutants_O(claim, result)
 
 
 #: The threshold of the over-sampled set O_t = {i: tau_t(i)/t > a*(i) + 1/t} as the proof defines it (the display
@@ -411,6 +637,6 @@ CLAIMS = claim_map(
     _c(_O + "eq:oversampling2", check_oversampling2, mutants_oversampling2),
     _c(_O + "eq:UK_2", check_UK_2, mutants_O),
     _c(_O + "eq:oversampling3", check_oversampling3, mutants_oversampling3),
-    _c(_O + "eq:m_finite", check_m_finite, mutants_O),
+    _c(_O + "eq:m_finite", check_m_finite, mutants_m_finite),
     _c(_O + "eq:m", check_m, mutants_m),
 )

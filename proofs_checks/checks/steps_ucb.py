@@ -17,10 +17,14 @@ Evidence, each from the printed step (:data:`proofs_checks.paper_claims.PROOF_ST
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 import sympy as sp
+
+from rsb_sim.rules import TIE_TOL
+from rsb_theory.grids import Grid
 
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
@@ -486,13 +490,50 @@ def check_UB10(claim: Claim) -> CheckResult:
 
 #: What eq:UCB_UB10-1 needs besides eq:UCB_UB10.
 SINGLE_OPT = "OPT_eps has a single point"
+#: The tie of example utility: Gini deviation on Bern(1/4), Bern(3/4), the printed mid-point grid eps = 1/4, where
+#: OPT = {(3/8, 5/8), (5/8, 3/8)} (mixture means 9/16 and 7/16, symmetric about 1/2).
+TIE_CASE = ("gini", (Fraction(1, 4), Fraction(3, 4)), Fraction(1, 4), Fraction(1, 2))
+
+
+@lru_cache(maxsize=1)
+def tie_witness() -> dict:
+    """A state of RS-UCB-M inside the proof's context where OPT~_t != OPT on E_0,t (exact counts, the paper's radius).
+
+    The run of :mod:`._ucb_run` at the smallest horizon T > max(e^K, T(eps)) (Delta_min(eps) = 1/32, the gap between
+    OPT and the rest, as eq:UCB_UB10 uses it), tracking the first optimal point from the end of the exploration; at
+    t = T_0(eps) the counts differ, so do the radii 16 (sqrt(2 e log T) + 32)/sqrt(tau_t(i)).  p_hat is the atom
+    round(p tau)/tau (within 1/tau of p, inside the confidence sets: E_0 holds).  For Bernoulli laws and concave h the
+    optimistic value of a is max of h on [<a, p_hat - r>, <a, p_hat + r>] (docs/theory.md, "The Jensen reduction")."""
+    from rsb_theory.rates.constants import radius_constant
+
+    from . import _ucb_run as ur
+
+    s = ur.setting(*TIE_CASE)
+    run = ur.Run(s, s.T_min())
+    t = s.T0
+    tau = run.counts(t)
+    c = radius_constant(run.T)
+    r = np.array([c / math.sqrt(x) for x in tau])
+    p = np.array([float(x) for x in s.p])
+    phat = np.array([round(x * n) / n for x, n in zip(s.p, tau)], dtype=float)
+    lo, hi = np.clip(phat - r, 0, 1), np.clip(phat + r, 0, 1)
+    m = _steps.member(s.member)
+    pts = Grid(s.K, float(s.eps), "ucb").points()
+    V = np.asarray(m.d.numeric(pts @ p), dtype=float)
+    opt = V >= V.max() - TIE_TOL
+    x_lo, x_hi = pts @ lo, pts @ hi
+    ucb = np.asarray(m.d.numeric(np.clip(_steps.top(m.name), x_lo, x_hi)), dtype=float)
+    opt_t = ucb >= ucb.max() - TIE_TOL
+    return {"setting": s, "run": run, "t": t, "tau": tau, "r": r, "phat": phat, "points": pts, "opt": opt,
+            "opt_tilde": opt_t, "ucb": ucb, "margin": float(np.sort(ucb[opt])[-1] - np.sort(ucb[opt])[0])}
 
 
 def check_UB10_1(claim: Claim) -> CheckResult:
-    # In the proof's context T > T(eps), and T(eps) is finite only when Delta_min(eps) > 0: with the literal
-    # eq:discrete_gap (a != a*) a tie of optimal grid points gives Delta_min = 0, so OPT is a single point there.
-    in_context = claim.fixed("T") is not None
-    single = in_context or claim.assumes("condition") == SINGLE_OPT
+    # In the proof's context ties of optimal grid points are allowed: OPT_eps is a set, the algorithm is built to track
+    # one of several optimal mixtures (section RS_UCB_M), and eq:UCB_UB10 reads Delta_min(eps) as the gap between OPT
+    # and the rest (rsb_theory.gap), positive under a tie.  With the literal eq:discrete_gap (a != a*) it is 0 there,
+    # T(eps) = inf and the theorem would not apply: said in the evidence, not the status.
+    single = claim.assumes("condition") == SINGLE_OPT
     value = float(_steps.printed(claim.printed.value("value"), ())[0])
 
     def test(b: st_.States):
@@ -506,14 +547,44 @@ def check_UB10_1(claim: Claim) -> CheckResult:
     head = (f"OPT~_t = OPT as sets ({multi} blocks have several optimal grid points, e.g. Gini on (0.25, 0.75): two "
             "points symmetric about 1/2 tie)" + (f", only blocks where {SINGLE_OPT}" if single else "") + ".")
     fail = ("OPT~_t != OPT: when OPT has several points, the optimistic values of the tied points differ and OPT~_t "
-            "keeps one of them (eq:UCB_UB10 only gives OPT~_t within OPT); with the literal eq:discrete_gap "
-            "(a != a*) Delta_min = 0 there and T_0(eps) = inf")
-    note = (f"Outside the proof's context ({multi} blocks with several optimal points, where Delta_min = 0 and "
-            "T(eps) = inf, so the theorem does not apply): OPT~_t can be a strict subset of OPT there." if in_context
-            and multi else "")
-    return _state_entry(claim, n, bad, head, fail, "OPT~_t = OPT in every state.", "T0",
-                        repair=SINGLE_OPT if not single else None, derived_bad="OPT~_t is within OPT; equal iff OPT "
-                        "is a single point", note=note)
+            "keeps one of them (eq:UCB_UB10 only gives OPT~_t within OPT)")
+    w = tie_witness()
+    s, run = w["setting"], w["run"]
+    tilde = [tuple(str(Fraction(x).limit_denominator(64)) for x in pt) for pt in w["points"][w["opt_tilde"]]]
+    optimal = [tuple(str(Fraction(x).limit_denominator(64)) for x in pt) for pt in w["points"][w["opt"]]]
+    in_context = w["opt_tilde"].tolist() != w["opt"].tolist() and not single
+    m = _steps.member(s.member)
+    y_bound = (s.delta_min / (2 * s.K * m.L)) ** (1 / m.q)
+    witness = (f"  Inside the proof's context: {s.describe()}, T = {run.T} (the smallest > max(e^K, T(eps))), "
+               f"exploration N = {run.N} per arm (E = {run.E}); at t = T_0(eps) = {w['t']}"
+               + (f" (not a multiple of K, so on every run the counts differ there; shown: the run that tracks "
+                  f"{optimal[0]} from E)" if w['t'] % s.K else f" (the run that tracks {optimal[0]} from E)")
+               + f": tau_t = {w['tau']}, radii {_steps.fmt(w['r'][0], 6)}, {_steps.fmt(w['r'][1], 6)} (both "
+               f"below (Delta_min/(2KL))^(1/q) = {_steps.fmt(y_bound, 6)}), p_hat = "
+               f"({', '.join(_steps.fmt(x, 6) for x in w['phat'])}) on E_0,t: OPT = {optimal}, OPT~_t = {tilde} "
+               f"(optimistic values of the tied points differ by {_steps.fmt(w['margin'], 3)}"
+               + ("; OPT~_t does not contain the point tracked, so the rule that keeps a^U_(t-1) only while it is "
+                  "optimistic-optimal switches target" if optimal[0] not in tilde else "") + ").  For Gini on these laws "
+               f"the two optimistic values are equal only when p_hat(1) + p_hat(2) - 1 = (r(2) - r(1))/4, a line in "
+               f"the confidence box; off it OPT~_t is one point, so P(OPT~_t != OPT | E_0,t) > 0 for every t >= "
+               f"T_0(eps) at which the counts differ.  A single OPT is no repair: the paper applies the theorem to Gini "
+               f"deviation (example utility, the experiments' Bern(0.4), Bern(0.9), where 8 of the 39 mid-point grids "
+               f"with 1/eps = 2..40 tie) and designs the algorithm for several optimal mixtures.  With the literal "
+               f"eq:discrete_gap (min over a != a*) a tie gives Delta_min(eps) = 0 and T(eps) = inf, and the step "
+               f"would be outside every T the theorem allows." if not single else "")
+    res = _state_entry(claim, n, bad, head + witness, fail, "OPT~_t = OPT in every state.", "T0",
+                       derived_bad="OPT~_t is within OPT; equal iff OPT is a single point")
+    if single or not (bad or in_context):
+        return res
+    return entry(claim, holds=False, method="numeric", derived="OPT~_t is within OPT; equal iff OPT is a single point",
+                 evidence=res.evidence, repair=SINGLE_OPT, repair_at_uses=False)
+
+
+def mutants_UB10_1(claim: Claim, result: CheckResult) -> list[Claim]:
+    """A single optimal point stated (the step then holds) for a failing verdict, else a stronger printed value."""
+    if result.status in ("refuted", "conditional"):
+        return [claim.assuming("condition", SINGLE_OPT, f"{SINGLE_OPT} stated")]
+    return [claim.reprinted(claim.printed.with_value("value", "-1"), "probability below 0")]
 
 
 # ---------------------------------------------------------------------------- eq:UCB_f1, f2, UB11/12
@@ -998,7 +1069,7 @@ CLAIMS = claim_map(
     _c("eq:UCB_UB8", check_UB8, mutants_T0),
     _c("eq:UCB_UB9", check_UB9, mutants_T0),
     _c("eq:UCB_UB10", check_UB10, mutants_T0),
-    _c("eq:UCB_UB10-1", check_UB10_1, _steps.condition_mutants(SINGLE_OPT, "value", "-1", "probability below 0")),
+    _c("eq:UCB_UB10-1", check_UB10_1, mutants_UB10_1),
     _c("eq:UCB_f1", check_f1, mutants_f1),
     _c("eq:UCB_f2", check_f2, _steps.condition_mutants(MISS_1, "bound", "1/(2 - (1/T**2 + 1)**K)/2", "/2")),
     _c("after:eq:UCB_f2", check_after_f2, _steps.condition_mutants(T_E_K, "rhs", "99/100", "> 99/100")),

@@ -126,12 +126,33 @@ def check_r(claim: Claim) -> CheckResult:
                        row.r, f.derived_text, f.status, "symbolic", ev)
 
 
+#: Rows whose parameters the table states beyond the Bernoulli family: the footnote of the q column reports q "for
+#: K-arm Bernoulli bandit distributions except for CVaR and PHT Measure", and lemma:PHT (whose constant the L cell
+#: is) is stated for CDFs supported on [0, tau].  Their L is judged on that domain too.
+SUPPORT_ROWS = ("pht",)
+
+
+def _L_support(claim: Claim, row: paper_claims.RiskRow):
+    """(status, derived, evidence) of the PHT constant for CDFs on [0, tau] (:func:`holder_pht.L_on_support`)."""
+    from .holder_pht import L_on_support
+
+    return L_on_support(claim, row.L)
+
+
 def check_L(claim: Claim) -> CheckResult:
     row: paper_claims.RiskRow = claim.printed
     f = _L(row.key, row.L, row.r)
-    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({row.L_label})",
-                       row.L, f.derived_text, f.status, "symbolic" if "numeric" not in f.evidence else "numeric",
-                       f.evidence)
+    status, derived_text, ev = f.status, f.derived_text, f.evidence
+    domain = ""
+    if row.key in SUPPORT_ROWS:
+        st, der, why = _L_support(claim, row)
+        status = worst(status, st)
+        derived_text = f"Bernoulli (tau = 1): {derived_text}; {der}"
+        ev = (f"{ev} | The table states the PHT row beyond the Bernoulli family (the q column's footnote excepts PHT; "
+              f"the constant is lemma:PHT's, stated for CDFs on [0, tau]): {why}.")
+        domain = " for CDFs on [0, tau]" + (" with tau <= 1" if claim.assumes("support") else "")
+    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({row.L_label}){domain}",
+                       row.L, derived_text, status, "symbolic" if "numeric" not in ev else "numeric", ev)
 
 
 @dataclass(frozen=True)
@@ -246,7 +267,12 @@ def mutants_r(claim: Claim, result: CheckResult) -> list[Claim]:
 
 def mutants_L(claim: Claim, result: CheckResult) -> list[Claim]:
     row = claim.printed
-    return _value_mutants(claim, result, "L", _L(row.key, row.L, row.r))
+    out = []
+    if result.status == "conditional" and row.key in SUPPORT_ROWS:
+        from .holder_pht import TAU_AT_MOST_ONE
+
+        out.append(claim.assuming("support", TAU_AT_MOST_ONE, f"CDFs on [0, tau] with {TAU_AT_MOST_ONE} stated"))
+    return out + _value_mutants(claim, result, "L", _L(row.key, row.L, row.r))
 
 
 def mutants_beta(claim: Claim, result: CheckResult) -> list[Claim]:

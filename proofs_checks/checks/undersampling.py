@@ -119,7 +119,9 @@ def _check_bound(claim: Claim) -> CheckResult:
           + f".  rsb_sim RS-UCB-M (K={K_sim}, paper constants, fixed first grid point) gives {num(float(sim_m), 3, 'f')}.  "
           f"Proof of the sharper constant: from T(eps) on every D_j = t a(j) - tau_t(j) >= -1 (lemma:oversampling) "
           f"and sum_j D_j = 0, so D_i <= K - 1; hence |tau_t(i)/t - a(i)| <= (K-1)/t (< K/t as printed).  The proof's "
-          f"own bound (eq:UK_oneside) is 1/t on the over-sampled side.")
+          f"own bound (eq:UK_oneside) is 1/t on the over-sampled side.  These starts at T_0 leave out RS-UCB-M's forced "
+          f"exploration, which can run past T(eps) (lemma:undersampling#step:eq:UK_oneside has the witness); the bound "
+          f"then fails just after T(eps) and holds again once the exploration's over-sampled arms are back on target.")
     return CheckResult(ID, f"{shown} for all t >= T(eps) under the complement of E3",
                        paper_claims.SAMPLING_CLAIMS[ID] if claim.printed == paper_claims.UNDERSAMPLING_BOUND else shown,
                        "(K-1)/t (and tau_t(i) - t a*(i) <= 1)" if holds else "violated",

@@ -22,7 +22,8 @@ N_BEFORE_STEPS = 137
 STEP_MODULES = ("constants_theorems", "steps_aux", "steps_etc", "steps_example", "steps_holder", "steps_setting",
                 "steps_tracking", "steps_ucb", "steps_w")
 #: The check modules of issue 25's coverage: displays that had no entry of their own, and running-text claims.
-COVERAGE_MODULES = ("analysis_text", "concentration_exact", "lipwass_exact", "literature_text", "ucb_regret_display")
+COVERAGE_MODULES = ("analysis_text", "concentration_exact", "lipwass_exact", "literature_text", "ucb_regret_display",
+                    "analysis_comparisons")
 #: The check modules of hypotheses judged where the paper uses them (a policy's random count, beta at the experiments).
 USE_MODULES = ("beta_hypothesis", "concentration_policy")
 

@@ -295,3 +295,16 @@ def test_checks_are_deterministic():
     a = concentration.monte_carlo(concentration.SEED)
     concentration.monte_carlo.cache_clear()
     assert concentration.monte_carlo(concentration.SEED) == a
+
+
+def test_table_pht_constant_is_judged_on_the_lemmas_support():
+    """table:table_risks#pht.L is lemma:PHT's constant, stated for CDFs on [0, tau] (the q column's footnote excepts PHT
+    from the Bernoulli family): conditional on tau <= 1, like lemma:PHT#L; stating tau <= 1 makes it verified."""
+    from proofs_checks.registry import claims, evaluate
+
+    cell = evaluate(claims()["table:table_risks#pht.L"], mutants=True)
+    lemma = evaluate(claims()["lemma:PHT#L"])
+    assert cell.status == lemma.status == "conditional"
+    assert "(s=1/2, tau=2) 1.414" in cell.evidence and cell.mutant_caught
+    stated = claims()["table:table_risks#pht.L"].assuming("support", holder_pht.TAU_AT_MOST_ONE, "")
+    assert stated.run().status == "verified"

@@ -138,8 +138,12 @@ def test_ids_name_the_result_and_the_label():
     (U + "eq:A21", "verified", "= 1"),
     (U + "after:eq:UCB_f2", "verified", "at T = floor(e^K) + 1"),
     (U + "eq:UCB_f2", "gap", "No counterexample in the proof's context"),
-    (U + "eq:samlingequiv", "refuted", "T = 100, rho = 0.1, K = 2"),
-    (U + "eq:replace", "refuted", "n0 = 1, t = 6"),
+    (U + "eq:samlingequiv", "refuted", "At t = E = K N every arm has tau = N"),
+    (U + "eq:replace", "refuted", "gini on Bern(1/4, 3/4), mid-point grid eps = 1/3"),
+    (U + "eq:UCB_UB10-1", "refuted", "OPT~_t = [('5/8', '3/8')]"),
+    ("lemma:oversampling#step:eq:oversampling2", "refuted", "every deficit is 0 and eq:UCB_sampling_rule pulls arm 1"),
+    ("lemma:oversampling#step:eq:m_finite", "refuted", "pulled 14250 times after T_0 (stepped one pull at a time)"),
+    ("lemma:undersampling#step:eq:UK_oneside", "refuted", "ends at E = K N"),
     (U + "eq:Discretized_regret", "gap", "sqrt(eps)"),
     ("lemma:oversampling#step:eq:m", "verified", "difference 0"),
     ("lemma:oversampling#step:eq:UK_1", "verified", "a/(t + 1)"),
@@ -232,3 +236,62 @@ def test_derived_bound_on_arm_K(K, n0, extra, data):
         return
     dev = abs(Fraction(tau[K - 1], T) - a[K - 1])
     assert dev <= Fraction(len(S) * n0 + K - 1 - len(S), T)
+
+
+# ------------------------------------------------------------------ the tracking steps in their proof's context
+def test_exact_tracker_with_jumps_and_periods_matches_the_step_by_step_tracker():
+    """Route 1: _ucb_run.Tracker (jumps over stretches of one pulled arm, skips whole periods); route 2: the step-by-step
+    exact tracker of lemma:oversampling.  Same counts on every printed mid-point grid tried, from exploration starts."""
+    from proofs_checks.checks import _ucb_run as ur
+    from proofs_checks.checks import oversampling as ov
+
+    for K, eps in ((2, Fraction(1, 3)), (2, Fraction(1, 12)), (3, Fraction(2, 9)), (4, Fraction(1, 10))):
+        assert ur.mid_point_aligned(K, eps)
+        m = int(1 / eps - Fraction(K, 2))
+        for n in ([0] * (K - 1), [m] + [0] * (K - 2), [0] * (K - 2) + [m]):
+            a = ov.grid_point(K, eps, tuple(n))
+            for N in (1, 7, 50):
+                tau0 = (N,) * K
+                for steps in (1, 37, 900, 4000):
+                    tr = ur.Tracker(a, tau0, K * N)
+                    tr.advance(K * N + steps)
+                    assert tr.tau == [int(x) for x in ov.track_exact(a, tau0, steps).counts[-1]]
+    assert not ur.mid_point_aligned(3, Fraction(1, 4))
+
+
+def test_forced_exploration_running_past_T0_pulls_over_sampled_arms():
+    """The witness K = 4, eps = 1/10, rho = 1/2, a* = (1/20, 1/20, 1/20, 17/20), T = 400 T_0 (T_0 = 1000): closed form and
+    a pull-by-pull count agree; the exploration ends at E = 20 T_0 > T(eps) with O_E = {1, 2, 3}."""
+    from proofs_checks.checks import _ucb_run as ur
+
+    s = ur.setting(*ur.UNBALANCED[0])
+    assert s.a == (Fraction(1, 20),) * 3 + (Fraction(17, 20),)
+    small = ur.Run(ur.Setting(s.member, s.p, s.eps, s.rho, s.a, 1, s.delta_min, 1000, Fraction(2) / s.eps * 999),
+                   400 * 1000)
+    assert small.E == 20_000 > small.setting.T_eps == 19_980
+    assert ur.exploration_pulls_of_over_sampled(small, 1000) == (14_250, 1000)
+    assert ur.exploration_pulls_loop(small, 1000) == 14_250
+    assert ur.over_sampled(s.a, ur.explore_counts(4, small.E), small.E) == (0, 1, 2)
+    # at the paper's T_0(eps) of this instance (q = L = 1, Delta_min = 3/50) the same happens
+    big = ur.Run(s, 400 * s.T0)
+    assert big.E > s.T_eps and ur.exploration_pulls_of_over_sampled(big, s.T0)[0] > 0
+
+
+def test_tracking_steps_hold_when_the_exploration_ends_by_T0():
+    """The mutant that states the condition: the in-context failures of eq:m_finite and eq:UK_oneside are all runs whose
+    exploration outlasts T_0(eps)."""
+    for ident in ("lemma:oversampling#step:eq:m_finite", "lemma:undersampling#step:eq:UK_oneside"):
+        c = claims()[ident]
+        assert c.context is not None and c.run().status == "refuted"
+        assert c.assuming("condition", steps_tracking.EXPLORATION_OVER, "").run().status == "verified"
+        assert c.without_context().run().status == "verified"
+
+
+def test_tie_of_optimal_grid_points_inside_the_ucb_context():
+    w = steps_ucb.tie_witness()
+    s = w["setting"]
+    assert s.n_optimal == 2 and w["opt"].sum() == 2 and w["opt_tilde"].sum() == 1
+    assert w["t"] >= s.T0 and w["tau"][0] != w["tau"][1] and w["margin"] > 0
+    assert np.all(np.abs(w["phat"] - np.array([0.25, 0.75])) <= w["r"])  # E_0,t
+    c = claims()[U + "eq:UCB_UB10-1"]
+    assert c.assuming("condition", steps_ucb.SINGLE_OPT, "").run().status == "verified"

@@ -174,6 +174,22 @@ def test_slope_ledger_entries_and_theorem_entries():
         assert res.id == theorems_experiments.IDS[part] and res.status == "vacuous"
 
 
+def test_vacuous_slope_entries_never_say_a_growing_regret_holds():
+    """Where the theorem's bound says nothing, the entry's claim is the bound (which holds) and the measured regret is
+    said as measured: RS-UCB-M on Gini (0.1, 0.3) with the overrides grows, and the sentence says so."""
+    from proofs_checks.checks import slopes_gini
+    from proofs_checks.findings import sentence
+
+    for ident in ("corollary:RS-UCB-M#slope.gini_solitary", "theorem:RS-ETC-M#slope.gini_solitary"):
+        c = slopes_gini.CLAIMS[ident]
+        r = c.run()
+        assert r.status == "vacuous" and "'s bound on the regret" in r.claim
+        assert "cannot be contradicted" in r.derived and "decays at the derived rate (slope" not in r.claim
+        assert [m.run().status for m in slopes_gini.mutants(c, r)] == ["refuted"]
+    r = slopes_gini.CLAIMS["corollary:RS-UCB-M#slope.gini_solitary"].run()
+    assert "the regret grows" in r.derived and "the regret grows" in sentence(r)
+
+
 def test_horizons_are_streams_of_one_root_seed():
     """Horizon j runs on stream (j,) of the same seed (never seed + j): no two horizons share rewards."""
     req = slopes.SlopeRequest(algo="rs-ucb-m", Ts=(200, 400, 800), trials=3, seed=5, radius_scale=0.01,
