@@ -339,14 +339,14 @@ def paired_tests(samples: dict, T: int, metric: str) -> list[dict]:
     return rows
 
 
-def arm_gaps(req: CompareRequest, d=None) -> tuple[list[float], list[float]]:
+def arm_gaps(req: CompareRequest, d=None, laws=None) -> tuple[list[float], list[float]]:
     """(U_h(F_i) of each arm, Delta_i = max_k U_h(F_k) - U_h(F_i)) of the compared instance, from
-    :func:`rsb_theory.laws.arm_values` (the laws of ``p``, ``support``/``probs`` or ``arms``)."""
+    :func:`rsb_theory.laws.arm_values` (the laws of ``p``, ``support``/``probs`` or ``arms``, or ``laws``)."""
     from rsb_theory.distortions import resolve
     from rsb_theory.laws import arm_values
 
     d = d or resolve(req.dr, **dict(req.params))
-    vals = np.asarray(arm_values(d, _laws(req)), dtype=float)
+    vals = np.asarray(arm_values(d, laws if laws is not None else _laws(req)), dtype=float)
     return vals.tolist(), (vals.max() - vals).tolist()
 
 
@@ -398,13 +398,14 @@ def _seq(req: CompareRequest, *key):
     return np.random.SeedSequence(int(req.seed), spawn_key=(BOOT_STREAM,) + tuple(int(k) for k in key))
 
 
-def analyse(req: CompareRequest, loaded: list[tuple[Run, dict, dict]]) -> dict:
+def analyse(req: CompareRequest, loaded: list[tuple[Run, dict, dict]], d=None, laws=None) -> dict:
     """The numbers of a comparison from its runs (``(Run, summary, arrays)`` each): rows, means with bootstrap
-    intervals, the paired tests, the warnings.  Shared by ``rsb compare`` and :func:`proofs_checks.api.compare`."""
+    intervals, the paired tests, the warnings.  Shared by ``rsb compare`` and :func:`proofs_checks.api.compare`
+    (which passes its distortion ``d`` and, for laws given as objects, ``laws``)."""
     first = loaded[0][1]
     alpha = [float(x) for x in first["alpha_star"]]
     K = len(alpha)
-    values, gaps = arm_gaps(req)
+    values, gaps = arm_gaps(req, d, laws)
     gap_arr = np.asarray(gaps)
     rows, samples, props, warns, notes = [], {}, {}, {}, {}
     names = list(dict.fromkeys(r.name for r, _s, _a in loaded))
