@@ -360,7 +360,8 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
         raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")
     for algo in algos:
         if algo not in sim_options.ALGORITHMS:
-            raise ValueError(f"argument 'algos': unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
+            raise ValueError(f"argument 'algos': unknown algorithm {algo!r}; known: "
+                             f"{', '.join(sim_options.ALGORITHMS)}")
     if (Ts is None) == (T is None):
         raise ValueError("argument 'Ts': give the horizons Ts (or one horizon T), not both")
     Ts = [int(T)] if Ts is None else [int(x) for x in Ts]

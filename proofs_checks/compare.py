@@ -16,9 +16,9 @@ others run as they are.
 ``tune_grid`` (the same log-grid for all) on *tuning seeds* -- stream (:data:`TUNE_STREAM`, j, i) of the root
 for horizon j and tuning instance i (i = 0: the instance itself; i >= 1: ``tune_instances``) -- and the
 multiplier of least score is chosen per algorithm and horizon (:func:`choose`).  Which algorithm has an
-exploration constant is decided in one place, :func:`proofs_checks.exploration.exploration_constant`.  Its regret is then
-reported on the fresh seeds (j,), with the untuned default (multiplier 1) beside it; tuning-free algorithms
-appear as they are.
+exploration constant is decided in one place, :func:`proofs_checks.exploration.exploration_constant`.
+Its regret is then reported on the fresh seeds (j,), with the untuned default (multiplier 1) beside it;
+tuning-free algorithms appear as they are.
 
 Then, each written atomically:
 
@@ -540,6 +540,12 @@ def result(req: CompareRequest, a: dict, tuning=None, chosen=None) -> dict:
            "notes": a["notes"]}
     if tuning is not None:
         res["tuning"] = tuning
+        grid = sorted(req.tune_grid)
+        for (algo, T), m in chosen.items():
+            if m in (grid[0], grid[-1]):  # the best may lie beyond the grid: say so, never silently
+                res["notes"][f"{algo} T={T} tuning"] = (
+                    f"{algo}'s multiplier at T = {T} was chosen at the {'lower' if m == grid[0] else 'upper'} end "
+                    f"of the grid (x{m:g}): a multiplier beyond it may do better; widen --tune-grid")
         out: dict = {}
         for (algo, T), m in sorted(chosen.items(), key=lambda kv: (req.algos.index(kv[0][0]), kv[0][1])):
             out.setdefault(algo, {})[T] = m
@@ -626,7 +632,8 @@ def format_summary(res: dict) -> str:
     if res.get("chosen"):
         lines.append("tuned multipliers (chosen on the tuning seeds): " + "; ".join(
             f"{a} " + ", ".join(f"T={T}: x{m:g}" for T, m in per.items()) for a, per in res["chosen"].items()))
-    lines.append(f"paired tests (common random numbers), Holm-adjusted over the pairs at each T, level {res['level']:g}:")
+    lines.append(f"paired tests (common random numbers), Holm-adjusted over the pairs at each T, "
+                 f"level {res['level']:g}:")
     for r in res["tests"]:
         if r["smaller_by_t"] == r["smaller_by_wilcoxon"]:
             verdict = (f"{r['smaller_by_t']} smaller by both tests" if not r["smaller_by_t"].startswith("not shown")

@@ -348,7 +348,8 @@ def compare_figure(a: dict, title: str, trials: int, ranges=None):
     handles = [Line2D([], [], color=colors[a["settings"][n]["algo"]],
                       ls="--" if n.endswith("(default)") else "-", marker="o", ms=4, label=label(n)) for n in names]
     if gap is not None and gap > 1e-12:
-        handles.append(Line2D([], [], color="k", ls=":", label=f"best-arm floor V(alpha*) - max_i U_h(F_i) = {gap:.3g}"))
+        handles.append(Line2D([], [], color="k", ls=":",
+                              label=f"best-arm floor V(alpha*) - max_i U_h(F_i) = {gap:.3g}"))
     handles.append(Line2D([], [], color="grey", lw=6, alpha=0.3, label="95 % bootstrap interval of the mean"))
     if any(n.endswith("(default)") for n in names):
         handles.append(Line2D([], [], color="k", ls="--", label="dashed: the algorithm's untuned default"))

@@ -198,6 +198,7 @@ EXPRESSION_FLAGS = [
     *((_REPRO, f) for f in ("--trials", "--seed", "--jobs", "--chunk", "--wait")),
     *((_COMPARE, f) for f in ("--algos", "--dr", "--p", "--Ts", "--trials", "--seed", "--radius-scale", "--jobs",
                               "--chunk", "--wait")),
+    *((_COMPARE + ["--tune"], f) for f in ("--tune-grid", "--tune-trials", "--tune-instances")),
     (_COMPARE[:4] + ["pht"] + _COMPARE[5:], "--param"),
     (_COMPARE[:5] + ["--arms", "beta(2,5);uniform(0.3,0.1)"] + _COMPARE[7:], "--arms"),
     *((_PLOT, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--rho", "--radius-scale", "--explore", "--jobs",
@@ -422,8 +423,9 @@ def test_seed_above_2_to_the_53_keeps_its_digits():
     assert req.config["seed"] == 123456789012345678
 
 
-#: Flags whose values are not expressions: paths, addresses and names checked against a list.
-NOT_EXPRESSIONS = {"--out", "--scheduler", "--algo"}
+#: Flags whose values are not expressions: paths, addresses, names checked against a list, and a figure's title
+#: (``rsb compare --label``: text drawn, never evaluated).
+NOT_EXPRESSIONS = {"--out", "--scheduler", "--algo", "--label"}
 
 
 def test_every_value_flag_is_tried_with_code_carrying_strings():

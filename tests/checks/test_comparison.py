@@ -72,7 +72,7 @@ def test_bootstrap_interval_stays_inside_the_data():
     assert cmp.bootstrap_ci(x, np.random.SeedSequence(0)) == (lo, hi)  # seeded: the same on any machine
 
 
-# --- the metrics -------------------------------------------------------------------------------------------------------
+# --- the metrics -----------------------------------------------------------------------------------------------------
 def test_pseudo_regret_is_the_pulls_weighted_by_the_arm_gaps(tmp_path):
     out = tmp_path / "cmp"
     argv = ["compare", "--algos", "ucb1,dr-ucb", "--dr", "gini", "--p", "0.2,0.45,0.9", "--Ts", "60,120",
