@@ -20,6 +20,8 @@ Exponents in legends are written by :func:`proofs_checks.bound_rates.format_rate
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 _COLORS = {"rs-ucb-m": "tab:blue", "rs-etc-m": "tab:orange", "ce-ucb-m": "tab:green", "uniform": "tab:gray",
@@ -381,18 +383,25 @@ def compare_figure(a: dict, title: str, trials: int, ranges=None):
     for i, x in enumerate(a["alpha_star"]):
         ax_d.axhline(x, color="grey", ls=":", lw=1.2)
         ax_d.annotate(f"alpha*_{i + 1}", (Ts[0], x), fontsize=7, color="grey", va="bottom")
-        if ranges is not None and ranges[i][1] - ranges[i][0] > 1e-9:
-            ax_d.axhspan(ranges[i][0], ranges[i][1], color=f"C{i % 10}", alpha=0.08, lw=0)
+    if ranges is not None:  # alpha* is one of many optima: a bar per arm, right of the data, in the arm's style
+        span = math.log(Ts[-1] / Ts[0]) if len(Ts) > 1 else 1.0
+        for i, (lo, hi) in enumerate(ranges):
+            x = Ts[-1] * math.exp(span * (0.06 + 0.05 * i))
+            ax_d.plot([x, x], [lo, hi], color="dimgrey", lw=2.5, ls=styles[i % len(styles)], solid_capstyle="butt")
+            ax_d.plot([x], [a["alpha_star"][i]], "o", color="dimgrey", ms=3)
+        ax_d.set_xlim(right=Ts[-1] * math.exp(span * (0.12 + 0.05 * K)))
     ax_d.set_xscale("log")
     _horizon_ticks(ax_d, Ts)
     ax_d.set_ylim(-0.02, 1.02)
     ax_d.set_xlabel("horizon T")
     ax_d.set_ylabel("mean proportion of pulls tau_T(i)/T")
-    ax_d.set_title("(d) pull proportions against alpha*" + (" (shaded: range of alpha_i over the optimal set, "
-                   "alpha* not unique)" if ranges is not None else ""), fontsize=9)
+    ax_d.set_title("(d) pull proportions against alpha*" + ("\nalpha* is not unique: the bars on the right span "
+                   "alpha_i over the optimal set" if ranges is not None else ""), fontsize=9)
     hd = [Line2D([], [], color=colors[al], lw=2, label=al) for al in algos]
     hd += [Line2D([], [], color="k", ls=styles[i % len(styles)], label=f"arm {i + 1}") for i in range(K)]
     hd.append(Line2D([], [], color="grey", ls=":", label="alpha* (eq:optimal alpha)"))
+    if ranges is not None:
+        hd.append(Line2D([], [], color="dimgrey", lw=2.5, label="alpha_i over the optimal set (dot: alpha*)"))
     ax_d.legend(handles=hd, fontsize=7, loc="best", ncol=2)
     notes = [f"{k}: {w}" for k, ws in a["warnings"].items() for w in ws] + list(a["notes"].values())
     if notes:
