@@ -532,7 +532,7 @@ def result(req: CompareRequest, a: dict, tuning=None, chosen=None) -> dict:
     run's degenerate-constant warnings}), ``notes`` (runs whose pulls were the same in every trial), and with
     ``tune``: ``tuning`` (the rows of ``compare_tuning.csv``) and ``chosen`` ({algo: {T: multiplier}}).
     """
-    res = {"metrics": METRIC_WORDS, "mean": a["stats"],
+    res = {"metrics": METRIC_WORDS, "mean": a["stats"],  # "notes" is a["notes"]: added to here, seen by both
            "mean_regret": {n: {T: v["mean"] for T, v in d.items()} for n, d in a["stats"]["regret"].items()},
            "settings": a["settings"], "multipliers": a["multipliers"], "tests": a["tests"], "level": LEVEL,
            "ci_level": CI_LEVEL, "alpha_star": a["alpha_star"], "v_star": a["v_star"], "arm_values": a["arm_values"],
@@ -540,10 +540,16 @@ def result(req: CompareRequest, a: dict, tuning=None, chosen=None) -> dict:
            "notes": a["notes"]}
     if tuning is not None:
         res["tuning"] = tuning
-        grid = sorted(req.tune_grid)
         for (algo, T), m in chosen.items():
-            if m in (grid[0], grid[-1]):  # the best may lie beyond the grid: say so, never silently
+            scores = dict(sorted({r["multiplier"]: r["score"] for r in tuning if (r["algo"], r["T"]) == (algo, T)}
+                                 .items()))
+            grid, vals = list(scores), list(scores.values())
+            if max(vals) == min(vals):  # a tie everywhere: the choice (nearest 1) is no choice; say so
                 res["notes"][f"{algo} T={T} tuning"] = (
+                    f"every multiplier of the grid gave {algo} the same tuning score at T = {T}: its constant made "
+                    f"no difference on the tuning runs (x{m:g} kept)")
+            elif m == grid[0] and vals[0] < vals[1] or m == grid[-1] and vals[-1] < vals[-2]:
+                res["notes"][f"{algo} T={T} tuning"] = (  # the best may lie beyond the grid: never silently
                     f"{algo}'s multiplier at T = {T} was chosen at the {'lower' if m == grid[0] else 'upper'} end "
                     f"of the grid (x{m:g}): a multiplier beyond it may do better; widen --tune-grid")
         out: dict = {}
@@ -556,6 +562,7 @@ def result(req: CompareRequest, a: dict, tuning=None, chosen=None) -> dict:
 def _write(req: CompareRequest, out: Path, a: dict, tuning=None, chosen=None) -> dict:
     from .figures import compare_figure, tuning_figure
 
+    res = result(req, a, tuning, chosen)  # first: its notes (a choice at the grid's end) go to the files too
     header = {"command": "rsb compare", "dr": a["distortion"], "instance": a["instance"], "alpha_star": a["alpha_star"],
               "v_star": a["v_star"], "arm_values": a["arm_values"], "arm_gaps": a["arm_gaps"],
               "best_arm_gap": a["best_arm_gap"], "metrics": METRIC_WORDS, "algos": list(req.algos),
@@ -581,7 +588,6 @@ def _write(req: CompareRequest, out: Path, a: dict, tuning=None, chosen=None) ->
             "tuning": TUNING_WORDS, "tune_grid": list(req.tune_grid), "tune_trials": req.tune_trials or req.trials,
             "tune_instances": [list(p) for p in req.tune_instances]}))
         save_figure(tuning_figure(tuning, title_of(req, a["instance"])), paths["tuning_png"], paths["tuning_pdf"])
-    res = result(req, a, tuning, chosen)
     res["files"] = {k: str(v) for k, v in paths.items()}
     return res
 

@@ -213,3 +213,17 @@ def test_label_titles_the_figure_and_json_is_strict(tmp_path, capsys):
     res = json.loads(text, parse_constant=refuse)
     assert set(res) >= {"metrics", "mean", "tests", "level", "files", "arm_gaps"}
     assert (out / "compare.png").stat().st_size > 0
+
+
+def test_choice_weighs_each_tuning_instance_alike_and_ties_go_to_one():
+    def row(m, i, r):
+        return {"algo": "x", "T": 10, "instance": i, "multiplier": m, "mean_regret": r}
+
+    # instance 1's regrets are 100 times instance 0's: a raw sum would follow instance 1 alone
+    rows = [row(0.1, 0, 1e-4), row(1.0, 0, 5e-4), row(0.1, 1, 2.2e-2), row(1.0, 1, 2e-2)]
+    assert cmp.choose(rows) == {("x", 10): 0.1}  # ratios: 1 + 1.1 against 5 + 1
+    assert sum(float(r["mean_regret"]) for r in rows if r["multiplier"] == 1.0) < \
+        sum(float(r["mean_regret"]) for r in rows if r["multiplier"] == 0.1)  # the raw sum would pick 1
+    assert [r["chosen"] for r in rows] == [True, False, True, False]
+    tie = [row(0.01, 0, 0.0), row(1.0, 0, 0.0), row(10.0, 0, 0.0)]
+    assert cmp.choose(tie) == {("x", 10): 1.0}
