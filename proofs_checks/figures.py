@@ -12,7 +12,11 @@ display); :func:`proofs_checks.outputs.save_figure` writes it.
 * :func:`bounds_figure` -- ``rsb plot bounds``: mean regret with a 95% normal
   band, the theorem's bound (filled markers where its side condition holds,
   crosses where it fails), the trivial bound with the vacuous region shaded, the
-  derived rate fitted through the data, and the spread of the final regret.
+  derived rate fitted through the data, and the spread of the final regret;
+* :func:`compare_figure` -- ``rsb compare``: both regret metrics against T with bootstrap intervals,
+  the final regret per trial, the pull proportions against alpha* (and the optimal set);
+* :func:`tuning_figure` -- ``rsb compare --tune``: regret against the multiplier of each algorithm's
+  default exploration constant.
 
 Exponents in legends are written by :func:`proofs_checks.bound_rates.format_rate`
 (the exponent of T in the regret, with its sign).
@@ -265,7 +269,7 @@ def trajectory_figure(summaries: list[dict], title: str = "Regret over time"):
     return fig
 
 
-def _log_band(ax, x, lo, hi, mean, color, floor) -> None:
+def _log_band(ax, x, lo, hi, color, floor) -> None:
     """A band [lo, hi] on a log axis; an end at or below 0 (all trials zero) is drawn at ``floor``."""
     lo = np.array([floor if v is None or v <= 0 else v for v in lo], dtype=float)
     hi = np.array([floor if v is None or v <= 0 else v for v in hi], dtype=float)
@@ -332,7 +336,7 @@ def compare_figure(a: dict, title: str, trials: int, ranges=None):
             color = colors[a["settings"][n]["algo"]]
             ls = "--" if a["settings"][n]["setting"] == "default" and n.endswith("(default)") else "-"
             ax.plot(Ts, m, ls, marker="o", ms=4, color=color, label=label(n))
-            _log_band(ax, Ts, [per[T]["ci_low"] for T in Ts], [per[T]["ci_high"] for T in Ts], m, color, floor)
+            _log_band(ax, Ts, [per[T]["ci_low"] for T in Ts], [per[T]["ci_high"] for T in Ts], color, floor)
         ax.set_xscale("log")
         ax.set_yscale("log", nonpositive="clip")
         _horizon_ticks(ax, Ts)
