@@ -65,6 +65,10 @@ def validate(args) -> Request:
                                                             sim_options.READS[a]) + "), and none of them is in "
                                          "--algos; leave it out")
     tune = _tuning(args, algos, rs)
+    for q in tune.get("tune_instances", ()):
+        if len(q) > min(Ts):
+            raise fail("--tune-instances", f"an instance has K = {len(q)} arms, more than the smallest horizon "
+                                           f"T = {min(Ts)}")
     label = None
     if args.label is not None:
         label = str(args.label).strip()

@@ -494,6 +494,7 @@ def test_compare_writes_the_tidy_csv_tests_and_figure_and_resumes(tmp_path):
     (["--tune", "", "--tune-grid", "1"], "--tune-grid"),
     (["--tune", "", "--tune-instances", "0.2,1.5"], "--tune-instances"),
     (["--tune", "", "--tune-trials", "1"], "--tune-trials"),
+    (["--Ts", "2,10", "--tune", "", "--tune-instances", "0.1,0.2,0.3"], "--tune-instances"),
     (["--label", " "], "--label"),
 ])
 def test_compare_bad_input_is_one_line_naming_the_flag_and_writes_nothing(tmp_path, capsys, bad, flag):
