@@ -205,8 +205,10 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     ----------
     h : str or Distortion
     algo : str
-        ``rs-etc-m``, ``rs-ucb-m``, ``ce-ucb-m``, ``uniform``, ``ucb1`` or ``dr-ucb``
-        (:data:`rsb_sim.options.ALGORITHMS`).
+        One of :data:`rsb_sim.options.ALGORITHMS`:
+
+{ALGORITHMS}
+
     p, support, probs, arms
         The arms, given once whatever the algorithm (module docstring): the instance each
         algorithm runs on is built here (:func:`rsb_sim.arm_laws.law_instance`).
@@ -240,84 +242,172 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
 
 @dataclass(frozen=True)
 class Comparison:
-    """Several algorithms on the same instance and the same reward table (:func:`compare`).
+    """Several algorithms on the same instance and the same reward tables (:func:`compare`), over horizons.
 
     Attributes
     ----------
-    results : dict of str to SimResult
-        One result per algorithm, in the order given.
+    results : dict of (str, int) to SimResult
+        One result per (algorithm, horizon T), algorithms in the order given, horizons increasing.
+    data : dict
+        :meth:`summary`: the statistics of ``rsb compare`` on these runs.
     """
 
     results: dict
+    data: dict = field(repr=False, default_factory=dict)
 
-    def __getitem__(self, algo: str):
-        return self.results[algo]
+    @property
+    def Ts(self) -> list[int]:
+        """The horizons, increasing."""
+        return sorted({T for _a, T in self.results})
 
-    def summary(self) -> list[dict]:
-        """One ``SimResult.summary()`` per algorithm (the ``--format json`` payload of each run)."""
+    def __getitem__(self, key):
+        """``c[algo, T]``; ``c[algo]`` when there is one horizon."""
+        if isinstance(key, tuple):
+            return self.results[key]
+        Ts = self.Ts
+        if len(Ts) != 1:
+            raise KeyError(f"{key!r}: this comparison has horizons {Ts}; write c[{key!r}, T]")
+        return self.results[(key, Ts[0])]
+
+    def summary(self) -> dict:
+        """The numbers of ``rsb compare --format json`` (without ``files``), computed by the same code
+        (:func:`proofs_checks.compare.result`).
+
+        Keys: ``metrics`` (``regret``: the terminal mixture regret V(alpha*) - V(tau_T/T) of ``eq:regret``;
+        ``pseudo_regret``: sum_k Delta_k N_k(T), Delta_k = max_i U_h(F_i) - U_h(F_k)); ``mean`` ({metric:
+        {algo: {T: {mean, ci_low, ci_high, median, zero_trials}}}}: the mean with its bootstrap percentile
+        interval at ``ci_level``); ``mean_regret`` ({algo: {T: mean terminal regret}}); ``settings`` ({algo:
+        {algo, setting, multiplier}}); ``multipliers`` ({algo: {T: multiplier of its default exploration
+        constant, or None}}); ``tests`` (one dict per pair, T and metric: the columns of ``compare_tests.csv``,
+        :data:`proofs_checks.compare.TEST_COLUMNS`); ``level``, ``ci_level``; ``alpha_star``, ``v_star``,
+        ``arm_values`` (U_h(F_i)), ``arm_gaps`` (Delta_i), ``best_arm_gap`` (V(alpha*) - max_i U_h(F_i));
+        ``warnings`` ({"algo T=..": the run's degenerate-constant warnings}); ``notes`` (runs whose pulls were
+        the same in every trial).
+        """
+        return self.data
+
+    def runs(self) -> list[dict]:
+        """One ``SimResult.summary()`` per run (the ``rsb simulate --format json`` payload of each)."""
         return [r.summary() for r in self.results.values()]
 
     def to_json(self) -> str:
-        """A JSON list of the runs' summaries, in the order given."""
-        return json.dumps(self.summary(), indent=2)
+        """:meth:`summary` as strict JSON (:mod:`rsb_sim.jsontext`)."""
+        from rsb_sim import jsontext
+
+        return jsontext.dumps(self.data, indent=2)
 
     def to_frame(self):
-        """A tidy pandas DataFrame: one row per algorithm, trial and recorded step (``SimResult.to_frame``)."""
+        """A tidy pandas DataFrame: one row per algorithm, horizon, trial and recorded step (``SimResult.to_frame``)."""
         import pandas as pd
 
         return pd.concat([r.to_frame() for r in self.results.values()], ignore_index=True)
 
     def table(self):
-        """Mean regret with its 95 % interval per algorithm and step (a DataFrame)."""
-        from rsb_sim.trajectory import mean_ci
-
-        rows = []
-        for (algo, t), g in self.to_frame().groupby(["algo", "t"], sort=False):
-            lo, hi = mean_ci(g["regret"].to_numpy())
-            rows.append({"algo": algo, "t": t, "mean_regret": g["regret"].mean(), "ci_low": lo, "ci_high": hi})
+        """Mean regret per algorithm, horizon and recorded step with its 95 % bootstrap percentile interval (a
+        DataFrame; the interval stays inside the range of the trials' regrets, so never below 0)."""
+        import numpy as np
         import pandas as pd
 
+        from .compare import BOOT_STREAM, bootstrap_ci
+
+        rows = []
+        seed = int(next(iter(self.results.values())).config.seed or 0)
+        for n, ((algo, T, t), g) in enumerate(self.to_frame().groupby(["algo", "T", "t"], sort=False)):
+            x = g["regret"].to_numpy()
+            lo, hi = bootstrap_ci(x, np.random.SeedSequence(seed, spawn_key=(BOOT_STREAM, 1 << 20, n)))
+            rows.append({"algo": algo, "T": T, "t": t, "mean_regret": float(x.mean()), "ci_low": lo, "ci_high": hi})
         return pd.DataFrame(rows)
 
 
-def compare(h, algos, p=None, *, support=None, probs=None, arms=None, T: int, trials: int = 1, seed: int = 0,
-            record=None, params=None, **options) -> Comparison:
-    """Several algorithms on one instance, each through :func:`simulate` on the same reward table.
+def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T: int | None = None,
+            trials: int = 2, seed: int = 0, record=None, params=None, **options) -> Comparison:
+    """Several algorithms on one instance over horizons, as ``rsb compare`` runs them (same numbers).
 
-    The reward of the j-th pull of arm i in trial k is the same for every algorithm (one ``seed``),
-    so differences between the rows are the algorithms' alone.
+    Horizon j of ``Ts`` is stream (j,) of the root ``SeedSequence(seed)``, and every algorithm at that
+    horizon sees the same reward table (common random numbers: trial k is paired across algorithms), so
+    ``compare(h, algos, p, Ts=Ts, trials=n, seed=s, radius_scale=x)`` gives the regrets of ``rsb compare
+    --algos ... --p ... --Ts ... --trials n --seed s --radius-scale x``, trial for trial.
 
     Parameters
     ----------
     h : str or Distortion
     algos : sequence of str
         Algorithms of :data:`rsb_sim.options.ALGORITHMS`, each at most once.
-    p, support, probs, arms, T, trials, seed, record, params
+    p, support, probs, arms, record, params
         As for :func:`simulate`.
+    Ts : sequence of int
+        The horizons (increasing).  ``T``: one horizon, the same as ``Ts=[T]``.
+    trials, seed : int
+        Trials per algorithm and horizon (at least 2, for the paired tests), the root seed.
     **options
         As for :func:`simulate`; each option goes to the algorithms that read it
-        (:data:`rsb_sim.options.READS`), and one that none of them reads is an error.
+        (:data:`rsb_sim.options.READS`), and one that none of them reads is an error.  ``radius_scale`` is a
+        multiplier of each algorithm's own default exploration constant (the radius of
+        ``eq:UCB_confidence_sets`` for RS-UCB-M, CE-UCB-M and DR-UCB; the printed bonus for UCB-FW, U-UCB and
+        CVaR-UCB), as on the command line.
 
     Returns
     -------
     Comparison
+        ``c[algo, T]`` (a SimResult), ``c.summary()`` (the statistics of ``rsb compare``), ``c.table()``.
     """
     from rsb_sim import options as sim_options
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run
+
+    from . import compare as cmp
 
     algos = list(algos)
     if not algos or len(set(algos)) != len(algos):
         raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")
+    for algo in algos:
+        if algo not in sim_options.ALGORITHMS:
+            raise ValueError(f"argument 'algos': unknown algorithm {algo!r}; known: "
+                             f"{', '.join(sim_options.ALGORITHMS)}")
+    if (Ts is None) == (T is None):
+        raise ValueError("argument 'Ts': give the horizons Ts (or one horizon T), not both")
+    Ts = [int(T)] if Ts is None else [int(x) for x in Ts]
+    if not Ts or Ts != sorted(set(Ts)):
+        raise ValueError(f"argument 'Ts': need distinct increasing horizons, got {Ts!r}")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 2:
+        raise ValueError(f"argument 'trials': need an integer >= 2 (the tests pair trials), got {trials!r}")
     given = [k for k, v in options.items() if v is not None]
     for name in given:
         if not any(name in sim_options.READS.get(a, ()) for a in algos):
             sim_options.check_applies(algos[0], [name])  # the one message naming the option
     d = distortion(h, **(params or {}))
-    out = {}
+    means, laws = _arms(p, support, probs, arms)
     for algo in algos:
-        mine = {k: options[k] for k in given if k in sim_options.READS.get(algo, ())}
-        out[algo] = simulate(d, algo, p, support=support, probs=probs, arms=arms, T=T, trials=trials, seed=seed,
-                             record=record, **mine)
-    return Comparison(out)
+        sim_options.check_distortion(algo, d.key)
+    # the request rsb compare would build: the same specs, so the same streams and options for every run
+    extra = {k: options[k] for k in given if k != "radius_scale"}
+    req = cmp.CompareRequest(
+        algos=tuple(algos), Ts=tuple(Ts), trials=int(trials), seed=int(seed),
+        dr=h if isinstance(h, str) else d.describe(), params=tuple((params or {}).items()), p=means,
+        support=None if support is None else tuple(support),
+        probs=None if probs is None else tuple(tuple(r) for r in probs),
+        arms=arms if isinstance(arms, str) else None, radius_scale=options.get("radius_scale"),
+        options=tuple(extra.items()))
+    out, loaded = {}, []
+    for r in cmp.specs(req):
+        cfg = SimConfig(**r.spec["config"])
+        res = run(cfg, _instance(r.algo, r.T, means, laws, cfg.quantize, support, probs), d, r.algo, record=record)
+        out[(r.name, r.T)] = res
+        loaded.append((r, res.summary(), {"regrets": res.regrets, "counts": res.counts}))
+    return Comparison(out, cmp.result(req, cmp.analyse(req, loaded, d=d, laws=laws)))
+
+
+def _algorithms_doc() -> str:
+    """The algorithms of :data:`rsb_sim.options.ALGORITHMS`, for :func:`simulate`'s docstring (not typed)."""
+    from rsb_sim import options as o
+
+    groups = (("the paper's", o.PAPER_ALGORITHMS), ("solitary baselines", o.BASELINES),
+              ("competitors from the literature", o.COMPETITORS))
+    return "\n".join(f"        * {what}: {', '.join(f'``{a}``' for a in algos)}" for what, algos in groups)
+
+
+if simulate.__doc__:  # python -OO strips docstrings
+    simulate.__doc__ = simulate.__doc__.replace("{ALGORITHMS}", _algorithms_doc())
 
 
 def _entries(ids, jobs: int = 1, mutants: bool = False):

@@ -12,13 +12,19 @@ display); :func:`proofs_checks.outputs.save_figure` writes it.
 * :func:`bounds_figure` -- ``rsb plot bounds``: mean regret with a 95% normal
   band, the theorem's bound (filled markers where its side condition holds,
   crosses where it fails), the trivial bound with the vacuous region shaded, the
-  derived rate fitted through the data, and the spread of the final regret.
+  derived rate fitted through the data, and the spread of the final regret;
+* :func:`compare_figure` -- ``rsb compare``: both regret metrics against T with bootstrap intervals,
+  the final regret per trial, the pull proportions against alpha* (and the optimal set);
+* :func:`tuning_figure` -- ``rsb compare --tune``: regret against the multiplier of each algorithm's
+  default exploration constant.
 
 Exponents in legends are written by :func:`proofs_checks.bound_rates.format_rate`
 (the exponent of T in the regret, with its sign).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -263,62 +269,195 @@ def trajectory_figure(summaries: list[dict], title: str = "Regret over time"):
     return fig
 
 
-def compare_figure(regrets: dict, props: dict, alpha_star, floor, title: str, trials: int):
-    """``rsb compare``'s figure (:mod:`proofs_checks.compare`): three panels.
+def _log_band(ax, x, lo, hi, color, floor) -> None:
+    """A band [lo, hi] on a log axis; an end at or below 0 (all trials zero) is drawn at ``floor``."""
+    lo = np.array([floor if v is None or v <= 0 else v for v in lo], dtype=float)
+    hi = np.array([floor if v is None or v <= 0 else v for v in hi], dtype=float)
+    ax.fill_between(x, lo, np.maximum(hi, lo), color=color, alpha=0.15, lw=0)
 
-    (a) mean regret against T, log axes, 95 % Student-t intervals (:func:`rsb_sim.trajectory.mean_ci`),
-    and the best-arm floor V(alpha*) - max_i U_h(F_i) (dashed) when it is positive; (b) boxes of the
-    final regret of each algorithm at the largest T; (c) the mean proportion of pulls tau_T/T of each arm
-    at each T (one line per algorithm and arm) against alpha* (dotted, grey).
 
-    ``regrets``: {T: {algo: per-trial regrets}}; ``props``: {algo: {T: mean proportions (K,)}}.
+def _no_zero_ticks(ax) -> None:
+    """Log axes label powers of ten only (no "0" tick: a log axis has no zero)."""
+    from matplotlib.ticker import LogFormatterSciNotation, LogLocator
+
+    ax.yaxis.set_major_locator(LogLocator(base=10))
+    ax.yaxis.set_major_formatter(LogFormatterSciNotation(base=10))
+
+
+def compare_figure(a: dict, title: str, trials: int, ranges=None):
+    """``rsb compare``'s figure (:mod:`proofs_checks.compare`): four panels.
+
+    (a) mean terminal mixture regret V* - V(tau_T/T) (``eq:regret``) against T and (b) mean pseudo-regret
+    sum_k Delta_k N_k(T) against T, log axes, with 95 % bootstrap percentile intervals (inside the range of the
+    data, :func:`proofs_checks.compare.bootstrap_ci`), the best-arm floor V(alpha*) - max_i U_h(F_i) in (a);
+    (c) boxes of the final regret of each run at the largest T (log axis; trials of zero regret counted in the
+    label); (d) the mean proportion of pulls tau_T/T of each arm at each T against alpha* (dotted), with the
+    range of each alpha_i over the optimal set shaded where alpha* is not unique (``ranges``).
+
+    Colour: the algorithm; line style in (a), (b): solid as reported (tuned when tuned), dashed its untuned
+    default; line style in (d): the arm.  Runs with degenerate-constant warnings are marked "[degenerate]" in
+    the legends and their warnings printed under the panels.
+
+    Parameters
+    ----------
+    a : dict
+        :func:`proofs_checks.compare.analyse`.
+    title : str
+    trials : int
+    ranges : list of (float, float), optional
+        :func:`proofs_checks.compare.optimal_ranges`.
     """
-    from rsb_sim.trajectory import mean_ci
+    from matplotlib.lines import Line2D
 
-    Ts = sorted(regrets)
-    algos = list(regrets[Ts[0]])
-    fig = _figure(figsize=(15, 4.6), layout="constrained")
-    ax_a, ax_b, ax_c = fig.subplots(1, 3)
-    colors = {a: f"C{i}" for i, a in enumerate(algos)}
-    for a in algos:
-        m = np.array([regrets[T][a].mean() for T in Ts])
-        lo_hi = np.array([mean_ci(regrets[T][a]) for T in Ts], dtype=float)
-        pos = np.maximum(m, 1e-12)
-        ax_a.plot(Ts, pos, "o-", color=colors[a], label=a)
-        # a lower end at or below 0 cannot be drawn on a log axis: cut at a twentieth of the mean (said in the title)
-        ax_a.fill_between(Ts, np.maximum(lo_hi[:, 0], pos / 20), np.maximum(lo_hi[:, 1], 1e-12), color=colors[a],
-                          alpha=0.15)
-    if floor is not None and floor > 1e-12:
-        ax_a.axhline(floor, color="k", ls="--", lw=1, label="best-arm floor")
-    ax_a.set_xscale("log")
-    ax_a.set_yscale("log")
-    ax_a.set_xlabel("horizon T")
-    ax_a.set_ylabel("mean regret V* - V(tau_T/T)")
-    ax_a.set_title("(a) mean regret, 95 % intervals (cut at mean/20)", fontsize=10)
-    ax_a.legend(fontsize=8)
+    stats, names, Ts = a["stats"], a["names"], sorted(a["samples"])
+    algos = list(dict.fromkeys(a["settings"][n]["algo"] for n in names))
+    colors = {al: f"C{i % 10}" for i, al in enumerate(algos)}
+    fig = _figure(figsize=(13, 9.5), layout="constrained")
+    (ax_a, ax_b), (ax_c, ax_d) = fig.subplots(2, 2)
+    degenerate = {n for n in names if any(k.startswith(f"{n} T=") for k in a["warnings"])}
+
+    def label(n):
+        s = a["settings"][n]
+        mult = a["multipliers"][n]
+        ms = sorted({m for m in mult.values() if m is not None})
+        extra = ""
+        if s["setting"] == "tuned":
+            extra = " tuned x" + "/".join(f"{m:g}" for m in ms)
+        elif s["setting"] == "scaled":
+            extra = f" x{ms[0]:g}"
+        return n + extra + (" [degenerate]" if n in degenerate else "")
+
+    for ax, metric in ((ax_a, "regret"), (ax_b, "pseudo_regret")):
+        positive = [v["mean"] for n in names for v in stats[metric][n].values() if v["mean"] > 0]
+        floor = min(positive) / 20 if positive else 1e-12
+        for n in names:
+            per = stats[metric][n]
+            m = np.array([max(per[T]["mean"], floor) for T in Ts])
+            color = colors[a["settings"][n]["algo"]]
+            ls = "--" if a["settings"][n]["setting"] == "default" and n.endswith("(default)") else "-"
+            ax.plot(Ts, m, ls, marker="o", ms=4, color=color, label=label(n))
+            _log_band(ax, Ts, [per[T]["ci_low"] for T in Ts], [per[T]["ci_high"] for T in Ts], color, floor)
+        ax.set_xscale("log")
+        ax.set_yscale("log", nonpositive="clip")
+        _horizon_ticks(ax, Ts)
+        _no_zero_ticks(ax)
+        ax.set_xlabel("horizon T")
+        ax.grid(True, which="both", alpha=0.3)
+    gap = a["best_arm_gap"]
+    if gap is not None and gap > 1e-12:
+        ax_a.axhline(gap, color="k", ls=":", lw=1.2)
+    ax_a.set_ylabel("mean regret V(alpha*) - V(tau_T/T)")
+    ax_a.set_title("(a) terminal mixture regret (eq:regret), mean and 95 % bootstrap interval", fontsize=9)
+    ax_b.set_ylabel("mean pseudo-regret sum_k Delta_k N_k(T)")
+    ax_b.set_title("(b) pseudo-regret against the best single arm, mean and 95 % bootstrap interval\n"
+                   "Delta_k = max_i U_h(F_i) - U_h(F_k) = " + ", ".join(f"{g:.3g}" for g in a["arm_gaps"]), fontsize=9)
+    handles = [Line2D([], [], color=colors[a["settings"][n]["algo"]],
+                      ls="--" if n.endswith("(default)") else "-", marker="o", ms=4, label=label(n)) for n in names]
+    if gap is not None and gap > 1e-12:
+        handles.append(Line2D([], [], color="k", ls=":",
+                              label=f"best-arm floor V(alpha*) - max_i U_h(F_i) = {gap:.3g}"))
+    handles.append(Line2D([], [], color="grey", lw=6, alpha=0.3, label="95 % bootstrap interval of the mean"))
+    if any(n.endswith("(default)") for n in names):
+        handles.append(Line2D([], [], color="k", ls="--", label="dashed: the algorithm's untuned default"))
+    ax_a.legend(handles=handles, fontsize=7, loc="best")
     last = Ts[-1]
-    ax_b.boxplot([regrets[last][a] for a in algos], showfliers=True)
-    ax_b.set_xticks(range(1, len(algos) + 1), algos, rotation=30, fontsize=8)
-    low = min(float(np.min(regrets[last][a])) for a in algos)
-    ax_b.set_yscale("symlog", linthresh=1e-4)
-    high = max(float(np.max(regrets[last][a])) for a in algos)
-    ax_b.set_ylim(bottom=min(0.0, low), top=max(high * 2.0, 1e-4))
-    ax_b.set_ylabel(f"final regret at T = {last}")
-    ax_b.set_title(f"(b) final regret, {trials} trials")
-    K = len(alpha_star)
+    data = [a["samples"][last][n]["regret"] for n in names]
+    pos = [x[x > 0] if np.any(x > 0) else np.array([np.nan]) for x in data]
+    ax_c.boxplot(pos, showfliers=True)
+    zeros = [int(np.sum(x <= 0)) for x in data]
+    ax_c.set_xticks(range(1, len(names) + 1),
+                    [n + (f"\n({z} zero)" if z else "") for n, z in zip(names, zeros)], rotation=30, fontsize=7,
+                    ha="right")
+    ax_c.set_yscale("log", nonpositive="clip")
+    _no_zero_ticks(ax_c)
+    if gap is not None and gap > 1e-12:
+        ax_c.axhline(gap, color="k", ls=":", lw=1.2)
+    ax_c.set_ylabel(f"final regret at T = {last} (log; zeros counted below the name)")
+    ax_c.set_title(f"(c) final regret per trial at T = {last}, {trials} trials (box: quartiles, whiskers 1.5 IQR)",
+                   fontsize=9)
+    ax_c.grid(True, which="both", alpha=0.3)
+    K = len(a["alpha_star"])
     styles = ["-", "--", "-.", ":", (0, (3, 1, 1, 1)), (0, (5, 2))]
-    for a in algos:
-        P = np.array([props[a][T] for T in Ts])
+    for n in names:
+        if n.endswith("(default)"):
+            continue  # (d) shows the runs as reported
+        P = np.array([a["props"][n][T] for T in Ts])
         for i in range(K):
-            ax_c.plot(Ts, P[:, i], ls=styles[i % len(styles)], marker=".", color=colors[a],
-                      label=f"{a}" if i == 0 else None)
-    for i, x in enumerate(alpha_star):
-        ax_c.axhline(x, color="grey", ls=":", lw=1.2)
-        ax_c.annotate(f"alpha*_{i + 1}", (Ts[0], x), fontsize=7, color="grey", va="bottom")
-    ax_c.set_xscale("log")
-    ax_c.set_ylim(-0.02, 1.02)
-    ax_c.set_xlabel("horizon T")
-    ax_c.set_ylabel("mean tau_T(i)/T (line style: arm i)")
-    ax_c.set_title("(c) pull proportions against alpha*")
-    fig.suptitle(title)
+            ax_d.plot(Ts, P[:, i], ls=styles[i % len(styles)], marker=".", color=colors[a["settings"][n]["algo"]])
+    for i, x in enumerate(a["alpha_star"]):
+        ax_d.axhline(x, color="grey", ls=":", lw=1.2)
+        ax_d.annotate(f"alpha*_{i + 1}", (Ts[0], x), fontsize=7, color="grey", va="bottom")
+    if ranges is not None:  # alpha* is one of many optima: a bar per arm, right of the data, in the arm's style
+        span = math.log(Ts[-1] / Ts[0]) if len(Ts) > 1 else 1.0
+        for i, (lo, hi) in enumerate(ranges):
+            x = Ts[-1] * math.exp(span * (0.06 + 0.05 * i))
+            ax_d.plot([x, x], [lo, hi], color="dimgrey", lw=2.5, ls=styles[i % len(styles)], solid_capstyle="butt")
+            ax_d.plot([x], [a["alpha_star"][i]], "o", color="dimgrey", ms=3)
+        ax_d.set_xlim(right=Ts[-1] * math.exp(span * (0.12 + 0.05 * K)))
+    ax_d.set_xscale("log")
+    _horizon_ticks(ax_d, Ts)
+    ax_d.set_ylim(-0.02, 1.02)
+    ax_d.set_xlabel("horizon T")
+    ax_d.set_ylabel("mean proportion of pulls tau_T(i)/T")
+    ax_d.set_title("(d) pull proportions against alpha*" + ("\nalpha* is not unique: the bars on the right span "
+                   "alpha_i over the optimal set" if ranges is not None else ""), fontsize=9)
+    hd = [Line2D([], [], color=colors[al], lw=2, label=al) for al in algos]
+    hd += [Line2D([], [], color="k", ls=styles[i % len(styles)], label=f"arm {i + 1}") for i in range(K)]
+    hd.append(Line2D([], [], color="grey", ls=":", label="alpha* (eq:optimal alpha)"))
+    if ranges is not None:
+        hd.append(Line2D([], [], color="dimgrey", lw=2.5, label="alpha_i over the optimal set (dot: alpha*)"))
+    ax_d.legend(handles=hd, fontsize=7, loc="best", ncol=2)
+    notes = [f"{k}: {w}" for k, ws in a["warnings"].items() for w in ws] + list(a["notes"].values())
+    if notes:
+        shown = [n if len(n) <= 160 else n[:157] + "..." for n in notes[:5]]
+        more = f"\n(+ {len(notes) - 5} more in compare.csv's header)" if len(notes) > 5 else ""
+        fig.text(0.01, -0.01, "warnings:\n" + "\n".join(shown) + more, fontsize=6.5, color="tab:red", va="top")
+    fig.suptitle(title.replace("$", r"\$"))
+    return fig
+
+
+def tuning_figure(rows: list[dict], title: str):
+    """The sensitivity figure of ``rsb compare --tune``: mean regret on the tuning seeds against the multiplier
+    of each algorithm's default exploration constant, one panel per horizon, one line per algorithm and tuning
+    instance (solid: the compared instance; dashed: the others), the chosen multiplier circled.
+
+    ``rows``: the rows of ``compare_tuning.csv`` (:func:`proofs_checks.compare.choose`).
+    """
+    from matplotlib.lines import Line2D
+
+    Ts = sorted({r["T"] for r in rows})
+    algos = list(dict.fromkeys(r["algo"] for r in rows))
+    colors = {al: f"C{i % 10}" for i, al in enumerate(algos)}
+    fig = _figure(figsize=(5.0 * len(Ts), 4.4), layout="constrained")
+    axes = fig.subplots(1, len(Ts), squeeze=False)[0]
+    instances = sorted({r["instance"] for r in rows})
+    for ax, T in zip(axes, Ts):
+        for al in algos:
+            for i in instances:
+                g = sorted((r for r in rows if r["T"] == T and r["algo"] == al and r["instance"] == i),
+                           key=lambda r: r["multiplier"])
+                if not g:
+                    continue
+                x = [r["multiplier"] for r in g]
+                y = [max(r["mean_regret"], 1e-12) for r in g]
+                ax.plot(x, y, "-" if i == 0 else "--", marker="o", ms=3, color=colors[al])
+                if i == 0:
+                    for r in g:
+                        if r["chosen"]:
+                            ax.plot([r["multiplier"]], [max(r["mean_regret"], 1e-12)], "o", ms=11, mfc="none",
+                                    mec=colors[al], mew=1.5)
+        ax.set_xscale("log")
+        ax.set_yscale("log", nonpositive="clip")
+        _no_zero_ticks(ax)
+        ax.set_xlabel("multiplier of the algorithm's default exploration constant")
+        ax.set_ylabel("mean regret on the tuning seeds")
+        ax.set_title(f"T = {T}", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+    hd = [Line2D([], [], color=colors[al], marker="o", ms=3, label=al) for al in algos]
+    hd.append(Line2D([], [], color="k", marker="o", ms=11, mfc="none", ls="", label="chosen multiplier"))
+    if len(instances) > 1:
+        hd += [Line2D([], [], color="k", ls="-", label="compared instance"),
+               Line2D([], [], color="k", ls="--", label="other tuning instances")]
+    axes[0].legend(handles=hd, fontsize=7, loc="best")
+    fig.suptitle(f"{title}: sensitivity to the exploration constant (tuning seeds)".replace("$", r"\$"))
     return fig

@@ -356,9 +356,8 @@ def build_parser() -> Parser:
     _quiet(r)
     r.set_defaults(module="reproduce")
 
-    # issue 26 (competitors): rsb compare
-    c = sub.add_parser("compare", help="several algorithms on one instance over horizons: figure, tidy CSV, "
-                                       "pairwise tests (Welch, Holm)")
+    c = sub.add_parser("compare", help="several algorithms on one instance over horizons: figure, tidy CSV with "
+                                       "both regret metrics, paired tests (t and Wilcoxon, Holm)")
     c.option("--algos", "--algos ce-ucb-m,ucb-fw,dr-ucb", required=True,
              help=f"comma-separated, from: {', '.join(ALGORITHMS)}")
     _distortion(c)
@@ -368,8 +367,20 @@ def build_parser() -> Parser:
     c.option("--trials", "--trials 100", default="100", help="trials per algorithm and horizon (default 100)")
     c.option("--seed", "--seed 0", default="0", help="root seed: horizon j is stream j of it (default 0)")
     c.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
-             help="factor on the paper's radius of rs-ucb-m, ce-ucb-m and dr-ucb (default 1); the competitors "
-                  "keep their printed bonuses")
+             help="a multiplier of each algorithm's own default exploration constant, given to every algorithm "
+                  "that reads it (the radius of rs-ucb-m, ce-ucb-m, dr-ucb; the printed bonus of ucb-fw, u-ucb, "
+                  "cvar-ucb), as in rsb simulate (default 1)")
+    c.option("--tune", action="store_true",
+             help="choose each algorithm's multiplier of its default exploration constant on tuning seeds (a "
+                  "separate stream of the seed), then report on fresh seeds beside the untuned default")
+    c.option("--tune-grid", "--tune-grid 1e-3,1e-2,1e-1,1,10", dest="tune_grid", default=None,
+             help="with --tune: the multipliers tried, the same for every algorithm (default 1e-3,1e-2,1e-1,1,10)")
+    c.option("--tune-trials", "--tune-trials 50", dest="tune_trials", default=None,
+             help="with --tune: trials per multiplier on the tuning seeds (default --trials)")
+    c.option("--tune-instances", '--tune-instances "0.2,0.45;0.1,0.6"', dest="tune_instances", default=None,
+             help="with --tune: other Bernoulli instances the multiplier is also chosen on (';'-separated)")
+    c.option("--label", "--label 'Gini, mixture instance'", default=None,
+             help="the figures' title (default: the distortion and the arms)")
     c.option("--out", "--out results/compare", required=True,
              help="output directory (runs are cached in OUT/runs: reruns resume)")
     _format(c)

@@ -198,6 +198,7 @@ EXPRESSION_FLAGS = [
     *((_REPRO, f) for f in ("--trials", "--seed", "--jobs", "--chunk", "--wait")),
     *((_COMPARE, f) for f in ("--algos", "--dr", "--p", "--Ts", "--trials", "--seed", "--radius-scale", "--jobs",
                               "--chunk", "--wait")),
+    *((_COMPARE + ["--tune"], f) for f in ("--tune-grid", "--tune-trials", "--tune-instances")),
     (_COMPARE[:4] + ["pht"] + _COMPARE[5:], "--param"),
     (_COMPARE[:5] + ["--arms", "beta(2,5);uniform(0.3,0.1)"] + _COMPARE[7:], "--arms"),
     *((_PLOT, f) for f in ("--dr", "--p", "--Ts", "--trials", "--seed", "--rho", "--radius-scale", "--explore", "--jobs",
@@ -422,8 +423,9 @@ def test_seed_above_2_to_the_53_keeps_its_digits():
     assert req.config["seed"] == 123456789012345678
 
 
-#: Flags whose values are not expressions: paths, addresses and names checked against a list.
-NOT_EXPRESSIONS = {"--out", "--scheduler", "--algo"}
+#: Flags whose values are not expressions: paths, addresses, names checked against a list, and a figure's title
+#: (``rsb compare --label``: text drawn, never evaluated).
+NOT_EXPRESSIONS = {"--out", "--scheduler", "--algo", "--label"}
 
 
 def test_every_value_flag_is_tried_with_code_carrying_strings():
@@ -466,9 +468,10 @@ def test_compare_writes_the_tidy_csv_tests_and_figure_and_resumes(tmp_path):
     names = {p.name for p in out.iterdir()}
     assert {"compare.csv", "compare_tests.csv", "compare.png", "compare.pdf", "runs"} <= names
     rows = [ln for ln in (out / "compare.csv").read_text().splitlines() if not ln.startswith("#")]
-    assert rows[0] == "algo,T,trial,regret,pulls_1,pulls_2" and len(rows) == 1 + 3 * 2 * 3
+    assert rows[0] == "algo,setting,multiplier,T,trial,regret,pseudo_regret,pulls_1,pulls_2"
+    assert len(rows) == 1 + 3 * 2 * 3
     tests = [ln for ln in (out / "compare_tests.csv").read_text().splitlines() if not ln.startswith("#")]
-    assert len(tests) == 1 + 2 * 3  # three pairs at each of two horizons
+    assert len(tests) == 1 + 2 * 2 * 3  # three pairs at each of two horizons, for each of the two metrics
     first = (out / "compare.csv").read_text()
     assert main(argv) == 0 and (out / "compare.csv").read_text() == first  # resumed from OUT/runs, same numbers
 
@@ -480,7 +483,19 @@ def test_compare_writes_the_tidy_csv_tests_and_figure_and_resumes(tmp_path):
     (["--Ts", "1"], "--Ts"),
     (["--trials", "1"], "--trials"),
     (["--p", "0.4,1.5"], "--p"),
-    (["--radius-scale", "0.1"], "--radius-scale"),  # ucb-fw keeps its printed bonus
+    (["--algos", "ucb1", "--radius-scale", "0.1"], "--radius-scale"),  # ucb1 has no constant it scales
+    (["--radius-scale", "0"], "--radius-scale"),
+    (["--tune-grid", "0.1,1"], "--tune-grid"),  # only with --tune
+    (["--tune-trials", "5"], "--tune-trials"),
+    (["--tune-instances", "0.2,0.45"], "--tune-instances"),
+    (["--tune", "", "--radius-scale", "0.1"], "--radius-scale"),  # --tune chooses the multiplier itself
+    (["--algos", "ucb1,uniform", "--tune", ""], "--tune"),  # nothing to tune
+    (["--tune", "", "--tune-grid", "0,1"], "--tune-grid"),
+    (["--tune", "", "--tune-grid", "1"], "--tune-grid"),
+    (["--tune", "", "--tune-instances", "0.2,1.5"], "--tune-instances"),
+    (["--tune", "", "--tune-trials", "1"], "--tune-trials"),
+    (["--Ts", "2,10", "--tune", "", "--tune-instances", "0.1,0.2,0.3"], "--tune-instances"),
+    (["--label", " "], "--label"),
 ])
 def test_compare_bad_input_is_one_line_naming_the_flag_and_writes_nothing(tmp_path, capsys, bad, flag):
     from proofs_checks.cli import main
@@ -488,7 +503,9 @@ def test_compare_bad_input_is_one_line_naming_the_flag_and_writes_nothing(tmp_pa
     argv = ["compare", "--algos", "ucb-fw", "--dr", "gini", "--p", "0.4,0.9", "--out", str(tmp_path / "o"), "--quiet"]
     for i in range(0, len(bad), 2):
         j = argv.index(bad[i]) if bad[i] in argv else None
-        if j is None:
+        if bad[i] == "--tune":  # a switch: no value
+            argv.append("--tune")
+        elif j is None:
             argv += bad[i:i + 2]
         else:
             argv[j + 1] = bad[i + 1]

@@ -41,15 +41,23 @@ def test_to_frame_one_row_per_trial_and_step():
 
 
 def test_compare_runs_each_algorithm_on_the_same_table():
+    from rsb_sim.config import SimConfig
+    from rsb_sim.engine import run as engine_run
+    from rsb_sim.instances import make_instance
+    from rsb_theory.distortions import resolve
+
     c = api.compare("gini", ["ce-ucb-m", "ucb1"], p=[0.4, 0.9], T=300, trials=3, seed=5, radius_scale=0.01,
                     record=[100])
-    alone = api.simulate("gini", "ce-ucb-m", p=[0.4, 0.9], T=300, trials=3, seed=5, radius_scale=0.01, record=[100])
+    # one horizon is stream (0,) of the root, as rsb compare's first horizon
+    alone = engine_run(SimConfig(T=300, trials=3, seed=5, radius_scale=0.01, stream=(0,)), make_instance([0.4, 0.9]),
+                       resolve("gini"), "ce-ucb-m")
     assert c["ce-ucb-m"].regrets.tolist() == alone.regrets.tolist()
     assert c["ucb1"].config.radius_scale == 1.0  # radius_scale went to the algorithm that reads it only
     f = c.to_frame()
     assert len(f) == 2 * 3 * 2 and list(f.algo.unique()) == ["ce-ucb-m", "ucb1"]
-    assert [d["algo"] for d in json.loads(c.to_json())] == ["ce-ucb-m", "ucb1"]
-    assert set(c.table().columns) == {"algo", "t", "mean_regret", "ci_low", "ci_high"}
+    assert [d["algo"] for d in c.runs()] == ["ce-ucb-m", "ucb1"]
+    assert set(json.loads(c.to_json())) == set(c.summary())
+    assert set(c.table().columns) == {"algo", "T", "t", "mean_regret", "ci_low", "ci_high"}
     with pytest.raises(ValueError, match="rho"):
         api.compare("gini", ["ucb1", "uniform"], p=[0.4, 0.9], T=100, rho=0.2)
 
