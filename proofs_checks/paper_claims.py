@@ -17,8 +17,8 @@ printed bounds, constants and hypotheses of the other checked results
 ``lemma:Delta_error``, ``lemma:beta_lemma_monotone``, ``eq:E2C``, the
 sampling lemmas and ``eq: ETC commit 5/6``).  Each check module reads its
 claim's printed values from here through its ``CLAIMS`` (an altered claim
-replaces them; :mod:`proofs_checks.claims`).  :data:`LEDGER_LABELS` is the
-order in which the paper defines the labels the ledger uses.
+replaces them; :mod:`proofs_checks.claims`).  The ledger's order is the order
+in which the paper defines the labels (:data:`proofs_checks.paper_labels.POSITION`).
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ class RegretRow:
 
 @dataclass(frozen=True)
 class RiskRow:
-    """A row of ``table:table_risks`` as printed, with the lemma's constant L."""
+    """A row of ``table:table_risks`` as printed, with the constant L of the row's lemma (which lemma:
+    :data:`proofs_checks.results.HOLDER_LEMMA`)."""
 
     key: str
     q: str
     r: str
     beta: str
     L: str | None
-    L_label: str | None
     beta_bound: str | None = None
 
 
@@ -69,19 +69,19 @@ TABLE_REGRETS: tuple[RegretRow, ...] = (
 )
 
 #: ``table:table_risks`` (q, r, beta; "-" where the paper leaves beta open)
-#: and L = max(L_MH, L_H) from each row's lemma (None: no lemma states it).
+#: and L = max(L_MH, L_H) as each row's lemma states it (None: the paper prints none for the row).
 #: ``beta_bound``: a footnote's condition "means smaller than <bound>".
 TABLE_RISKS: tuple[RiskRow, ...] = (
-    RiskRow("mean", "1", "1", "1", None, None),
-    RiskRow("dual_power", "1", "1", "1", "s", "lemma:Dual_Power"),
-    RiskRow("quadratic", "1", "1", "1", "1+s", "lemma:Quadratic"),
+    RiskRow("mean", "1", "1", "1", None),
+    RiskRow("dual_power", "1", "1", "1", "s"),
+    RiskRow("quadratic", "1", "1", "1", "1+s"),
     # footnote: beta = 1 "when the arms' mean values are smaller than 1 - alpha"
-    RiskRow("cvar", "1", "1", "1", None, None, beta_bound="1 - alpha"),
-    RiskRow("pht", "s", "s", "1", "1", "lemma:PHT"),
-    RiskRow("mean_median", "1", "1", "-", "1", "lemma:mean_median_Holder"),
-    RiskRow("inter_es", "1", "1", "-", "2", "lemma:inter_ES_Holder"),
-    RiskRow("right_tail", "1/2", "1", "-", "1", "lemma:RTD"),
-    RiskRow("gini", "1", "2", "-", "1", "lemma:example_utility_Holder"),
+    RiskRow("cvar", "1", "1", "1", None, beta_bound="1 - alpha"),
+    RiskRow("pht", "s", "s", "1", "1"),
+    RiskRow("mean_median", "1", "1", "-", "1"),
+    RiskRow("inter_es", "1", "1", "-", "2"),
+    RiskRow("right_tail", "1/2", "1", "-", "1"),
+    RiskRow("gini", "1", "2", "-", "1"),
 )
 
 #: ``table:literature_comparison``, this work's rows (footnote: RS-ETC-M
@@ -432,45 +432,6 @@ SAMPLING_CLAIMS: dict[str, str] = {
 }
 
 
-#: The labels the ledger's ids use, in the order the paper defines them (``\label`` order of the LaTeX
-#: source); the ledger lists its entries in this order.
-LEDGER_LABELS: tuple[str, ...] = (
-    "table:table_regrets",
-    "example utility",
-    "lemma: concentration",
-    "eq:number of samples main paper",
-    "eq:UCB_confidence_sets",
-    "eq:UCB_alpha2",
-    "theorem: ETC upper bound",
-    "theorem:RS-ETC-M",
-    "theorem:UCB upper bound",
-    "corollary:RS-UCB-M",
-    "sec: experiments",
-    "table:table_risks",
-    "table:literature_comparison",
-    "theorem:Wasserstein_dual",
-    "theorem:W",
-    "lemma:lipschitz-wasserstein",
-    "lemma:risk-concave",
-    "lemma:example_utility_Holder",
-    "lemma:PHT",
-    "lemma:RTD",
-    "lemma:mean_median_Holder",
-    "lemma:inter_ES_Holder",
-    "lemma:Dual_Power",
-    "lemma:Quadratic",
-    "lemma:Delta_error",
-    "lemma:beta_lemma_monotone",
-    "eq:E2C",
-    "eq: ETC commit 5",
-    "eq: ETC commit 6",
-    "lemma:probability of E3",
-    "eq:oversampledproof",
-    "lemma:undersampling",
-    "lemma:oversampling",
-)
-
-
 # ---------------------------------------------------------------------------
 # Claims of the main text and the appendix checked one by one (printed values and hypotheses as data)
 # ---------------------------------------------------------------------------
@@ -680,20 +641,6 @@ def proof_step_a(ident: str) -> LemmaClaim:
         if c.id == ident:
             return c
     raise KeyError(ident)
-
-
-def _with_labels(labels: tuple[str, ...], placed: tuple[tuple[str, str | None], ...]) -> tuple[str, ...]:
-    """``labels`` with each new label inserted after the label it follows in the paper (None: first)."""
-    out = list(labels)
-    for label, after in placed:
-        if label not in out:
-            out.insert(0 if after is None else out.index(after) + 1, label)
-    return tuple(out)
-
-
-#: The labels of the running-text claims above that the ledger did not use yet, in the paper's order.
-LEDGER_LABELS = _with_labels(LEDGER_LABELS, (("sec:introduction", None), ("eq:U", "table:table_regrets"),
-                                             ("eq:regret_decomposition", "eq:UCB_alpha2")))
 
 
 # ---- proof steps from Appendix:RS-ETC-M on (issue 16) ----

@@ -19,7 +19,7 @@ import sympy as sp
 from rsb_theory.gap import beta_monotone, estimate_beta
 from rsb_theory.holder import mixture_holder, sup_one_point_ratio
 
-from .. import derived, paper_claims
+from .. import derived, paper_claims, results
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..mutants import as_text, stronger
@@ -129,7 +129,8 @@ def check_r(claim: Claim) -> CheckResult:
 def check_L(claim: Claim) -> CheckResult:
     row: paper_claims.RiskRow = claim.printed
     f = _L(row.key, row.L, row.r)
-    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({row.L_label})",
+    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} "
+                       f"({results.HOLDER_LEMMA[row.key]})",
                        row.L, f.derived_text, f.status, "symbolic" if "numeric" not in f.evidence else "numeric",
                        f.evidence)
 

@@ -201,10 +201,7 @@ def test_ledger_order_follows_the_paper():
     labels = [i.partition("#")[0] for i in claims()]
     positions = [paper_labels.POSITION[lab] for lab in labels]
     assert positions == sorted(positions)
-    # paper_claims.LEDGER_LABELS (kept for its callers) lists labels of the paper in the paper's order
     assert set(labels) <= set(paper_labels.ORDER)
-    legacy = [paper_labels.POSITION[lab] for lab in paper_claims.LEDGER_LABELS]
-    assert legacy == sorted(legacy)
     # within a table, the rows in the paper's order
     rows = [i.split("#")[1].split(".")[0] for i in claims() if i.startswith("table:table_regrets#")]
     assert list(dict.fromkeys(rows)) == [r.key for r in paper_claims.TABLE_REGRETS]
