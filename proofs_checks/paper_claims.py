@@ -441,6 +441,11 @@ EXAMPLE_UTILITY_P = ParameterRange("p", "0", "1")
 
 #: ``lemma:risk-concave``: "if the distortion function h is concave, ... concave in the mixing coefficient".
 RISK_CONCAVE_HYPOTHESIS = "concave"
+#: ``lemma:risk-concave``'s proof: the inequality its displayed chain ends with (eq:concave 1 .. eq: concave 2), from
+#: which the lemma concludes concavity: ``vertices`` -- U_h(sum_i alpha(i) F_i) >= sum_i alpha(i) U_h(F_i), V at a
+#: mixture against the values at the vertices of the simplex (``pairs`` would be V(lambda a + (1 - lambda) b) >=
+#: lambda V(a) + (1 - lambda) V(b), concavity itself).
+RISK_CONCAVE_CHAIN = "vertices"
 
 #: ``theorem:W``: W <= sqrt(2 pi) for arms that are "1-sub-Gaussian".
 THEOREM_W_BOUND = "sqrt(2*pi)"
@@ -944,7 +949,8 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
     ProofStep("theorem:RS-ETC-M#chain", "theorem:RS-ETC-M: R^E(T) <= O([K^c_E log T/T^gamma]^(q r/(2 beta))), "
               "c_E = 2(1 + (beta + 1)/q), gamma = 2 beta/(2 beta + r), against eq:ETC upper bound gamma appendix "
               "at that gamma", "R^E(T) = O([K^(2(1 + (beta+1)/q)) log T / T^gamma]^(qr/(2beta)))",
-              (("K_exponent", "2*(1 + (beta + 1)/q)*q*r/(2*beta)"),)),
+              (("K_exponent", "2*(1 + (beta + 1)/q)*q*r/(2*beta)"),
+               ("rate", "(K**(2*(1 + (beta + 1)/q))*ell/T**gamma)**(q*r/(2*beta))"))),
     ProofStep("theorem:UCB upper bound#chain.rs-ucb-m", "The constant of theorem:UCB upper bound (eq:UCB regret) for "
               "RS-UCB-M, [B + L(W^q + 1)] [64/sqrt(eps rho T) (sqrt(2 e log T) + 32)]^q + Delta(eps), against B_1 + "
               "B_21 + B_22 of its proof", "R^U(T) <= [B + L(W^q+1)][64/sqrt(eps rho T) (sqrt(2e log T) + 32)]^q + Delta",
