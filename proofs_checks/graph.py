@@ -66,16 +66,20 @@ def used_by(label: str) -> tuple[str, ...]:
     return _reverse().get(_check(label), ())
 
 
-@lru_cache(maxsize=1)
-def label_graph():
-    """The label graph as a :class:`networkx.DiGraph`: an edge user -> used for every :class:`Use` (networkx is
-    imported here, not at import time: reading a stored ledger need not pay for it)."""
+def _digraph(uses):
     import networkx as nx
 
     g = nx.DiGraph()
     g.add_nodes_from(paper_labels.ORDER)
-    g.add_edges_from((user, u.label) for user, used in USES.items() for u in used)
+    g.add_edges_from((user, u.label) for user, used in uses.items() for u in used)
     return g
+
+
+@lru_cache(maxsize=1)
+def label_graph():
+    """The label graph as a :class:`networkx.DiGraph`: an edge user -> used for every :class:`Use` (networkx is
+    imported here, not at import time: reading a stored ledger need not pay for it)."""
+    return _digraph(USES)
 
 
 @lru_cache(maxsize=None)
@@ -102,12 +106,14 @@ def reason(user: str, used: str) -> str:
     raise KeyError(f"{user!r} does not use {used!r}")
 
 
-def cycle() -> tuple[str, ...] | None:
-    """A cycle of the graph (the labels along it, the first repeated at the end), None when it is acyclic."""
+def cycle(uses=None) -> tuple[str, ...] | None:
+    """A cycle of the graph (the labels along it, the first repeated at the end), None when it is acyclic.
+
+    ``uses``: another label -> uses mapping to look in (default: the paper's, :data:`USES`)."""
     import networkx as nx
 
     try:
-        found = nx.find_cycle(label_graph())
+        found = nx.find_cycle(label_graph() if uses is None else _digraph(uses))
     except nx.NetworkXNoCycle:
         return None
     return tuple(u for u, _v in found) + (found[0][0],)

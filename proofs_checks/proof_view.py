@@ -1,13 +1,18 @@
-"""The per-proof view: a lemma's or theorem's statement entries, then its steps in the paper's order.
+"""The per-proof view: a lemma's or theorem's statement entries, then its steps in the paper's order, then the
+sketches, remarks and applications at the experiments' setting attached to it.
 
-The steps of a result R are (all derived from the ids and from
-:mod:`proofs_checks.paper_labels`, never listed by hand):
+Which entries are R's statement (node ``statement``), R's proof (node ``proof``) or attached to R (``sketch``,
+``remark``, ``experiment``) comes from the results' records (:func:`proofs_checks.results.node_of`).  The steps
+of a result R are (all derived from the ids, the records and :mod:`proofs_checks.paper_labels`, never listed by
+hand):
 
 * the entries ``R#step:LABEL`` (at LABEL's place in the paper; ``R#step:after:LABEL``
   just after it; a step that names no label, such as ``lemma:PHT#step:jensen``,
   before the first display of the proof);
 * the entries whose own label is a display of R's proof (``eq:E2C`` in the proof of
   ``theorem: ETC upper bound``);
+* R's chained constants ``R#chain...`` and its proof's closing summary (``lemma:RTD#summary``), after the
+  last display of the proof;
 * every other labelled display of R's proof, without an entry (a claim is then
   shown as ``unchecked``; a definition as what it defines).
 

@@ -150,8 +150,10 @@ def test_proof_view_orders_the_steps_as_the_paper():
 def test_every_result_has_a_view(ledger):
     views = proof_view.views(ledger)
     assert [v.result for v in views] == list(paper_labels.RESULTS)
-    shown = {r.id for v in views for r in v.statement} | {s.entry.id for v in views for s in v.steps if s.entry}
-    # every entry of a result or of a display of a proof is in some view
+    shown = ({r.id for v in views for r in v.statement + v.attached}
+             | {s.entry.id for v in views for s in v.steps if s.entry})
+    # every entry of a result or of a display of a proof is in some view (its statement, its proof, or a sketch,
+    # remark or experiment attached to it)
     for r in ledger:
         info = paper_labels.BY_LABEL[r.id.partition("#")[0]]
         if info.is_result or info.proof or info.statement:
