@@ -146,9 +146,10 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
     parts = part_statuses(view.result, mine)
     statement = statement_of(parts)
     proof, at = _proof_verdict(view)
-    text = f"{view.result}: the statement {_says(statement)}"
-    if len(parts) > 1 or (parts and parts[0][1] != statement):
-        text += f" ({_parts_text(parts)})"
+    if len(parts) == 1:  # the part named: "the statement (display) holds as printed"
+        text = f"{view.result}: the statement ({parts[0][0]}) {_says(statement)}"
+    else:
+        text = f"{view.result}: the statement {_says(statement)}" + (f" ({_parts_text(parts)})" if parts else "")
     failing = []
     if statements is not None:
         for node, where in graph.used_parts(view.result).items():

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from rsb_theory.distortions import from_string, get, names
+from rsb_theory.distortions import U, from_string, get, names, parse_expression
 from rsb_theory.riskmetric import mixture_value
 
 from .. import paper_claims
@@ -97,8 +97,18 @@ GRID = 401
 
 @lru_cache(maxsize=1)
 def _witness_values() -> np.ndarray:
+    """V(a) of the witness on Dirac(0), Dirac(1) over the grid (h parsed by the one parser; its properties as a
+    distortion are checked on the same grid by :func:`_is_distortion`)."""
+    import sympy as sp
+
+    h = sp.lambdify(U, parse_expression(WITNESS), "numpy")
     a = np.linspace(0.0, 1.0, GRID)
-    return mixture_value(from_string(WITNESS).numeric, np.array([0.0, 1.0]), np.eye(2), np.stack([1 - a, a], axis=1))
+    return mixture_value(h, np.array([0.0, 1.0]), np.eye(2), np.stack([1 - a, a], axis=1))
+
+
+def _is_distortion(v: np.ndarray) -> bool:
+    """h(0) = 0, h(1) = 1 and non-decreasing on the grid (V(a) = h(a) here)."""
+    return bool(abs(v[0]) <= TOL and abs(v[-1] - 1) <= TOL and np.all(np.diff(v) >= -TOL))
 
 
 def _satisfies(chain: str, v: np.ndarray) -> bool:
@@ -121,11 +131,12 @@ def _concave(v: np.ndarray) -> bool:
 def check_step(claim: Claim) -> CheckResult:
     chain = claim.printed
     v = _witness_values()
-    counter = _satisfies(chain, v) and not _concave(v)
+    counter = _is_distortion(v) and _satisfies(chain, v) and not _concave(v)
     found = gaps()
     bad = [n for n, (concave, g) in found.items() if concave and g < -TOL]
-    ev = (f"The chain establishes the '{chain}' inequality.  Witness h(u) = {WITNESS} (increasing, h(0) = 0, h(1) = 1, "
-          f"not concave) on Dirac(0), Dirac(1): V(a) = h(a) on {GRID} grid points satisfies it: "
+    ev = (f"The chain establishes the '{chain}' inequality.  Witness h(u) = {WITNESS} on Dirac(0), Dirac(1): V(a) = h(a)"
+          f" on {GRID} grid points is a distortion (h(0) = 0, h(1) = 1, non-decreasing): {_is_distortion(v)}; "
+          "satisfies the chain's inequality: "
           f"{_satisfies(chain, v)}; concave: {_concave(v)} (smallest second difference "
           f"{num(float(np.min(v[1:-1] - (v[:-2] + v[2:]) / 2)))}).  ")
     ev += ("So the inequality does not imply concavity in alpha: the step does not follow from what the proof has "
