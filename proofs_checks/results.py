@@ -28,7 +28,7 @@ Light: the standard library and :mod:`proofs_checks.paper_labels` only (reading 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from . import paper_labels
@@ -135,7 +135,6 @@ class Record:
     attached: tuple[Part, ...] = ()
     uses: tuple[Use, ...] = ()
     context: Context | None = None
-    _index: dict = field(default=None, compare=False, repr=False)
 
     @property
     def kind(self) -> str:

@@ -101,6 +101,16 @@ def test_contexts_and_the_row_lemmas_are_read_from_the_records():
         assert (lemma is None) == (row.key == "cvar")
 
 
+def test_the_distortions_cite_the_rows_lemma():
+    """rsb_theory's registry cites a lemma for some rows (it cannot read the records, a layer up): where it does, it
+    is the row's lemma of the records (the one row-to-lemma map)."""
+    from rsb_theory.distortions import REGISTRY
+
+    for key, family in REGISTRY.items():
+        if family.label.startswith("lemma:"):
+            assert family.label == results.HOLDER_LEMMA[key], key
+
+
 def test_a_new_step_needs_nothing_but_its_claim():
     """A new ``R#step:LABEL`` gets its node, axis, context, order and uses from its id and the records alone."""
     rec = next(r for r in results.RECORDS if r.context is not None and paper_labels.proof_labels(r.label))
