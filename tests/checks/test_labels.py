@@ -167,7 +167,8 @@ def test_verify_proof(capsys):
     last = lines.index(next(x for x in lines if x.startswith("first broken step:")))
     assert lines[0].startswith("Proof of lemma:RTD")
     steps = [ln.split()[1] for ln in lines[lines.index(next(x for x in lines if x.startswith("steps"))) + 1:last]]
-    assert steps == list(paper_labels.proof_labels("lemma:RTD"))
+    # the proof's displays, then its closing summary and chained constant (nodes of the proof, from the records)
+    assert steps == [*paper_labels.proof_labels("lemma:RTD"), "summary", "chain"]
     # then what the proof uses (the dependency graph), with the used lemma's verdicts and where it is used
     assert lines[last + 1].startswith("uses (1;") and lines[last + 2].split()[0] == "lemma:lipschitz-wasserstein"
     assert "eq:last_lemma_rtd" in lines[last + 2] and lines[-1].startswith("used claims that do not hold")
