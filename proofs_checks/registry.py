@@ -179,8 +179,9 @@ _LOOSE_IN = {"rate": "exponent", "exponent": "exponent", "constant": "constant"}
 
 def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     """``res`` with what is derived from the claim and the status: the node and part (the results' records,
-    :func:`proofs_checks.results.node_of`), the axis (``statement`` for a statement node, else ``proof``), the impact (an evident typo is one when
-    the check finds the corrected claim verified or loose), what a loose value is better in, the context.
+    :func:`proofs_checks.results.node_of`), the axis (``statement`` for a statement node, else ``proof``), the
+    impact (an evident typo is one when the check finds the corrected claim verified or loose), what a loose value
+    is better in, the context.
 
     Raises
     ------
@@ -204,8 +205,8 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     if claim.context is not None:
         note = (note + " " if note else "") + f"Judged in the context of the proof of {claim.context.result}: " \
             f"{claim.context.describe()}."
-    return replace(res, evidence=evidence, axis=axis, node=node, part=part, impact=impact(axis=axis, status=res.status, about=about,
-                                                                     typo=typo),
+    return replace(res, evidence=evidence, axis=axis, node=node, part=part,
+                   impact=impact(axis=axis, status=res.status, about=about, typo=typo),
                    loose_in=_LOOSE_IN.get(about, "bound") if res.status == "loose" else None, note=note)
 
 

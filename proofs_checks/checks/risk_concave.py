@@ -134,8 +134,8 @@ def check_step(claim: Claim) -> CheckResult:
     counter = _is_distortion(v) and _satisfies(chain, v) and not _concave(v)
     found = gaps()
     bad = [n for n, (concave, g) in found.items() if concave and g < -TOL]
-    ev = (f"The chain establishes the '{chain}' inequality.  Witness h(u) = {WITNESS} on Dirac(0), Dirac(1): V(a) = h(a)"
-          f" on {GRID} grid points is a distortion (h(0) = 0, h(1) = 1, non-decreasing): {_is_distortion(v)}; "
+    ev = (f"The chain establishes the '{chain}' inequality.  Witness h(u) = {WITNESS} on Dirac(0), Dirac(1): "
+          f"V(a) = h(a) on {GRID} grid points is a distortion (h(0) = 0, h(1) = 1, non-decreasing): {_is_distortion(v)}; "
           "satisfies the chain's inequality: "
           f"{_satisfies(chain, v)}; concave: {_concave(v)} (smallest second difference "
           f"{num(float(np.min(v[1:-1] - (v[:-2] + v[2:]) / 2)))}).  ")

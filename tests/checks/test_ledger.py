@@ -33,8 +33,9 @@ def _n_entries() -> int:
     from proofs_checks.checks import risk_concave
 
     # lemma:risk-concave's last step (a gap) sits beside the lemma's own check, which it shares its sweep with
-    return N_BEFORE_STEPS + sum(len(importlib.import_module(f"proofs_checks.checks.{m}").CLAIMS)
-                                for m in STEP_MODULES + COVERAGE_MODULES) + sum("#step:" in i for i in risk_concave.CLAIMS)
+    return (N_BEFORE_STEPS + sum(len(importlib.import_module(f"proofs_checks.checks.{m}").CLAIMS)
+                                 for m in STEP_MODULES + COVERAGE_MODULES)
+            + sum("#step:" in i for i in risk_concave.CLAIMS))
 
 
 N_ENTRIES = _n_entries()

@@ -51,7 +51,7 @@ WANT = {
 
 @pytest.fixture(scope="module")
 def results():
-    known = claims()  # the registry's claims: a proof's steps carry its context (proofs_checks.contexts)
+    known = claims()  # the registry's claims: a proof's steps carry its context (its result's record, proofs_checks.results)
     return {i: evaluate(known[i], mutants=True) for m in MODULES for i in m.CLAIMS}
 
 
