@@ -153,27 +153,14 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
 
 
 def node_of(entry_or_id) -> str:
-    """The kind of node of the paper an entry judges (:data:`proofs_checks.statuses.NODES`).
-
-    The entry's own ``node`` when it has one; otherwise read off the id: ``#step:``, ``#chain`` and a proof's
-    closing ``#summary`` (or an entry on the proof axis) are ``proof``; ``#sketch`` a ``sketch``; ``#experiments``,
-    ``#slope`` and the labels of the experiments' section ``experiment``; ``#text.``, ``#discussion`` and
-    ``#choosing_eps`` a ``remark``; anything else ``statement``.
-    """
+    """The kind of node of the paper an entry judges (:data:`proofs_checks.ledger.NODES`): the entry's own ``node``
+    when it has one, otherwise the results' records' (:func:`proofs_checks.results.node_of`)."""
     node = getattr(entry_or_id, "node", None)
     if node:
         return node
-    ident = entry_or_id if isinstance(entry_or_id, str) else entry_or_id.id
-    label, _, part = ident.partition("#")
-    if part.startswith(("step:", "chain", "summary")) or getattr(entry_or_id, "axis", None) == "proof":
-        return "proof"
-    if part.startswith("sketch"):
-        return "sketch"
-    if part.startswith(("experiments", "slope")) or label.startswith(("sec: experiments", "fig:")):
-        return "experiment"
-    if part.startswith(("text.", "discussion", "choosing_eps")):
-        return "remark"
-    return "statement"
+    from .results import node_of as record_node
+
+    return record_node(entry_or_id if isinstance(entry_or_id, str) else entry_or_id.id)[0]
 
 
 def cause_of(entry) -> Cause | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from .contexts import Context
+from .results import Context
 from .ledger import CheckResult
 
 
@@ -50,8 +50,8 @@ class Claim:
         bound, a statement); None: derived from the id by the registry.  Decides the entry's ``impact`` and
         ``loose_in``.
     context : Context or None
-        The proof's context (:mod:`proofs_checks.contexts`) for a claim on the proof axis, attached by the
-        registry; None: judged as printed, in the generality it states.
+        The proof's context (its result's record, :mod:`proofs_checks.results`) for a claim of a proof, attached
+        by the registry; None: judged as printed, in the generality it states.
     typo : tuple of (str, object) or None
         An evident typo: (the correction in words, the corrected printed value).  The registry runs the check on
         the corrected claim; when that holds, the entry's impact is ``typo``.

@@ -24,106 +24,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from . import causes, graph, paper_labels, proof_view
+from . import causes
+from .bottom_lines import PROOF_VERDICTS, BottomLine, bottom_line, bottom_lines  # noqa: F401 (re-exported)
 from .ledger import IMPACTS, CheckResult
-from .statuses import BROKEN, SEVERITY, worst
-
-#: Proof verdicts, best first.
-PROOF_VERDICTS = ("complete", "gap", "broken", "unchecked")
-
-
-@dataclass(frozen=True)
-class BottomLine:
-    """The two verdicts of one lemma, theorem or corollary, and the sentence that sums them up.
-
-    Attributes
-    ----------
-    label : str
-        The result's LaTeX label.
-    statement : str
-        The status of the statement (a ledger status; ``unchecked`` when no entry judges it).
-    proof : str
-        One of :data:`PROOF_VERDICTS`.
-    at : str or None
-        The id of the first step, in the paper's order, that makes the proof not complete.
-    sentence : str
-        One sentence a reviewer can quote.
-    """
-
-    label: str
-    statement: str
-    proof: str
-    at: str | None
-    sentence: str
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-def _first_sentence(text: str, limit: int = 260) -> str:
-    cut = text.split(". ")[0].strip().rstrip(".")
-    return cut if len(cut) <= limit else cut[: limit - 3].rstrip() + "..."
-
-
-def _proof_verdict(view: proof_view.ProofView) -> tuple[str, str | None]:
-    steps = [s for s in view.steps if s.entry is not None]
-    if not steps:
-        return "unchecked", None
-    broken = next((s for s in steps if s.status in ("refuted", "conditional")), None)
-    if broken is not None:
-        return "broken", broken.entry.id
-    gap = next((s for s in steps if s.status == "gap"), None)
-    if gap is not None:
-        return "gap", gap.entry.id
-    return "complete", None
-
-
-def _statement_text(status: str) -> str:
-    return {"verified": "holds as printed", "loose": "holds as printed, and a better value is proven",
-            "conditional": "holds only under a condition it does not state", "refuted": "is false as printed",
-            "vacuous": "says nothing where the paper applies it",
-            "gap": "is argued with a step that does not follow (no counterexample is known)",
-            "unchecked": "has no entry of its own"}.get(status, status)
-
-
-def _statement_of(view: proof_view.ProofView) -> str:
-    return worst(*(r.status for r in view.statement)) if view.statement else "unchecked"
-
-
-def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = None) -> BottomLine:
-    """The bottom line of one result's view (:func:`proofs_checks.proof_view.build`).
-
-    ``statements``: the statement verdict of every result (label -> status); with it, a proof that uses a result
-    whose statement is refuted or conditional is ``broken`` there, unless one of its own steps is broken first.
-    """
-    statement = _statement_of(view)
-    proof, at = _proof_verdict(view)
-    text = f"{view.result}: the statement {_statement_text(statement)}"
-    failing = [(node, where) for node, where in graph.used_nodes(view.result).items()
-               if (statements or {}).get(node) in BROKEN]
-    if proof != "broken" and failing:
-        node, where = min(failing, key=lambda nw: paper_labels.POSITION[min(nw[1], key=paper_labels.POSITION.get)])
-        places = ", ".join(sorted(where, key=paper_labels.POSITION.get))
-        proof, at = "broken", node
-        text += f"; the proof uses {node}, whose statement is {statements[node]} as printed, at {places}"
-    elif proof == "complete":
-        text += "; every checked step of the proof holds in its context"
-    elif proof == "unchecked":
-        text += "; no step of its proof is checked"
-    else:
-        entry = next(s.entry for s in view.steps if s.entry is not None and s.entry.id == at)
-        what = "has a gap" if proof == "gap" else "uses a false step"
-        text += f"; the proof {what} at {at} ({_first_sentence(entry.derived or entry.evidence, 160)})"
-    return BottomLine(view.result, statement, proof, at, text + ".")
-
-
-def bottom_lines(entries: list[CheckResult]) -> list[BottomLine]:
-    """One bottom line per lemma and theorem of the paper, in the paper's order (a proof that uses a result whose
-    statement fails as printed names it)."""
-    views = proof_view.views(entries)
-    statements = {v.result: _statement_of(v) for v in views}
-    return [bottom_line(v, statements) for v in views]
-
+from .statuses import SEVERITY, worst
 
 @dataclass(frozen=True)
 class Member:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import paper_labels
+from . import paper_labels, results
 from .paper_uses import CELL_USES, USES, Use
 
 #: The algorithms' rules drawn as nodes (what the theorems are about), in the paper's order.
@@ -66,25 +66,36 @@ def used_by(label: str) -> tuple[str, ...]:
     return _reverse().get(_check(label), ())
 
 
-def _closure(start: str, step) -> tuple[str, ...]:
-    seen: set[str] = set()
-    todo = list(step(start))
-    while todo:
-        x = todo.pop()
-        if x not in seen:
-            seen.add(x)
-            todo.extend(step(x))
-    return _ordered(seen)
+def _digraph(uses):
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(paper_labels.ORDER)
+    g.add_edges_from((user, u.label) for user, used in uses.items() for u in used)
+    return g
 
 
+@lru_cache(maxsize=1)
+def label_graph():
+    """The label graph as a :class:`networkx.DiGraph`: an edge user -> used for every :class:`Use` (networkx is
+    imported here, not at import time: reading a stored ledger need not pay for it)."""
+    return _digraph(USES)
+
+
+@lru_cache(maxsize=None)
 def ancestors(label: str) -> tuple[str, ...]:
     """Every label ``label`` rests on (its uses, their uses, ...), in the paper's order."""
-    return _closure(_check(label), uses)
+    import networkx as nx
+
+    return _ordered(nx.descendants(label_graph(), _check(label)))
 
 
+@lru_cache(maxsize=None)
 def descendants(label: str) -> tuple[str, ...]:
     """Every label resting on ``label``, in the paper's order."""
-    return _closure(_check(label), used_by)
+    import networkx as nx
+
+    return _ordered(nx.ancestors(label_graph(), _check(label)))
 
 
 def reason(user: str, used: str) -> str:
@@ -95,31 +106,17 @@ def reason(user: str, used: str) -> str:
     raise KeyError(f"{user!r} does not use {used!r}")
 
 
-def cycle() -> tuple[str, ...] | None:
-    """A cycle of the graph (the labels along it), None when the graph is acyclic."""
-    state: dict[str, int] = {}
-    path: list[str] = []
+def cycle(uses=None) -> tuple[str, ...] | None:
+    """A cycle of the graph (the labels along it, the first repeated at the end), None when it is acyclic.
 
-    def visit(x: str) -> tuple[str, ...] | None:
-        state[x] = 1
-        path.append(x)
-        for y in (u.label for u in USES.get(x, ())):
-            if state.get(y) == 1:
-                return tuple(path[path.index(y):]) + (y,)
-            if y not in state:
-                found = visit(y)
-                if found:
-                    return found
-        state[x] = 2
-        path.pop()
+    ``uses``: another label -> uses mapping to look in (default: the paper's, :data:`USES`)."""
+    import networkx as nx
+
+    try:
+        found = nx.find_cycle(label_graph() if uses is None else _digraph(uses))
+    except nx.NetworkXNoCycle:
         return None
-
-    for x in USES:
-        if x not in state:
-            found = visit(x)
-            if found:
-                return found
-    return None
+    return tuple(u for u, _v in found) + (found[0][0],)
 
 
 # --- ledger entries --------------------------------------------------------------------------------------------
@@ -180,6 +177,7 @@ def stands_for(label: str, node: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=None)
 def node_uses(node: str) -> tuple[str, ...]:
     """The nodes ``node`` uses: those its uses reach (:func:`stands_for`) through labels that stand for no other
     node, in the paper's order."""
@@ -201,23 +199,35 @@ def node_uses(node: str) -> tuple[str, ...]:
     return _ordered(found)
 
 
+@lru_cache(maxsize=1)
+def node_graph():
+    """The graph of results as a :class:`networkx.DiGraph` (an edge node -> a node it uses, :func:`node_uses`)."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes())
+    g.add_edges_from((n, m) for n in nodes() for m in node_uses(n))
+    return g
+
+
 def node_ancestors(node: str) -> tuple[str, ...]:
     """Every node ``node`` rests on, in the paper's order."""
-    return _closure(node, node_uses)
+    import networkx as nx
+
+    if node not in _node_set():
+        raise KeyError(f"{node!r} is not a node of the graph of results")
+    return _ordered(nx.descendants(node_graph(), node))
 
 
 def layout() -> dict[str, tuple[int, int]]:
     """node -> (layer, slot): the layer is the longest path of uses below the node (0: uses no node), the slot its
     place in the layer by the paper's order.  Deterministic (no randomness, no external tool)."""
+    import networkx as nx
+
+    g = node_graph()
     depth: dict[str, int] = {}
-
-    def longest(x: str) -> int:
-        if x not in depth:
-            depth[x] = 1 + max((longest(y) for y in node_uses(x)), default=-1)
-        return depth[x]
-
-    for n in nodes():
-        longest(n)
+    for n in reversed(list(nx.topological_sort(g))):  # every node after the nodes it uses
+        depth[n] = 1 + max((depth[m] for m in g.successors(n)), default=-1)
     out: dict[str, tuple[int, int]] = {}
     for layer in sorted(set(depth.values())):
         for slot, n in enumerate(x for x in nodes() if depth[x] == layer):
@@ -257,3 +267,30 @@ def used_nodes(result: str) -> dict[str, dict[str, list[str]]]:
                 elif target is None:
                     todo.extend(uses(x))
     return out
+
+
+def used_parts(result: str) -> dict[str, dict[str, frozenset]]:
+    """node -> {place: parts}: as :func:`used_nodes`, with the parts of each used node that the place uses: the
+    part an edge names (:attr:`proofs_checks.results.Use.part`: ``lemma:Dual_Power`` uses ``lemma:PHT``'s
+    ``r_equals_q``), the statement part whose display is used (``eq:meta_concentration`` is ``lemma:
+    concentration``'s ``bound``), else None (the whole statement)."""
+    own = set(proof_places(result))
+    out: dict[str, dict[str, set]] = {}
+    for place in proof_places(result):
+        for edge in edges(place):
+            seen: set[str] = set()
+            todo = [(edge.label, edge.part)]
+            while todo:
+                x, part = todo.pop()
+                if x in seen or x in own:
+                    continue
+                seen.add(x)
+                target = stands_for(x, result)
+                if target is not None and target != result:
+                    if x != target:  # a display of the target's statement (its part), or of its proof (None)
+                        where = results.placed(x)
+                        part = where[1].name if where is not None and where[0] == target else None
+                    out.setdefault(target, {}).setdefault(place, set()).add(part)
+                elif target is None:
+                    todo.extend((u.label, u.part) for u in edges(x))
+    return {n: {p: frozenset(v) for p, v in places.items()} for n, places in out.items()}

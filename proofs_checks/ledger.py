@@ -24,7 +24,12 @@ IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
 #: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
 AXES = ("statement", "proof")
 #: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
-OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note", "cause", "condition", "condition_at_uses")
+OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note", "node", "part", "cause", "condition",
+                 "condition_at_uses")
+#: The kinds of node of the paper an entry judges (:data:`proofs_checks.results.NODES`): a part of a result's
+#: displayed statement, a step or summary of a proof, a proof sketch, a remark, an application at the experiments'
+#: setting.  The axis is derived from it: ``statement`` for a statement, ``proof`` for every other node.
+NODES = ("statement", "proof", "sketch", "remark", "experiment")
 #: Allowed methods.
 METHODS = ("symbolic", "numeric", "simulation")
 #: The keys of an entry of ``rsb verify --format json``, in order.
@@ -70,8 +75,9 @@ class CheckResult:
     mutants : tuple of MutantOutcome or None
         The check run on altered claims (None: not run).
     axis : str or None
-        ``statement`` (the entry judges what a result, table or running text states) or ``proof`` (a step of a
-        proof, or a constant chained through one); one of :data:`AXES`, derived from the id by the registry.
+        ``statement`` (the entry judges a displayed statement: a part of a result's, a table's, the running
+        text's) or ``proof`` (a step, a chained constant or the summary of a proof, a sketch, a remark, an
+        application at the experiments' setting); one of :data:`AXES`, derived from ``node`` by the registry.
     impact : str or None
         One of :data:`IMPACTS` (None: not assessed).
     loose_in : str or None
@@ -82,6 +88,12 @@ class CheckResult:
     note : str
         What the check saw outside the claim's context (a failure where the proof's fixed quantities are
         replaced by others): reported beside the status, never as it.
+    node : str or None
+        The kind of node of the paper the entry judges, one of :data:`NODES` (None: not assessed), derived from
+        the results' records by the registry (:func:`proofs_checks.results.node_of`).
+    part : str or None
+        For a statement entry of a result, the name of the statement part it judges (the record's
+        :class:`proofs_checks.results.Part`).
     cause : str or None
         The key of the cause (:data:`proofs_checks.causes.CAUSES`) the entry belongs to when that is a fact only its
         check knows (Hölder applied outside Xi); None: derived from the entry's other facts
@@ -107,6 +119,8 @@ class CheckResult:
     loose_in: str | None = None
     uses: tuple[str, ...] = ()
     note: str = ""
+    node: str | None = None
+    part: str | None = None
     cause: str | None = None
     condition: str | None = None
     condition_at_uses: bool | None = None
@@ -118,6 +132,8 @@ class CheckResult:
             raise ValueError(f"method {self.method!r} of {self.id!r} is not one of {METHODS}")
         if self.axis is not None and self.axis not in AXES:
             raise ValueError(f"axis {self.axis!r} of {self.id!r} is not one of {AXES}")
+        if self.node is not None and self.node not in NODES:
+            raise ValueError(f"node {self.node!r} of {self.id!r} is not one of {NODES}")
         if self.impact is not None and self.impact not in IMPACTS:
             raise ValueError(f"impact {self.impact!r} of {self.id!r} is not one of {IMPACTS}")
         if self.cause is not None:

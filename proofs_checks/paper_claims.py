@@ -17,8 +17,8 @@ printed bounds, constants and hypotheses of the other checked results
 ``lemma:Delta_error``, ``lemma:beta_lemma_monotone``, ``eq:E2C``, the
 sampling lemmas and ``eq: ETC commit 5/6``).  Each check module reads its
 claim's printed values from here through its ``CLAIMS`` (an altered claim
-replaces them; :mod:`proofs_checks.claims`).  :data:`LEDGER_LABELS` is the
-order in which the paper defines the labels the ledger uses.
+replaces them; :mod:`proofs_checks.claims`).  The ledger's order is the order
+in which the paper defines the labels (:data:`proofs_checks.paper_labels.POSITION`).
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ class RegretRow:
 
 @dataclass(frozen=True)
 class RiskRow:
-    """A row of ``table:table_risks`` as printed, with the lemma's constant L."""
+    """A row of ``table:table_risks`` as printed, with the constant L of the row's lemma (which lemma:
+    :data:`proofs_checks.results.HOLDER_LEMMA`)."""
 
     key: str
     q: str
     r: str
     beta: str
     L: str | None
-    L_label: str | None
     beta_bound: str | None = None
 
 
@@ -69,19 +69,19 @@ TABLE_REGRETS: tuple[RegretRow, ...] = (
 )
 
 #: ``table:table_risks`` (q, r, beta; "-" where the paper leaves beta open)
-#: and L = max(L_MH, L_H) from each row's lemma (None: no lemma states it).
+#: and L = max(L_MH, L_H) as each row's lemma states it (None: the paper prints none for the row).
 #: ``beta_bound``: a footnote's condition "means smaller than <bound>".
 TABLE_RISKS: tuple[RiskRow, ...] = (
-    RiskRow("mean", "1", "1", "1", None, None),
-    RiskRow("dual_power", "1", "1", "1", "s", "lemma:Dual_Power"),
-    RiskRow("quadratic", "1", "1", "1", "1+s", "lemma:Quadratic"),
+    RiskRow("mean", "1", "1", "1", None),
+    RiskRow("dual_power", "1", "1", "1", "s"),
+    RiskRow("quadratic", "1", "1", "1", "1+s"),
     # footnote: beta = 1 "when the arms' mean values are smaller than 1 - alpha"
-    RiskRow("cvar", "1", "1", "1", None, None, beta_bound="1 - alpha"),
-    RiskRow("pht", "s", "s", "1", "1", "lemma:PHT"),
-    RiskRow("mean_median", "1", "1", "-", "1", "lemma:mean_median_Holder"),
-    RiskRow("inter_es", "1", "1", "-", "2", "lemma:inter_ES_Holder"),
-    RiskRow("right_tail", "1/2", "1", "-", "1", "lemma:RTD"),
-    RiskRow("gini", "1", "2", "-", "1", "lemma:example_utility_Holder"),
+    RiskRow("cvar", "1", "1", "1", None, beta_bound="1 - alpha"),
+    RiskRow("pht", "s", "s", "1", "1"),
+    RiskRow("mean_median", "1", "1", "-", "1"),
+    RiskRow("inter_es", "1", "1", "-", "2"),
+    RiskRow("right_tail", "1/2", "1", "-", "1"),
+    RiskRow("gini", "1", "2", "-", "1"),
 )
 
 #: ``table:literature_comparison``, this work's rows (footnote: RS-ETC-M
@@ -489,45 +489,6 @@ SAMPLING_CLAIMS: dict[str, str] = {
 }
 
 
-#: The labels the ledger's ids use, in the order the paper defines them (``\label`` order of the LaTeX
-#: source); the ledger lists its entries in this order.
-LEDGER_LABELS: tuple[str, ...] = (
-    "table:table_regrets",
-    "example utility",
-    "lemma: concentration",
-    "eq:number of samples main paper",
-    "eq:UCB_confidence_sets",
-    "eq:UCB_alpha2",
-    "theorem: ETC upper bound",
-    "theorem:RS-ETC-M",
-    "theorem:UCB upper bound",
-    "corollary:RS-UCB-M",
-    "sec: experiments",
-    "table:table_risks",
-    "table:literature_comparison",
-    "theorem:Wasserstein_dual",
-    "theorem:W",
-    "lemma:lipschitz-wasserstein",
-    "lemma:risk-concave",
-    "lemma:example_utility_Holder",
-    "lemma:PHT",
-    "lemma:RTD",
-    "lemma:mean_median_Holder",
-    "lemma:inter_ES_Holder",
-    "lemma:Dual_Power",
-    "lemma:Quadratic",
-    "lemma:Delta_error",
-    "lemma:beta_lemma_monotone",
-    "eq:E2C",
-    "eq: ETC commit 5",
-    "eq: ETC commit 6",
-    "lemma:probability of E3",
-    "eq:oversampledproof",
-    "lemma:undersampling",
-    "lemma:oversampling",
-)
-
-
 # ---------------------------------------------------------------------------
 # Claims of the main text and the appendix checked one by one (printed values and hypotheses as data)
 # ---------------------------------------------------------------------------
@@ -537,6 +498,11 @@ EXAMPLE_UTILITY_P = ParameterRange("p", "0", "1")
 
 #: ``lemma:risk-concave``: "if the distortion function h is concave, ... concave in the mixing coefficient".
 RISK_CONCAVE_HYPOTHESIS = "concave"
+#: ``lemma:risk-concave``'s proof: the inequality its displayed chain ends with (eq:concave 1 .. eq: concave 2), from
+#: which the lemma concludes concavity: ``vertices`` -- U_h(sum_i alpha(i) F_i) >= sum_i alpha(i) U_h(F_i), V at a
+#: mixture against the values at the vertices of the simplex (``pairs`` would be V(lambda a + (1 - lambda) b) >=
+#: lambda V(a) + (1 - lambda) V(b), concavity itself).
+RISK_CONCAVE_CHAIN = "vertices"
 
 #: ``theorem:W``: W <= sqrt(2 pi) for arms that are "1-sub-Gaussian".
 THEOREM_W_BOUND = "sqrt(2*pi)"
@@ -737,20 +703,6 @@ def proof_step_a(ident: str) -> LemmaClaim:
         if c.id == ident:
             return c
     raise KeyError(ident)
-
-
-def _with_labels(labels: tuple[str, ...], placed: tuple[tuple[str, str | None], ...]) -> tuple[str, ...]:
-    """``labels`` with each new label inserted after the label it follows in the paper (None: first)."""
-    out = list(labels)
-    for label, after in placed:
-        if label not in out:
-            out.insert(0 if after is None else out.index(after) + 1, label)
-    return tuple(out)
-
-
-#: The labels of the running-text claims above that the ledger did not use yet, in the paper's order.
-LEDGER_LABELS = _with_labels(LEDGER_LABELS, (("sec:introduction", None), ("eq:U", "table:table_regrets"),
-                                             ("eq:regret_decomposition", "eq:UCB_alpha2")))
 
 
 # ---- proof steps from Appendix:RS-ETC-M on (issue 16) ----
@@ -1054,7 +1006,8 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
     ProofStep("theorem:RS-ETC-M#chain", "theorem:RS-ETC-M: R^E(T) <= O([K^c_E log T/T^gamma]^(q r/(2 beta))), "
               "c_E = 2(1 + (beta + 1)/q), gamma = 2 beta/(2 beta + r), against eq:ETC upper bound gamma appendix "
               "at that gamma", "R^E(T) = O([K^(2(1 + (beta+1)/q)) log T / T^gamma]^(qr/(2beta)))",
-              (("K_exponent", "2*(1 + (beta + 1)/q)*q*r/(2*beta)"),)),
+              (("K_exponent", "2*(1 + (beta + 1)/q)*q*r/(2*beta)"),
+               ("rate", "(K**(2*(1 + (beta + 1)/q))*ell/T**gamma)**(q*r/(2*beta))"))),
     ProofStep("theorem:UCB upper bound#chain.rs-ucb-m", "The constant of theorem:UCB upper bound (eq:UCB regret) for "
               "RS-UCB-M, [B + L(W^q + 1)] [64/sqrt(eps rho T) (sqrt(2 e log T) + 32)]^q + Delta(eps), against B_1 + "
               "B_21 + B_22 of its proof", "R^U(T) <= [B + L(W^q+1)][64/sqrt(eps rho T) (sqrt(2e log T) + 32)]^q + Delta",

@@ -1,12 +1,15 @@
-"""The paper's dependency graph, label to label: what each result, proof step, rule and table cell uses.
+"""The paper's dependency graph, label to label: what each proof step, rule and table cell uses, and (from the
+results' records, :mod:`proofs_checks.results`) what each result uses.
 
 This is data, transcribed once by reading the paper (nothing reads it at run or test time), in the
 style of :mod:`proofs_checks.paper_labels`:
 
 * :data:`USES` maps a label of the paper to the labels it uses, each an :class:`Use` with a short
   reason where the edge is not evident from a ``\\stackrel{\\eqref{...}}`` or a "follows from
-  Lemma ..." of the paper.  A lemma or theorem uses the displays its proof ends with (its steps in
-  turn use theirs) and the results, definitions and rules its proof cites; a display of a proof uses
+  Lemma ..." of the paper, and for a used result the part of it that is used (``Use.part``; None: its
+  whole statement).  A lemma or theorem uses the displays its proof ends with (its steps in turn use
+  theirs) and the results, definitions and rules its proof cites: these edges are its record's
+  ``uses`` (:data:`proofs_checks.results.RECORDS`), not typed here; a display of a proof uses
   the earlier displays, lemmas and definitions it follows from; an algorithm's rule uses the
   definitions it is built from.  A proof's display that another result borrows (``eq:probi`` in
   ``lemma:probability of E3``) is used directly, label to label.
@@ -16,9 +19,8 @@ style of :mod:`proofs_checks.paper_labels`:
   the discrete regret of ``theorem: ETC upper bound``) and the row's Hölder lemma (q, r, L) and
   ``lemma:beta_lemma_monotone`` (beta); the Hölder columns from the row's lemma.  A table's own
   entry in :data:`USES` is *derived*: the union of its cells' uses.
-* :data:`HOLDER_LEMMA` is the lemma of each row of the tables (None where the paper proves none:
-  CVaR's exponents are cited from Prashanth et al.); :data:`MONOTONE_ROWS` the rows whose beta
-  comes from ``lemma:beta_lemma_monotone``.
+* the lemma of each row of the tables is :data:`proofs_checks.results.HOLDER_LEMMA` (the one copy);
+  :data:`MONOTONE_ROWS` the rows whose beta comes from ``lemma:beta_lemma_monotone``.
 
 Where the paper cites a label that cannot be the one meant (the inter-ES steps cite
 ``eq:lemma_5_def_mean`` for their own ``eq:lemma_5_def_ES``), the edge goes to the one meant and the
@@ -29,27 +31,11 @@ reason says so.  The graph is acyclic and every label in it is one of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Use:
-    """One edge of the graph: the user uses ``label``, for ``reason`` (empty where the paper says it plainly).
-
-    Attributes
-    ----------
-    label : str
-        The label used.
-    reason : str
-        Why, where it is not evident from the paper's own citation.
-    """
-
-    label: str
-    reason: str = ""
+from .results import HOLDER_LEMMA, HOLDER_REASON, Use, result_uses
 
 
 def _u(*items) -> tuple[Use, ...]:
-    """``_u("eq:W", ("theorem:W", "the constant W is finite"))``: labels, or (label, reason) pairs."""
+    """``_u("eq:W", ("theorem:W", "the constant W is finite"))``: labels, or (label, reason[, part]) tuples."""
     return tuple(Use(*x) if isinstance(x, tuple) else Use(x) for x in items)
 
 
@@ -74,8 +60,7 @@ _CONC = "lemma: concentration"
 _LW = "lemma:lipschitz-wasserstein"
 _WD = "eq:wang_def"
 
-_W1_BERN = (_LW, "the W1 distance of two Bernoulli laws is |p_F - p_G| (W1 = the integral of |F - G|)")
-_R_EQ_Q = (_PHT, "'similar to Lemma PHT': any Hölder exponent q is a mixture exponent r = q with L_MH = L_H")
+_W1_BERN = (_LW, "the W1 distance of two Bernoulli laws is |p_F - p_G| (W1 = the integral of |F - G|)", "identity")
 _CLOSED = (_WD, "U_h of a Bernoulli law from the Choquet integral ('it can be easily verified')")
 _EXPLORE_U = ("algorithm:B-UCB-M", "the forced exploration: every arm has rho T eps/4 pulls")
 _EXPLORE_C = ("algorithm:UCB-M", "the forced exploration: every arm has rho T eps/4 pulls")
@@ -85,9 +70,6 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     # --- the setting, the algorithms' rules -------------------------------------------------------------------
     "eq:regret_decomposition": _u("eq:regret", "eq:regret_decomposition1", "eq:regret_decomposition2",
                                   ("eq:discrete optimal mixture", "telescoped through V(a*, F)")),
-    "example utility": _u("eq:h_1_p", "eq:p_max_def"),
-    _CONC: _u(("eq:meta_concentration", "its statement; the proof is cited (Prashanth et al., Lemma 8)")),
-    "theorem:Wasserstein_dual": (),  # cited (Villani); uses nothing of the paper
     "eq:ETC_alpha": _u("eq:etc_discrete_set", "eq:empirical_CDF"),
     "eq: ETC_samp": _u("eq:ETC_alpha", ("eq:number of samples main paper", "the commit compares T a(i) with N/K")),
     "algorithm:RS-ETC-M-Alg": _u("eq:number of samples main paper", "eq: ETC_samp", "eq:empirical_CDF"),
@@ -99,23 +81,11 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:UCB_alpha2": _u(("eq:UCB_confidence_sets", "the bonus is L (a(i) times the radius)^q"), "eq:empirical_CDF"),
     "algorithm:UCB-M": _u("eq:empirical_CDF", "eq:UCB_alpha2", "eq:UCB_sampling_rule"),
     # --- the theorems' statements ---------------------------------------------------------------------------
-    _ETC: _u(("algorithm:RS-ETC-M-Alg", "the algorithm the bound is about"),
-             ("eq:number of samples main paper", "N(eps) and M(eps) = N(eps)/log T"),
-             ("theorem:W", "the constant W of the bound is finite"),
-             ("eq:Holder", "q and L of the bound (Hölder continuity assumed)"),
-             "eq:ETC_M_eps"),
-    _ETC2: _u((_ETC, "'under the conditions of Theorem 1'"), "eq:ETC upper bound gamma appendix"),
-    _UCB: _u(("algorithm:B-UCB-M", "RS-UCB-M, one of the two algorithms the bound is about"),
-             ("algorithm:UCB-M", "CE-UCB-M, the other"),
-             ("eq:T_epsilon_actual", "T > T(eps)"), "eq:UCB regret"),
     "eq:UCB regret": _u("eq:theorem_lastline", "eq:theorem_lastline_CE"),
-    _COR: _u((_UCB, "'under the conditions of Theorem 3'"), "eq:UCB upper bound appendix",
-             "eq:UCB upper bound appendix CE"),
     # --- proof of lemma "example utility" (Gini deviation: a mixture is optimal) -------------------------------
     "eq:h_1_p": _u(_CLOSED),
     "eq:p_max_def": _u("eq:h_1_p"),
     # --- Appendix W_finitess -------------------------------------------------------------------------------------
-    "theorem:W": _u("eq:W_8"),
     "eq:W_1": _u("eq:W", "theorem:Wasserstein_dual"),
     "eq:W_2": _u("eq:W_1"),
     "eq:W_3": _u("eq:W_2"),
@@ -124,13 +94,9 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:W_7": _u("eq:W_5"),
     "eq:W_8": _u(("eq:W_7", "and E|X| <= sqrt(2 pi) for a 1-sub-Gaussian X")),
     # --- auxiliary lemmas ----------------------------------------------------------------------------------------
-    _LW: _u("lipwass2"),
-    "lemma:risk-concave": _u("eq: concave 2"),
     "eq:concave 1": _u((_WD, "Jensen for the concave h inside the Choquet integral")),
     "eq: concave 2": _u("eq:concave 1"),
     # Gini deviation
-    _GINI: _u(("eq:last_lemma_2", "q = 1, L_H = 1"), ("eq:Gini_case1", "r = 1 (solitary optimum)"),
-              ("eq:last_lemm_1", "r = 2 (p* = 1/2)")),
     "eq:lemma_5_def_gd": _u(_CLOSED),
     "eq:LALL2_1": _u("eq:lemma_5_def_gd"),
     "eq:lemma_5_p": _u("eq:LALL2_1"),
@@ -139,9 +105,7 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:LALL": _u("eq:lemma_5_def_gd"),
     "eq:last_lemm_1": _u("eq:LALL", _W1_BERN),
     # PHT (no labelled display: Jensen and lemma:lipschitz-wasserstein in an unlabelled chain)
-    _PHT: _u((_LW, "the last inequality of the unlabelled chain"), (_WD, "U_h as the integral of h(1 - F)")),
     # Wang's right-tail deviation
-    _RTD: _u(("eq:last_lemma_rtd", "q = 1/2, L_H = 1"), ("eq:last_lemm_1_2", "r = 1 at p* = 1/4")),
     "eq:lemma_5_def": _u(_CLOSED),
     "eq:LALL2": _u("eq:lemma_5_def"),
     "eq:lemma_RTD_p": _u("eq:LALL2", "eq:WRTD_lemma_0"),
@@ -149,8 +113,6 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:LALL_1": _u("eq:lemma_5_def"),
     "eq:last_lemm_1_2": _u("eq:LALL_1", "eq:WRTD_lemma_0", _W1_BERN),
     # mean-median deviation
-    _MMD: _u(("eq:lemma_5_p_mean_1_MD", "q = 1: same side of 1/2"), ("eq:lemma_5_p_mean_2_MD", "q = 1: across"),
-             ("eq:lemma_5_p_mean_3_MD", "q = 1: across"), ("eq:last_lemm_1_mean", "r = 1 at p* = 1/2"), _W1_BERN),
     "eq:lemma_5_def_mean": _u(_CLOSED),
     "eq:lemma_5_p_mean_1_MD": _u("eq:lemma_5_def_mean"),
     "eq:lemma_5_p_mean_2_MD": _u("eq:lemma_5_def_mean"),
@@ -158,8 +120,6 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:LALL_mean_MD": _u("eq:lemma_5_def_mean"),
     "eq:last_lemm_1_mean": _u("eq:LALL_mean_MD", _W1_BERN),
     # inter-ES range (its steps cite eq:lemma_5_def_mean; the factor 2 shows eq:lemma_5_def_ES is meant)
-    _IES: _u(("eq:lemma_5_p_mean_1", "q = 1: same side of 1/2"), ("eq:lemma_5_p_mean_2", "q = 1: across"),
-             ("eq:lemma_5_p_mean_3", "q = 1: across"), ("eq:last_lemm_1_ES", "r = 1 at p* = 1/2"), _W1_BERN),
     "eq:lemma_5_def_ES": _u(_CLOSED),
     "eq:lemma_5_p_mean_1": _u(("eq:lemma_5_def_ES", "the paper cites eq:lemma_5_def_mean; the factor 2 is "
                                                     "eq:lemma_5_def_ES's")),
@@ -168,18 +128,15 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:LALL_mean": _u("eq:lemma_5_def_ES"),
     "eq:last_lemm_1_ES": _u("eq:LALL_mean", _W1_BERN),
     # dual power
-    _DP: _u(("eq:dp_final", "q = 1, L_H = s"), _R_EQ_Q),
     "eq:lemma_5_def_DP": _u(_CLOSED),
     "eq:dp_beforelast": _u("eq:lemma_5_def_DP"),
     "eq:dp_last": _u("eq:dp_beforelast"),
     "eq:dp_final": _u("eq:dp_last", _W1_BERN),
     # quadratic
-    _QU: _u(("eq:quadratic_lastline", "q = 1, L_H = 1 + s"), _R_EQ_Q),
     "eq:lemma_5_def_quadratic": _u(_CLOSED),
     "eq:quadratic_lastline_2": _u("eq:lemma_5_def_quadratic"),
     "eq:quadratic_lastline": _u("eq:quadratic_lastline_2", _W1_BERN),
     # discretisation error
-    _DE: _u("eq:Delta_error_2"),
     "eq:delta_error_43": _u("eq:regret_decomposition1", ("eq:Holder_opt", "'follows from Definition "
                                                          "(assumption:Holder_opt)'"),
                             ("eq:discrete optimal mixture", "a* is at least as good as the nearest grid point")),
@@ -187,7 +144,6 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:Delta_error_2": _u("eq:delta_error_5", ("eq:etc_discrete_set", "the nearest grid point is within eps/2 per "
                                                                        "coordinate (the grid the claim is about)")),
     # beta for concave, strictly monotone h
-    _BM: _u("eq:delta_min_conc_mon_analysis", ("eq:discrete_gap", "beta is read off Delta_min(eps)")),
     "eq:astar_lemma14": _u("eq:solitary_best", ("eq:UCB_alpha", "the mid-point grid of RS-UCB-M: every coordinate "
                                                                 ">= eps/2")),
     "eq:aprime_lemma14": _u("eq:astar_lemma14"),
@@ -228,7 +184,7 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:delta_order": _u(_DE),
     "eq:ETC upper bound gamma appendix": _u("eq:disc_up_ETC", "eq:Discrete_order", "eq:delta_order"),
     # --- proof of theorem:UCB upper bound (RS-UCB-M) -----------------------------------------------------------------
-    "eq:probi": _u((_CONC, "P(F_i not in C_T(i)) <= 1/T^2 ('the large deviation bound ... from Lemma 1')"),
+    "eq:probi": _u((_CONC, "P(F_i not in C_T(i)) <= 1/T^2 ('the large deviation bound ... from Lemma 1')", "bound"),
                    "eq:UCB_confidence_sets"),
     "eq:A_1 bound refer": _u("eq:probi"),
     "eq:UCB_alpha_def": _u("eq:UCB_confidence_sets"),
@@ -250,15 +206,11 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:UCB_UB9": _u(("eq:UCB_UB8", "'a similar line of arguments'")),
     "eq:UCB_UB10": _u("eq:UCB_UB5", "eq:UCB_UB8", "eq:UCB_UB9"),
     "eq:UCB_UB10-1": _u("eq:UCB_UB10"),
-    _E3: _u("eq:UCB_UBh1", "eq:UCB_UB10"),
     "eq:samlingequiv": _u(_EXPLORE_U, "eq:UCB_sampling_rule"),
     "eq:oversampledproof": _u("eq:UCB_sampling_rule"),
     "eq:replace": _u("eq:samlingequiv", "eq:oversampledproof"),
     "eq:midpointsmatter": _u("eq:replace", ("eq:UCB_alpha", "the mid-point grid: every coordinate >= eps/2")),
-    _UN: _u(_OV, "eq:UK_oneside"),
     "eq:UK_oneside": _u((_OV, "O_t is empty after T(eps)")),
-    _OV: _u("eq:UK_1", "eq:UK_2", "eq:m", "eq:T_epsilon_actual",
-            (_E3, "'under the event not E_3': the optimistic mixture stays in OPT_eps after T_0(eps)")),
     "eq:oversampling1": _u("eq:UCB_sampling_rule"),
     "eq:UK_1": _u("eq:oversampling1"),
     "eq:oversampling2": _u("eq:UCB_sampling_rule"),
@@ -300,13 +252,6 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
 
 #: The rows of the tables (the ledger's row names), in the paper's order.
 ROWS = ("mean", "dual_power", "quadratic", "cvar", "pht", "mean_median", "inter_es", "right_tail", "gini")
-#: Each row's Hölder lemma (q, r, L); None where the paper proves none (CVaR: cited from Prashanth et al.).
-HOLDER_LEMMA: dict[str, str | None] = {
-    "mean": _QU, "dual_power": _DP, "quadratic": _QU, "cvar": None, "pht": _PHT, "mean_median": _MMD,
-    "inter_es": _IES, "right_tail": _RTD, "gini": _GINI,
-}
-#: Why a row's lemma is the one named, where the paper does not say it.
-HOLDER_REASON = {"mean": "h(u) = u is the quadratic family at s = 0 (the paper names no lemma for this row)"}
 #: Rows with a strictly increasing concave h (beta = 1 by lemma:beta_lemma_monotone); the others have a mixture
 #: optimum (shaded rows) and beta '-'.
 MONOTONE_ROWS = ("mean", "dual_power", "quadratic", "cvar", "pht")
@@ -358,4 +303,4 @@ def _tables() -> dict[str, tuple[Use, ...]]:
 
 
 #: label -> what it uses: the transcribed edges and, for each table, the union of its cells' uses.
-USES: dict[str, tuple[Use, ...]] = {**_DIRECT, **_tables()}
+USES: dict[str, tuple[Use, ...]] = {**_DIRECT, **result_uses(), **_tables()}

@@ -5,7 +5,7 @@ For a lemma or theorem R, the *places* are R itself and the labelled displays of
 statement (:mod:`proofs_checks.paper_labels`); each place's uses (:mod:`proofs_checks.paper_uses`) are
 followed through labels that are not nodes of the graph of results (definitions, displays of another
 proof that R borrows) until a node is reached (:func:`proofs_checks.graph.node_uses` does the same for the
-picture).  Each used result gets its bottom line (:func:`proofs_checks.findings.bottom_line`: its
+picture).  Each used result gets its bottom line (:func:`proofs_checks.bottom_lines.bottom_line`: its
 statement's and its proof's verdicts).  A used result whose statement does not hold as printed
 (:data:`proofs_checks.verdict.BROKEN`) is named with the places of R's proof that use it, and the
 evidence of its statement, so that a reader sees where the proof leans on it.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import findings, graph, paper_labels, proof_view
+from . import bottom_lines, graph, paper_labels, proof_view
 from .ledger import CheckResult
 from .statuses import BROKEN
 
@@ -36,7 +36,7 @@ class ProofUse:
     reasons : tuple of str
         The reasons transcribed on the edges from those places (where the paper's citation is not plain).
     statement, proof : str or None
-        The used result's two verdicts (:class:`proofs_checks.findings.BottomLine`); None for a rule.
+        The used result's two verdicts (:class:`proofs_checks.bottom_lines.BottomLine`); None for a rule.
     at : str or None
         Where the used result's own proof is not complete.
     evidence : str
@@ -85,7 +85,7 @@ def build(result: str, entries: list[CheckResult]) -> tuple[ProofUse, ...]:
         reasons = tuple(dict.fromkeys(r for rs in where.values() for r in rs))
         if kind == "result":
             view = proof_view.build(node, entries)
-            line = findings.bottom_line(view)
+            line = bottom_lines.bottom_line(view)
             worst = [r for r in view.statement if r.status == line.statement]
             evidence = worst[0].evidence if worst and line.statement != "verified" else ""
             out.append(ProofUse(node, kind, tuple(sorted(where, key=order)), reasons, line.statement, line.proof,

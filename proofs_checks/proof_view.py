@@ -1,13 +1,18 @@
-"""The per-proof view: a lemma's or theorem's statement entries, then its steps in the paper's order.
+"""The per-proof view: a lemma's or theorem's statement entries, then its steps in the paper's order, then the
+sketches, remarks and applications at the experiments' setting attached to it.
 
-The steps of a result R are (all derived from the ids and from
-:mod:`proofs_checks.paper_labels`, never listed by hand):
+Which entries are R's statement (node ``statement``), R's proof (node ``proof``) or attached to R (``sketch``,
+``remark``, ``experiment``) comes from the results' records (:func:`proofs_checks.results.node_of`).  The steps
+of a result R are (all derived from the ids, the records and :mod:`proofs_checks.paper_labels`, never listed by
+hand):
 
 * the entries ``R#step:LABEL`` (at LABEL's place in the paper; ``R#step:after:LABEL``
   just after it; a step that names no label, such as ``lemma:PHT#step:jensen``,
   before the first display of the proof);
 * the entries whose own label is a display of R's proof (``eq:E2C`` in the proof of
   ``theorem: ETC upper bound``);
+* R's chained constants ``R#chain...`` and its proof's closing summary (``lemma:RTD#summary``), after the
+  last display of the proof;
 * every other labelled display of R's proof, without an entry (a claim is then
   shown as ``unchecked``; a definition as what it defines).
 
@@ -22,7 +27,7 @@ from __future__ import annotations
 from rsb_sim import jsontext
 from dataclasses import dataclass
 
-from . import paper_labels
+from . import paper_labels, results
 from .ledger import STATUSES, CheckResult
 from .registry import label_of, step_of, step_position
 from .statuses import BROKEN
@@ -84,14 +89,18 @@ class ProofView:
     note : str
         What it states (:mod:`proofs_checks.paper_labels`).
     statement : tuple of CheckResult
-        Entries of the statement (``R``, ``R#part``, and displays of the statement).
+        Entries of the statement (node ``statement``: ``R``, ``R#part``, and displays of the statement).
     steps : tuple of Step
+    attached : tuple of CheckResult
+        Entries of the nodes attached to the result that are neither its statement nor its proof: a proof
+        sketch, a remark, an application at the experiments' setting (:mod:`proofs_checks.results`).
     """
 
     result: str
     note: str
     statement: tuple[CheckResult, ...]
     steps: tuple[Step, ...]
+    attached: tuple[CheckResult, ...] = ()
 
     @property
     def first_broken(self) -> Step | None:
@@ -112,18 +121,16 @@ def _is_result(label: str) -> bool:
 
 
 def _belongs(ident: str, result: str) -> str | None:
-    """"statement", "step" or None: where ``ident`` sits in ``result``'s view."""
+    """"statement", "step", "attached" or None: where ``ident`` sits in ``result``'s view (its node, from the
+    results' records: a statement part, a node of the proof, or a sketch, remark or experiment)."""
     label = label_of(ident)
-    if label == result:
-        return "step" if step_of(ident) is not None else "statement"
     info = paper_labels.BY_LABEL.get(label)
-    if info is None:
+    mine = label == result or results.result_of(ident) == result or (
+        info is not None and result in (info.proof, info.statement))
+    if not mine:
         return None
-    if info.proof == result:
-        return "step"
-    if info.statement == result:
-        return "statement"
-    return None
+    node = results.node_of(ident)[0]
+    return "statement" if node == "statement" else "step" if node == "proof" else "attached"
 
 
 def ids_of(result: str, ids) -> tuple[str, ...]:
@@ -138,6 +145,11 @@ def _position(ident: str, result: str, order: int, total: int) -> float:
     label = label_of(ident)
     if label != result:  # the entry of a display of the proof (eq:E2C)
         return float(paper_labels.POSITION[label])
+    if step_of(ident) is None:  # a proof's closing summary or chained constant: after its last display and
+        # after its unlabelled steps (which sit below UNLABELLED_OFFSET * 2 past the result's label)
+        last = max((paper_labels.POSITION[x] for x in paper_labels.proof_labels(result)),
+                   default=paper_labels.POSITION[result])
+        return last + 2 * UNLABELLED_OFFSET + UNLABELLED_OFFSET * order / (total + 1)
     # a step that names no label: before the proof's first display, in ledger order
     return paper_labels.POSITION[result] + UNLABELLED_OFFSET * (1 + order / (total + 1))
 
@@ -148,12 +160,13 @@ def build(result: str, results: list[CheckResult]) -> ProofView:
         raise ValueError(f"argument 'proof': {result!r} is not a lemma or theorem of the paper")
     mine = [r for r in results if _belongs(r.id, result) is not None]
     statement = tuple(r for r in mine if _belongs(r.id, result) == "statement")
+    attached = tuple(r for r in mine if _belongs(r.id, result) == "attached")
     step_entries = [r for r in mine if _belongs(r.id, result) == "step"]
     rows: list[Step] = []
     covered: set[str] = set()
     for k, r in enumerate(step_entries):
         pos = _position(r.id, result, k, len(step_entries))
-        step = step_of(r.id) if label_of(r.id) == result else label_of(r.id)
+        step = (step_of(r.id) or r.id.partition("#")[2]) if label_of(r.id) == result else label_of(r.id)
         label = step if step in paper_labels.BY_LABEL else None
         info = paper_labels.BY_LABEL.get(label) if label else None
         rows.append(Step(pos, step, label, info.kind if info else "step", info.note if info else "", r))
@@ -164,7 +177,7 @@ def build(result: str, results: list[CheckResult]) -> ProofView:
             info = paper_labels.BY_LABEL[label]
             rows.append(Step(float(paper_labels.POSITION[label]), label, label, info.kind, info.note, None))
     rows.sort(key=lambda s: s.position)  # stable: entries of one label keep their ledger order
-    return ProofView(result, paper_labels.BY_LABEL[result].note, statement, tuple(rows))
+    return ProofView(result, paper_labels.BY_LABEL[result].note, statement, tuple(rows), attached)
 
 
 def views(results: list[CheckResult]) -> list[ProofView]:
@@ -202,6 +215,9 @@ def to_text(view: ProofView) -> str:
     fb = view.first_broken
     lines.append("first broken step: " + ("none (no step is refuted or conditional)" if fb is None else
                                           f"{fb.name} ({fb.status}): {fb.entry.id}: {fb.entry.derived}"))
+    if view.attached:
+        lines.append(f"attached (sketch, remark, experiment): {_plural(len(view.attached), 'entry', 'entries')}")
+        lines += [f"  {r.status:<11}  {r.id:<{width}}  [{r.node}] {r.paper} -> {r.derived}" for r in view.attached]
     return "\n".join(lines)
 
 
@@ -211,6 +227,7 @@ def to_dict(view: ProofView) -> dict:
     return {"proof": view.result, "note": view.note,
             "statement": [r.to_dict() for r in view.statement],
             "steps": [s.to_dict() for s in view.steps],
+            "attached": [r.to_dict() for r in view.attached],
             "counts": view.counts(),
             "first_broken": None if fb is None else fb.to_dict()}
 
@@ -231,4 +248,7 @@ def to_markdown(view: ProofView) -> str:
                      f" | {cell(s.note)} |")
     fb = view.first_broken
     lines += ["", "First broken step: " + ("none." if fb is None else f"`{cell(fb.name)}` ({fb.status}).")]
+    if view.attached:
+        lines += ["", "Attached (sketch, remark, experiment): " + "; ".join(
+            f"`{cell(r.id)}` ({r.node}) {r.status}" for r in view.attached)]
     return "\n".join(lines)

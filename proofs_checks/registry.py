@@ -26,8 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from . import checks as _checks_package
-from . import contexts, paper_labels
-from .causes import node_of
+from . import paper_labels, results
 from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
@@ -63,43 +62,12 @@ def step_position(ident: str) -> float | None:
     return paper_labels.POSITION[name] + (0.5 if after else 0.0)
 
 
-def proof_result(ident: str) -> str | None:
-    """The lemma or theorem whose *proof* the entry ``ident`` judges: ``R`` for ``R#step:...`` and ``R#chain...``,
-    the result whose proof contains the entry's own label (``eq:E2C``); None for an entry of a statement."""
-    label, _, part = ident.partition("#")
-    if part.startswith(("step:", "chain")):
-        return label
-    info = paper_labels.BY_LABEL.get(label)
-    return None if info is None else info.proof
-
-
-def axis_of(ident: str) -> str:
-    """``proof`` for an entry of a proof (:func:`proof_result`), else ``statement``."""
-    return "statement" if proof_result(ident) is None else "proof"
-
-
-def about_of(ident: str) -> str:
-    """What the printed value of an entry is, read off its id (a claim may say otherwise, ``Claim.about``): a cell
-    of ``table:table_regrets`` or ``table:literature_comparison`` or a measured slope is a rate; the q, r, beta of
-    ``table:table_risks`` are exponents and its L a constant, as are a Hölder lemma's q, r and summary and its L;
-    a chained constant ``R#chain`` is a constant; a comparison of rates (``#discussion``) and a rate stated in words
-    (``sec:analysis#text.*``, ``appendix:lit_comp#text.*``) a rate."""
-    label, _, part = ident.partition("#")
-    if label in ("table:table_regrets", "table:literature_comparison") or part.startswith(("slope", "discussion")):
-        return "rate"
-    if part.startswith("text.") and label in ("sec:analysis", "appendix:lit_comp"):
-        return "rate"  # the rates stated in words (regret O(...))
-    if label == "eq:UCB regret":
-        return "constant"  # the theorem's display: its constant, with the exponents of its proof
-    if label == "table:table_risks":
-        return "constant" if part.endswith(".L") else "exponent"
-    if part == "L":
-        return "constant"
-    if part in ("q", "summary", "choosing_eps") or (label.startswith("lemma:") and part.startswith("r")):
-        return "exponent"
-    if part.startswith("chain"):
-        return "constant"
-    return "statement"
+# The node, axis and printed-value kind of an entry, and the result whose proof it judges, are derived from the
+# results' records (proofs_checks.results); re-exported here for the registry's callers.
+proof_result = results.proof_result
+axis_of = results.axis_of
+about_of = results.about_of
+node_of = results.node_of
 
 
 def labels_checked(ident: str) -> tuple[str, ...]:
@@ -144,7 +112,7 @@ def claims() -> dict[str, Claim]:
                                    "(proofs_checks.paper_labels)")
             owner[ident] = name
             if claim.context is None and proof_result(ident) is not None:
-                claim = replace(claim, context=contexts.context_of(proof_result(ident)))
+                claim = replace(claim, context=results.context_of(proof_result(ident)))
             keyed.append((_order_key(ident, m_index, position), claim))
     return {c.id: c for _key, c in sorted(keyed, key=lambda kc: kc[0])}
 
@@ -210,17 +178,18 @@ _LOOSE_IN = {"rate": "exponent", "exponent": "exponent", "constant": "constant"}
 
 
 def annotate(claim: Claim, res: CheckResult) -> CheckResult:
-    """``res`` with what is derived from the claim and the status: the axis, the impact (from the node kind, an
-    evident typo is one when the check finds the corrected claim verified or loose, a condition that holds at every
-    use of the claim changes nothing), what a loose value is better in, the context.
+    """``res`` with what is derived from the claim and the status: the node and part (the results' records,
+    :func:`proofs_checks.results.node_of`), the axis (``statement`` for a statement node, else ``proof``), the
+    impact (from the node kind; an evident typo is one when the check finds the corrected claim verified or loose; a
+    condition that holds at every use of the claim changes nothing), what a loose value is better in, the context.
 
     Raises
     ------
     RuntimeError
         A ``gap`` outside a proof or a proof sketch (a gap is a property of a proof).
     """
-    axis = axis_of(claim.id)
-    node = node_of(replace(res, axis=axis))
+    node, part = node_of(claim.id)
+    axis = "statement" if node == "statement" else "proof"
     if res.status == "gap" and node not in ("proof", "sketch"):
         raise RuntimeError(f"{claim.id!r}: status gap on a {node} (only a proof step or a proof sketch can have a gap)")
     about = claim.about or about_of(claim.id)
@@ -236,7 +205,7 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     if claim.context is not None:
         note = (note + " " if note else "") + f"Judged in the context of the proof of {claim.context.result}: " \
             f"{claim.context.describe()}."
-    return replace(res, evidence=evidence, axis=axis,
+    return replace(res, evidence=evidence, axis=axis, node=node, part=part,
                    impact=impact(axis=axis, status=res.status, about=about, typo=typo, node=node,
                                  condition_at_uses=bool(res.condition_at_uses)),
                    loose_in=_LOOSE_IN.get(about, "bound") if res.status == "loose" else None, note=note)

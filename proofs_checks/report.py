@@ -215,6 +215,10 @@ def _proof_html(view: proof_view.ProofView) -> str:
     if view.statement:
         head += "<p>Statement: " + "; ".join(
             f'<a href="#{anchor(r.id)}"><code>{_e(r.id)}</code></a> {_badge(r.status)}' for r in view.statement) + "</p>"
+    if view.attached:  # sketches, remarks, applications at the experiments' setting: not the statement
+        head += "<p>Attached (sketch, remark, experiment): " + "; ".join(
+            f'<a href="#{anchor(r.id)}"><code>{_e(r.id)}</code></a> ({_e(r.node or "")}) {_badge(r.status)}'
+            for r in view.attached) + "</p>"
     steps = []
     for k, s in enumerate(view.steps, start=1):
         entry = (f'<a href="#{anchor(s.entry.id)}"><code>{_e(s.entry.id)}</code></a>: {_e(s.entry.derived)}'

@@ -8,6 +8,10 @@ steps of the proofs of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M``.
   ``refuted``; one above it is ``loose``; both values are in the evidence.
 * ``theorem:RS-ETC-M#step:...`` and ``corollary:RS-UCB-M#step:...``: the O(.) rates of the proofs' displays, read
   off as exponents of T, K and log T (:func:`rsb_theory.rates.term_exponents`) and compared with the derived ones.
+* ``RESULT#display``: the displayed statement of the theorem judged by the same computation as its chain, on the
+  statement axis (the chain is the proof's node): ``theorem: ETC upper bound#display`` and
+  ``corollary:RS-UCB-M#display`` the printed bound against the proof's, ``theorem:RS-ETC-M#display`` the printed
+  rate's exponents of T and log T against the proof's at gamma (its power of K is the chain's, a proof gap).
 """
 
 from __future__ import annotations
@@ -468,16 +472,37 @@ def mutants_corollary_chain(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("K_exponent", "r*(1 + 2*kappa/q)"), "c_U = r(1 + 2 kappa/q)")]
 
 
-def _c(ident: str, check, mutants) -> Claim:
-    return Claim(ident, _steps.step(ident), check, mutants)
+def check_rsetc_display(claim: Claim) -> CheckResult:
+    """theorem:RS-ETC-M's display: its exponents of T and log T against the proof's (the delta term, which the
+    discrete term's T-exponent equals at gamma); its power of K is ``theorem:RS-ETC-M#chain``'s."""
+    d = etc_derivation()
+    printed = rates.term_exponents(rate(claim.printed.value("rate")))
+    same_T = _same(printed.T_exponent, d.delta.T_exponent) and _same(printed.log_exponent, d.delta.log_exponent)
+    holds = same_T and bool(d.gamma_equalises)
+    ev = (f"rsb_theory.rates.derive_etc_exponents at gamma = 2 beta/(2 beta + r): the delta term T^({d.delta.T_exponent})"
+          f" (log T)^({d.delta.log_exponent}), the discrete term T^({d.discrete.T_exponent}) (log T)^"
+          f"({d.discrete.log_exponent}); gamma equalises their T-exponents: {d.gamma_equalises}.  Printed "
+          f"T^({printed.T_exponent}) (log T)^({printed.log_exponent}): "
+          + ("the proof's rate in T and log T." if holds else "not the proof's rate.")
+          + "  The power of K (c_E q r/(2 beta)) is judged by theorem:RS-ETC-M#chain (the proof covers it only under "
+            f"{CE_CONDITION}: a gap of the proof, no counterexample).")
+    return entry(claim, holds=holds, method="symbolic",
+                 derived=f"T^({d.delta.T_exponent}) (log T)^({d.delta.log_exponent})", evidence=ev)
+
+
+def _c(ident: str, check, mutants, printed: str | None = None) -> Claim:
+    """A claim with the printed step of ``printed`` (default: its own id's)."""
+    return Claim(ident, _steps.step(printed or ident), check, mutants)
 
 
 CLAIMS = claim_map(
     _c("theorem: ETC upper bound#chain", check_etc_chain, mutants_etc_chain),
+    _c("theorem: ETC upper bound#display", check_etc_chain, mutants_etc_chain, "theorem: ETC upper bound#chain"),
     _c(RSE + "eq:Discrete_order", _rate_step("etc", "discrete", _ETC_DISCRETE), _rate_mutants),
     _c(RSE + "eq:delta_order", _rate_step("etc", "delta", _DELTA + "the same eps"), _rate_mutants),
     _c(RSE + "eq:ETC upper bound gamma appendix", check_gamma_appendix, mutants_gamma),
     _c("theorem:RS-ETC-M#chain", check_rsetc_chain, _steps.condition_mutants(CE_CONDITION, "K_exponent", "1/2", "K^(1/2)")),
+    _c("theorem:RS-ETC-M#display", check_rsetc_display, _rate_mutants, "theorem:RS-ETC-M#chain"),
     _c("theorem:UCB upper bound#chain.rs-ucb-m", check_ucb_chain_rs, mutants_ucb_chain),
     _c("theorem:UCB upper bound#chain.ce-ucb-m", check_ucb_chain_ce, mutants_ucb_chain),
     _c(COR + "eq:T_epsilon_actual", check_feasibility, mutants_feasibility),
@@ -489,4 +514,5 @@ CLAIMS = claim_map(
     _c(COR + "eq:delta_order_ce", _rate_step("ucb", "delta", _DELTA + _UCB_EPS), _rate_mutants),
     _c(COR + "eq:UCB upper bound appendix CE", check_ucb_appendix, mutants_ucb_appendix),
     _c("corollary:RS-UCB-M#chain", check_corollary_chain, mutants_corollary_chain),
+    _c("corollary:RS-UCB-M#display", check_corollary_chain, mutants_corollary_chain, "corollary:RS-UCB-M#chain"),
 )

@@ -19,7 +19,7 @@ import sympy as sp
 from rsb_theory.gap import beta_monotone, estimate_beta
 from rsb_theory.holder import mixture_holder, sup_one_point_ratio
 
-from .. import derived, paper_claims
+from .. import derived, paper_claims, results
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..mutants import as_text, stronger
@@ -151,7 +151,7 @@ def check_L(claim: Claim) -> CheckResult:
         ev = (f"{ev} | The table states the PHT row beyond the Bernoulli family (the q column's footnote excepts PHT; "
               f"the constant is lemma:PHT's, stated for CDFs on [0, tau]): {why}.")
         domain = " for CDFs on [0, tau]" + (" with tau <= 1" if claim.assumes("support") else "")
-    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({row.L_label}){domain}",
+    return CheckResult(claim.id, f"Hölder constant L = max(L_H, L_MH) of {row.key} is {row.L} ({results.HOLDER_LEMMA[row.key]}){domain}",
                        row.L, derived_text, status, "symbolic" if "numeric" not in ev else "numeric", ev)
 
 

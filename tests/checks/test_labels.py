@@ -7,7 +7,7 @@ import pytest
 from proofs_checks import paper_labels, proof_view
 from proofs_checks.cli import main
 from proofs_checks.ledger import CheckResult
-from proofs_checks.registry import claims, ids_by_label, labels_checked, ledger_ids_of, step_position
+from proofs_checks.registry import claims, ids_by_label, label_of, labels_checked, ledger_ids_of, step_position
 
 #: The number of \label commands of the paper's LaTeX source (counted once, when the data was transcribed).
 N_LABELS = 212
@@ -47,10 +47,8 @@ def test_every_label_is_classified():
         if x.proof:
             assert paper_labels.BY_LABEL[x.proof].is_result, x.label
             assert paper_labels.POSITION[x.label] > paper_labels.POSITION[x.proof], x.label
-    # labels the ledger used before are the paper's, in its order
-    from proofs_checks import paper_claims
-
-    assert all(label in paper_labels.BY_LABEL for label in paper_claims.LEDGER_LABELS)
+    # the labels the ledger's ids use are the paper's
+    assert all(label in paper_labels.BY_LABEL for label in map(label_of, claims()))
 
 
 def test_ledger_ids_are_derived_from_the_registry():
@@ -152,8 +150,10 @@ def test_proof_view_orders_the_steps_as_the_paper():
 def test_every_result_has_a_view(ledger):
     views = proof_view.views(ledger)
     assert [v.result for v in views] == list(paper_labels.RESULTS)
-    shown = {r.id for v in views for r in v.statement} | {s.entry.id for v in views for s in v.steps if s.entry}
-    # every entry of a result or of a display of a proof is in some view
+    shown = ({r.id for v in views for r in v.statement + v.attached}
+             | {s.entry.id for v in views for s in v.steps if s.entry})
+    # every entry of a result or of a display of a proof is in some view (its statement, its proof, or a sketch,
+    # remark or experiment attached to it)
     for r in ledger:
         info = paper_labels.BY_LABEL[r.id.partition("#")[0]]
         if info.is_result or info.proof or info.statement:
@@ -167,7 +167,8 @@ def test_verify_proof(capsys):
     last = lines.index(next(x for x in lines if x.startswith("first broken step:")))
     assert lines[0].startswith("Proof of lemma:RTD")
     steps = [ln.split()[1] for ln in lines[lines.index(next(x for x in lines if x.startswith("steps"))) + 1:last]]
-    assert steps == list(paper_labels.proof_labels("lemma:RTD"))
+    # the proof's displays, then its closing summary and chained constant (nodes of the proof, from the records)
+    assert steps == [*paper_labels.proof_labels("lemma:RTD"), "summary", "chain"]
     # then what the proof uses (the dependency graph), with the used lemma's verdicts and where it is used
     assert lines[last + 1].startswith("uses (1;") and lines[last + 2].split()[0] == "lemma:lipschitz-wasserstein"
     assert "eq:last_lemma_rtd" in lines[last + 2] and lines[-1].startswith("used claims that do not hold")

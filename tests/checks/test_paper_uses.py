@@ -1,4 +1,5 @@
-"""The dependency graph (proofs_checks/paper_uses.py) and its queries (proofs_checks/graph.py)."""
+"""The dependency graph (proofs_checks/paper_uses.py, with the results' uses from proofs_checks/results.py) and its
+queries (proofs_checks/graph.py, on networkx)."""
 
 import pytest
 
@@ -38,12 +39,11 @@ def test_every_claim_display_of_a_proof_uses_something():
     assert missing == []
 
 
-def test_a_small_cycle_is_found(monkeypatch):
+def test_a_small_cycle_is_found():
     """The acyclicity test can fail: a graph with a cycle is reported with the cycle's labels."""
     bad = dict(paper_uses.USES)
     bad["eq:lemma_5_def"] = (paper_uses.Use("eq:last_lemma_rtd"),)
-    monkeypatch.setattr(graph, "USES", bad)
-    found = graph.cycle()
+    found = graph.cycle(bad)
     assert found is not None and found[0] == found[-1] and "eq:last_lemma_rtd" in found
 
 

@@ -11,7 +11,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from proofs_checks import paper_claims
+from proofs_checks import paper_claims, paper_labels
 from proofs_checks.checks import _steps_a as st
 from proofs_checks.checks import lipschitz_wasserstein, steps_aux, steps_example, steps_holder, steps_setting, steps_w
 from proofs_checks.ledger import METHODS, STATUSES
@@ -51,7 +51,7 @@ WANT = {
 
 @pytest.fixture(scope="module")
 def results():
-    known = claims()  # the registry's claims: a proof's steps carry its context (proofs_checks.contexts)
+    known = claims()  # the registry's claims: a proof's steps carry its context (its result's record, proofs_checks.results)
     return {i: evaluate(known[i], mutants=True) for m in MODULES for i in m.CLAIMS}
 
 
@@ -69,14 +69,14 @@ def test_every_printed_step_is_registered_once():
     assert set(ids) <= set(registered)
     for ident in ids:
         label, _, part = ident.partition("#")
-        assert label in paper_claims.LEDGER_LABELS
+        assert label in paper_labels.POSITION
         assert part == "" or part.startswith(("step:", "chain")) or label in (
             "sec:introduction", "eq:number of samples main paper", "theorem: ETC upper bound", "theorem:UCB upper bound",
             "sec: experiments")
 
 
 def test_new_labels_follow_the_paper_order():
-    order = paper_claims.LEDGER_LABELS
+    order = list(dict.fromkeys(i.partition("#")[0] for i in claims()))
     assert order.index("sec:introduction") < order.index("table:table_regrets") < order.index("eq:U") \
         < order.index("example utility")
     assert order.index("eq:UCB_alpha2") < order.index("eq:regret_decomposition") < order.index("theorem: ETC upper bound")

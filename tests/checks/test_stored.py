@@ -123,7 +123,8 @@ def test_every_field_of_an_entry_round_trips():
     full = _entry("lemma:RTD#r.case1", "gap", mutants=(MutantOutcome("K^q -> K", "refuted"),
                                                        MutantOutcome("q = 1", "gap")),
                   axis="proof", impact="rate", loose_in="exponent", uses=("eq:UUB_1", "lemma:Delta_error"),
-                  note="fails for n0 = 1", cause="proof_steps", condition="y >= 512/sqrt(n)", condition_at_uses=True)
+                  note="fails for n0 = 1", node="proof", part="r", cause="proof_steps", condition="y >= 512/sqrt(n)",
+                  condition_at_uses=True)
     defaults = CheckResult("x", "c", "p", "d", "verified", "numeric", "")
     # every field differs from the defaults, so each one's round trip is tested
     assert all(getattr(full, f.name) != getattr(defaults, f.name) for f in dataclasses.fields(CheckResult)
