@@ -401,12 +401,15 @@ def proof_result(ident: str) -> str | None:
 
 def _node_from_id(ident: str) -> str:
     """The node of an entry no record names, read off its id: a sketch, an application at the experiments'
-    setting, else a statement of the paper (a table's cell, a claim of the running text)."""
+    setting, a sentence of the running text or a discussion (a remark), else a statement of the paper (a table's
+    cell, a display)."""
     label, _, part = ident.partition("#")
     if part.startswith("sketch"):
         return "sketch"
     if part.startswith(("experiments", "slope")) or label == "sec: experiments":
         return "experiment"
+    if part.startswith(("text.", "discussion")):
+        return "remark"  # a sentence of the running text or of a discussion, not a result's displayed statement
     return "statement"
 
 

@@ -28,7 +28,7 @@ import sympy as sp
 
 from rsb_theory.rates import constants as rc
 
-from .etc_commit import commit_counts, etc_grid
+from ._etc_rule import commit_counts, etc_grid
 
 #: Significant digits of N(eps).
 DPS = 60

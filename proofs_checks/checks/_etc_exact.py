@@ -11,10 +11,10 @@ of the high point (the signed Choquet integral; lo < 0 allowed), so V(a) and
 its estimate are closed forms in <a, p> and <a, p_hat>.
 
 The grid is ``eq:etc_discrete_set`` in exact rationals
-(:func:`proofs_checks.checks.etc_commit.etc_grid`, lexicographic order =
+(:func:`proofs_checks.checks._etc_rule.etc_grid`, lexicographic order =
 the tie order of ARCHITECTURE.md), ties within
 :data:`rsb_sim.rules.TIE_TOL` as in the simulator, and the commit counts are
-:func:`proofs_checks.checks.etc_commit.commit_counts`.
+:func:`proofs_checks.checks._etc_rule.commit_counts`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from scipy.stats import binom
 
 from rsb_sim.rules import TIE_TOL
 
-from .etc_commit import commit_counts, etc_grid
+from ._etc_rule import commit_counts, etc_grid
 from ..numfmt import num
 
 

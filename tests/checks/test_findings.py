@@ -224,7 +224,7 @@ def test_every_bottom_line_reads_for_every_status():
             for b in findings.bottom_lines(entries):
                 assert b.sentence.endswith(".") and "  " not in b.sentence and ".." not in b.sentence, b.sentence
                 head = b.sentence[len(b.label):]
-                assert re.match(r"^: the statement (holds|is|has|says) ", head), b.sentence
+                assert re.match(r"^: the statement( \([^)]*\))? (holds|is|has|says) ", head), b.sentence
                 assert re.search(r"; (the proof|every checked step|no step)", head), b.sentence
                 if status in ("gap", "vacuous") and b.label == "lemma:Delta_error" and step in entries:
                     assert "the proof has a gap at" in head, b.sentence
