@@ -82,6 +82,9 @@ class CheckResult:
     note : str
         What the check saw outside the claim's context (a failure where the proof's fixed quantities are
         replaced by others): reported beside the status, never as it.
+    certificate : dict or None
+        How far the verdict is proved (:mod:`proofs_checks.certificates`): ``{"kind", "domain": {"words",
+        "data"}, "whole", "parts", ...}``, a plain JSON-able dict (None: none made).
     """
 
     id: str
@@ -97,6 +100,7 @@ class CheckResult:
     loose_in: str | None = None
     uses: tuple[str, ...] = ()
     note: str = ""
+    certificate: dict | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
