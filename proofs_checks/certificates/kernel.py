@@ -389,10 +389,11 @@ def walk(expr, vars_: dict, tree: dict, syms: dict, budget: int = MAX_NODES) -> 
 
 
 def derivative(f, v):
-    """df/dv with same-base powers combined (x^(1/t)/x as x^(1/t - 1), whose enclosure stays finite)."""
+    """df/dv with same-base powers combined (x^(1/t)/x as x^(1/t - 1)) and common factors taken out (x/t (1 - ...)
+    rather than x/t - x (...)/t), so that its enclosure keeps its sign."""
     import sympy as sp
 
-    return sp.powsimp(sp.diff(f, v))
+    return sp.factor_terms(sp.powsimp(sp.diff(f, v)))
 
 
 def _check_reduction(part: dict, syms: dict) -> None:
