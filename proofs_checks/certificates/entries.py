@@ -10,7 +10,7 @@ mutant of a certified claim goes through the same attempt and must fail it.
 
 from __future__ import annotations
 
-from . import record, sampled
+from . import kernel, prove, record, sampled
 from .bernoulli import domain_of, obligation
 from .kernel import KernelError
 from .prove import NotProved
@@ -92,6 +92,69 @@ def _lemma(claim) -> tuple[list[dict], str]:
     raise NotProved(f"no obligation for the item {part}")
 
 
+REGRETS = "table:table_regrets"
+
+
+def _regret_h(claim) -> tuple[list[dict], str]:
+    """``.h``: the printed h is the family's h (an identity in u and the parameter), and the shading is the kind of
+    optimum: shaded (some instance is mixture optimal) when h has a strict interior maximum (checked exactly at the
+    maximiser, an enumeration of one point), unshaded when h(u) <= h(1) on [0, 1] (proved), for the concave h of
+    ``table:table_regrets`` (``lemma:beta_lemma_monotone``'s setting)."""
+    import sympy as sp
+
+    from rsb_theory import distortions
+
+    from .bernoulli import _prove_le, _range_data, h_of, maximiser, param_domain
+
+    row = claim.printed
+    fam = distortions.REGISTRY[row.key]
+    params, pinned = param_domain(row.key, REGRETS)
+    names = {p.name: sp.Symbol(p.name) for p in fam.parameters}
+    printed = distortions.parse_expression(row.h, {k: sp.Symbol(k, positive=True) for k in names})
+    printed = printed.xreplace({sp.Symbol(k, positive=True): v for k, v in names.items()})
+    printed = printed.xreplace({distortions.U: sp.Symbol("u")})
+    registry_h = h_of(row.key, {})
+    vars_ = {"u": ["0", "1", False, False], **{p.name: _range_data(p.domain) for p in fam.parameters}}
+    parts = [prove.identity(f"printed h = {fam.template}", [(str(printed), str(registry_h))], vars_)]
+    h = h_of(row.key, pinned)
+    u = sp.Symbol("u")
+    if row.shaded:
+        m = maximiser(row.key, pinned)
+        if m is None:
+            raise NotProved("shaded, but no single interior maximiser of h")
+        gap = sp.Max(h.subs(u, 0), h.subs(u, 1)) - h.subs(u, m)
+        part = prove.decision(f"h({m}) > max(h(0), h(1)): an interior strict maximum", str(gap), dict(params),
+                              strict=True)
+        parts.append(part)
+    else:
+        parts.append(_prove_le("h(u) <= h(1) for u in [0, 1]: a vertex is optimal", h - h.subs(u, 1),
+                               {"u": ["0", "1", False, False], **params}))
+    return parts, row.key
+
+
+def _regret_rate(claim) -> tuple[list[dict], str]:
+    """A solitary row's rate cell: its printed exponent is the rate formula of ``corollary:RS-UCB-M`` /
+    ``theorem: ETC upper bound`` (:func:`rsb_theory.rates.table_rates`) at the row's printed q, r and beta of
+    ``table:table_risks`` (themselves certified there), an identity in the row's parameter."""
+    from rsb_theory import rates
+
+    from .bernoulli import param_domain, printed_value
+
+    cell = claim.printed
+    key = cell.regret.key
+    if cell.risk.beta.strip() == "-":
+        raise NotProved("beta is not printed ('-'): the cell is a function of beta")
+    params, pinned = param_domain(key, REGRETS)
+    q, r, beta = (printed_value(getattr(cell.risk, a), key, pinned) for a in ("q", "r", "beta"))
+    pe, parg = rates.parse_varpi(cell.text)
+    tr = rates.table_rates(q, r, beta, True)
+    ge, garg = (tr.ucb_exponent, "T") if cell.column == "ucb" else (tr.etc_exponent, tr.etc_argument)
+    if parg != garg:
+        raise NotProved(f"printed argument {parg}, derived {garg}")
+    return [prove.identity(f"printed exponent = the rate formula at q = {q}, r = {r}, beta = {beta}",
+                           [(str(pe), str(ge))], dict(params))], key
+
+
 HOLDER_LABELS = ("lemma:example_utility_Holder", "lemma:PHT", "lemma:RTD", "lemma:Dual_Power", "lemma:Quadratic",
                  "lemma:mean_median_Holder", "lemma:inter_ES_Holder")
 
@@ -103,6 +166,8 @@ def certificate_for(claim, result) -> dict | None:
         if ident.endswith(".beta"):
             return _sampled_table(claim, "beta: the gap exponent is derived per parameter (lemma:beta_lemma_monotone)")
         build = _table_parts
+    elif ident.startswith(REGRETS + "#"):
+        build = _regret_h if ident.endswith(".h") else _regret_rate
     elif ident.partition("#")[0] in HOLDER_LABELS and "#step" not in ident and "#chain" not in ident:
         build = _lemma
     else:
@@ -111,21 +176,21 @@ def certificate_for(claim, result) -> dict | None:
         return _sampled_table(claim, f"not attempted: the verdict is {result.status}")
     try:
         parts, key = build(claim)
-    except (NotProved, KernelError) as exc:
+    except (NotProved, KernelError, ValueError) as exc:
         why = str(exc) + (f" (witness {exc.witness})" if getattr(exc, "witness", None) else "")
         return _sampled_table(claim, f"attempt failed: {why}")
-    words, data = domain_of(key)
+    words, data = domain_of(key, REGRETS if ident.startswith(REGRETS) else TABLE)
     return record(parts, words, data, whole=True)
 
 
 def _sampled_table(claim, why: str) -> dict:
     from .. import derived
 
-    key = getattr(claim.printed, "key", None)
+    key = getattr(claim.printed, "key", None) or getattr(getattr(claim.printed, "regret", None), "key", None)
     if key is None:
         key = _family_of_lemma(claim.id.partition("#")[0])
     if key is None:
         return sampled("the points the evidence lists", attempt=why)
-    pts = derived.parameter_sweep(key, TABLE)
+    pts = derived.parameter_sweep(key, REGRETS if claim.id.startswith(REGRETS) else TABLE)
     words = "the swept parameter values " + ", ".join(derived.fmt_params(p).strip() or "(none)" for p in pts)
     return sampled(words, len(pts), why)

@@ -435,8 +435,8 @@ def _show(box) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- z3
-def smt2(expr_text: str, vars_: dict, constraints: tuple[str, ...] = ()) -> str:
-    """The SMT-LIB text of the negation of ``expr <= 0`` over the domain (polynomial after the substitutions
+def smt2(expr_text: str, vars_: dict, constraints: tuple[str, ...] = (), strict: bool = False) -> str:
+    """The SMT-LIB text of the negation of ``expr <= 0`` (``expr < 0`` when ``strict``) over the domain (polynomial after the substitutions
     :func:`to_z3` makes), deterministic: the same data gives the same text."""
     import z3
 
@@ -456,7 +456,7 @@ def smt2(expr_text: str, vars_: dict, constraints: tuple[str, ...] = ()) -> str:
     goal = to_z3(expr, zv, side)
     for c in side:
         s.add(c)
-    s.add(goal > 0)
+    s.add(goal >= 0 if strict else goal > 0)
     return s.to_smt2()
 
 
@@ -547,7 +547,7 @@ def recheck_part(part: dict) -> str:
                 raise KernelError(f"identity {lhs} = {rhs}: the difference simplifies to {diff}, not 0")
         return f"identity: {len(pieces)} piece(s) simplify to 0"
     if kind == "decision":
-        text = smt2(part["expr"], part["vars"], tuple(part.get("constraints", ())))
+        text = smt2(part["expr"], part["vars"], tuple(part.get("constraints", ())), bool(part.get("strict")))
         if not same_smt2(text, part["smt2"]):
             raise KernelError(f"decision: the stored SMT-LIB text is not the negation of {part['expr']} <= 0")
         answer, model = run_smt2(text, part.get("rlimit", RLIMIT))
@@ -564,10 +564,11 @@ def recheck_part(part: dict) -> str:
     if kind == "enumeration":
         syms = symbols_for(part["vars"])
         f = parse(part["expr"], syms)
+        strict = bool(part.get("strict"))
         for pt in part["points"]:
-            val = sp.nsimplify(f.subs({syms[k]: sp.Rational(v) for k, v in pt.items()}))
-            if not bool(val <= 0):
-                raise KernelError(f"enumeration: {part['expr']} = {val} > 0 at {pt}")
+            val = sp.simplify(f.subs({syms[k]: sp.Rational(v) for k, v in pt.items()}))
+            if not (bool(val < 0) if strict else bool(val <= 0)):
+                raise KernelError(f"enumeration: {part['expr']} = {val} is not {'<' if strict else '<='} 0 at {pt}")
         return f"enumeration: {len(part['points'])} points"
     if kind == "sampled":
         return "sampled: nothing to re-check"

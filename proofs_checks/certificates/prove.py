@@ -40,10 +40,11 @@ def identity(claim: str, pieces: list[tuple[str, str]], vars_: dict) -> dict:
 
 
 def decision(claim: str, expr: str, vars_: dict, constraints: tuple[str, ...] = (),
-             rlimit: int = kernel.RLIMIT) -> dict:
-    """``expr <= 0`` over the domain, by z3 proving its negation unsat (polynomial real arithmetic)."""
+             rlimit: int = kernel.RLIMIT, strict: bool = False) -> dict:
+    """``expr <= 0`` (``< 0`` when ``strict``) over the domain, by z3 proving its negation unsat (polynomial real
+    arithmetic)."""
     try:
-        text = kernel.smt2(expr, vars_, constraints)
+        text = kernel.smt2(expr, vars_, constraints, strict)
     except KernelError as exc:
         raise NotProved(str(exc)) from None
     answer, model = kernel.run_smt2(text, rlimit)
@@ -51,8 +52,11 @@ def decision(claim: str, expr: str, vars_: dict, constraints: tuple[str, ...] = 
         raise NotProved(f"z3 finds a model of the negation: {model}", _model_point(model, vars_), "> 0")
     if answer != "unsat":
         raise NotProved(f"z3 answers {answer} within rlimit {rlimit}")
-    return {"kind": "decision", "claim": claim, "expr": expr, "vars": vars_, "constraints": list(constraints),
-            "smt2": text, "rlimit": rlimit}
+    out = {"kind": "decision", "claim": claim, "expr": expr, "vars": vars_, "constraints": list(constraints),
+           "smt2": text, "rlimit": rlimit}
+    if strict:
+        out["strict"] = True
+    return out
 
 
 def _model_point(model: str, vars_: dict) -> dict:
