@@ -126,6 +126,7 @@ def _prove_le(claim: str, f: sp.Expr, vars_: dict, constraints: tuple[str, ...] 
         return prove.decision(claim, str(f), vars_, constraints)
     except NotProved as exc:
         if exc.witness is not None:
+            exc.claim, exc.expr, exc.vars = claim, str(f), vars_
             raise
     # interval route: a bounded box
     g, box, subst = f, dict(vars_), {}

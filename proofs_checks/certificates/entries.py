@@ -172,15 +172,49 @@ def certificate_for(claim, result) -> dict | None:
         build = _lemma
     else:
         return None
-    if result.status not in HOLDS:
+    if result.status not in HOLDS + ("refuted",):
         return _sampled_table(claim, f"not attempted: the verdict is {result.status}")
     try:
         parts, key = build(claim)
-    except (NotProved, KernelError, ValueError) as exc:
+    except NotProved as exc:
+        if result.status == "refuted":
+            found = counterexample(exc)
+            if found is not None:
+                return found
         why = str(exc) + (f" (witness {exc.witness})" if getattr(exc, "witness", None) else "")
         return _sampled_table(claim, f"attempt failed: {why}")
+    except (KernelError, ValueError) as exc:
+        why = str(exc) + (f" (witness {exc.witness})" if getattr(exc, "witness", None) else "")
+        return _sampled_table(claim, f"attempt failed: {why}")
+    if result.status == "refuted":
+        return _sampled_table(claim, "the attempt proved the printed claim: the refutation is elsewhere in the "
+                                     "entry (see its evidence)")
     words, data = domain_of(key, REGRETS if ident.startswith(REGRETS) else TABLE)
     return record(parts, words, data, whole=True)
+
+
+def counterexample(exc: NotProved) -> dict | None:
+    """A refuted entry's certificate: the point z3 found where the printed claim fails, re-checked exactly
+    (``enumeration``, strict: the claim's left side exceeds its right side there)."""
+    from fractions import Fraction
+
+    point = {}
+    for k in getattr(exc, "vars", {}) or {}:
+        v = (exc.witness or {}).get(k)
+        if v is None:
+            return None
+        try:
+            point[k] = str(Fraction(v))
+        except ValueError:  # an algebraic number: not a rational point
+            return None
+    part = {"kind": "enumeration", "claim": f"counterexample to {exc.claim}", "expr": f"-({exc.expr})",
+            "vars": exc.vars, "points": [point], "strict": True}
+    try:
+        kernel.recheck_part(part)
+    except KernelError:
+        return None
+    words = "the counterexample " + ", ".join(f"{k} = {v}" for k, v in point.items())
+    return record([part], words, {"points": [point]}, whole=False)
 
 
 def _sampled_table(claim, why: str) -> dict:
