@@ -11,6 +11,7 @@ The JSON schema and the statuses are the contract of ARCHITECTURE.md
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, is_dataclass
+from typing import Any
 
 from rsb_sim import jsontext
 
@@ -100,7 +101,7 @@ class CheckResult:
     loose_in: str | None = None
     uses: tuple[str, ...] = ()
     note: str = ""
-    certificate: dict | None = None
+    certificate: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

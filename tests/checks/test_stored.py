@@ -123,7 +123,9 @@ def test_every_field_of_an_entry_round_trips():
     full = _entry("lemma:RTD#r.case1", "gap", mutants=(MutantOutcome("K^q -> K", "refuted"),
                                                        MutantOutcome("q = 1", "gap")),
                   axis="proof", impact="rate", loose_in="exponent", uses=("eq:UUB_1", "lemma:Delta_error"),
-                  note="fails for n0 = 1")
+                  note="fails for n0 = 1",
+                  certificate={"kind": "decision", "domain": {"words": "x in [0, 1]", "data": {"x": ["0", "1"]}},
+                               "whole": True, "parts": [{"kind": "decision", "expr": "x - 1"}]})
     defaults = CheckResult("x", "c", "p", "d", "verified", "numeric", "")
     # every field differs from the defaults, so each one's round trip is tested
     assert all(getattr(full, f.name) != getattr(defaults, f.name) for f in dataclasses.fields(CheckResult)
@@ -141,7 +143,7 @@ def test_a_field_added_later_round_trips_without_a_change_to_the_store():
                   ("table", dict[str, str], dataclasses.field(default_factory=dict))],
         bases=(CheckResult,), frozen=True)
     e = Later("eq:x", "c", "p", "d", "conditional", "numeric", "ev", None, "statement", "constant", None, ("eq:y",), "",
-              3, 0.25, ("a", "b"), {"k": "v"})
+              None, 3, 0.25, ("a", "b"), {"k": "v"})
     assert stored.decode(json.loads(json.dumps(stored.encode([e]))), Later) == [e]
     plain = stored.encode([e])
     with pytest.raises(ValueError):  # a stored entry of another shape is refused, never guessed
