@@ -90,3 +90,25 @@ def test_the_recheck_imports_no_check_module(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_rsb_verify_recheck_names_the_entry_whose_certificate_fails():
+    from rsb_sim.files import CorruptFile
+
+    from proofs_checks.cli.verify import _recheck
+
+    res = _entry("table:table_risks#gini.L", paper_claims.risk_row("gini"))
+    assert _recheck([res]).endswith("all hold.")
+    cert = copy.deepcopy(res.certificate)
+    cert["parts"][0]["expr"] = cert["parts"][0]["expr"].replace("Abs(x - y)", "Abs(x - y)/2")
+    cert["parts"][0]["expr"] += " + 1/100"  # a constant altered
+    with pytest.raises(CorruptFile, match="table:table_risks#gini.L"):
+        _recheck([replace(res, certificate=cert)])
+
+
+def test_a_refuted_item_carries_its_counterexample_rechecked_exactly():
+    item = paper_claims.lemma_claim("lemma:RTD#summary")  # "L=1; q=1" for h = sqrt(u) - u
+    cert = _entry("lemma:RTD#summary", item, status="refuted").certificate
+    assert cert["kind"] == "enumeration" and cert["whole"] is False
+    assert "counterexample" in cert["domain"]["words"]
+    assert kernel.recheck(cert)

@@ -129,15 +129,16 @@ def _proof_uses(label: str, fmt: str, jobs: int, fresh: bool) -> str:
     return proof_view.to_text(view) + "\n" + proof_uses.to_text(label, used)
 
 
-def _recheck(results) -> str:
-    """``--recheck``: every certificate re-checked by the kernel from its data alone; a failure names its entry."""
+def _recheck(results, where="the ledger") -> str:
+    """``--recheck``: every certificate re-checked by the kernel from its data alone; a failure names its entry
+    (exit status 74, as for a stored file that fails its check)."""
     from rsb_sim.files import CorruptFile
 
     from ..certificates.recheck import recheck_entries
 
     ok, bad = recheck_entries(results)
     if bad:
-        raise CorruptFile(f"{len(bad)} certificate(s) fail their re-check: " + " | ".join(bad))
+        raise CorruptFile(where, f"{len(bad)} certificate(s) fail their re-check: " + " | ".join(bad))
     return "\n".join(ok + [f"Recheck: {len(ok)} certificates re-checked from their data alone; all hold."])
 
 
@@ -157,7 +158,7 @@ def execute(req: Request) -> str:
         raise fail("--id", f"no ledger id starts with {req.prefix!r}")
     print(got.note, file=sys.stderr)
     if req.recheck:
-        return _recheck(results)
+        return _recheck(results, getattr(got, "stored", None) or "the ledger")
     from rsb_sim import jsontext
 
     from .. import findings
