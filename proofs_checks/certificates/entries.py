@@ -65,8 +65,20 @@ def _table_parts(claim) -> tuple[list[dict], str]:
     raise NotProved(f"no obligation for the column {column}")
 
 
+#: Proof steps of the Hölder lemmas whose printed inequality is the Hölder inequality of h itself:
+#: step -> the item whose printed exponent it uses (its constant is the step's printed value).
+HOLDER_STEPS = {
+    "lemma:example_utility_Holder#step:eq:lemma_5_p": "q",  # U_h(F) - U_h(G) <= |p_F - p_G|
+    "lemma:PHT#step:power": "q",  # (1-F)^s - (1-G)^s <= |F - G|^s pointwise, F, G in [0, 1]
+    "lemma:Quadratic#step:eq:quadratic_lastline_2": "q",  # h(p_F) - h(p_G) <= (1+s)|p_F - p_G|
+}
+
+
 def _lemma(claim) -> tuple[list[dict], str]:
     label, _, part = claim.id.partition("#")
+    if claim.id in HOLDER_STEPS:
+        key = _family_of_lemma(label)
+        return obligation("H", key, _item(label, HOLDER_STEPS[claim.id]), claim.printed.printed), key
     key = _family_of_lemma(label)
     if key is None:
         raise NotProved(f"no family for {label}")
@@ -168,7 +180,8 @@ def certificate_for(claim, result) -> dict | None:
         build = _table_parts
     elif ident.startswith(REGRETS + "#"):
         build = _regret_h if ident.endswith(".h") else _regret_rate
-    elif ident.partition("#")[0] in HOLDER_LABELS and "#step" not in ident and "#chain" not in ident:
+    elif ident.partition("#")[0] in HOLDER_LABELS and (ident in HOLDER_STEPS or (
+            "#step" not in ident and "#chain" not in ident)):
         build = _lemma
     else:
         return None
