@@ -29,7 +29,7 @@ from . import prove
 from .kernel import symbols_for
 from .prove import NotProved
 
-X, Y, W, T_ = sp.symbols("x y w t", nonnegative=True)
+W, T_ = sp.symbols("w t", nonnegative=True)
 
 
 def family(key: str):

@@ -118,8 +118,6 @@ def _is_inf(x) -> bool:
 def _le(a, b) -> bool:
     """a <= b for ends (exact points or infinities)."""
     if _is_inf(a) or _is_inf(b):
-        fa = a if _is_inf(a) else 0.0
-        fb = b if _is_inf(b) else 0.0
         if _is_inf(a) and _is_inf(b):
             return a <= b
         return (a == -INF) if _is_inf(a) else (b == INF)
@@ -242,9 +240,7 @@ def iv_pow(x: Iv, e: Iv, integer: int | None) -> Iv:
             return Iv(fl.arb(1), fl.arb(1))
         if n < 0:
             return iv_inv(iv_pow(x, e, -n))
-        if n % 2 == 1 or _sign(x.lo) >= 0:
-            if n % 2 == 1:
-                return Iv(_ipow(x.lo, n, True), _ipow(x.hi, n, False))
+        if n % 2 == 1 or _sign(x.lo) >= 0:  # increasing on the interval
             return Iv(_ipow(x.lo, n, True), _ipow(x.hi, n, False))
         if _sign(x.hi) <= 0:
             return Iv(_ipow(x.hi, n, True), _ipow(x.lo, n, False))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import kernel
-from .kernel import INF, Iv, KernelError, _box, _le, _num, enclose, parse, symbols_for
+from .kernel import INF, KernelError, _box, _le, _num, enclose, parse, symbols_for
 
 
 class NotProved(Exception):
