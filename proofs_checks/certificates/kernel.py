@@ -432,85 +432,76 @@ def _show(box) -> str:
 
 # ---------------------------------------------------------------------------------------------- z3
 def smt2(expr_text: str, vars_: dict, constraints: tuple[str, ...] = (), strict: bool = False) -> str:
-    """The SMT-LIB text of the negation of ``expr <= 0`` (``expr < 0`` when ``strict``) over the domain (polynomial after the substitutions
-    :func:`to_z3` makes), deterministic: the same data gives the same text."""
-    import z3
-
+    """The SMT-LIB text of the negation of ``expr <= 0`` (``expr < 0`` when ``strict``) over the domain, printed
+    here term by term (:func:`smt_term`), so the same data gives the same text on any machine and in any process."""
     syms = symbols_for(vars_)
     expr = parse(expr_text, syms)
-    zv = {name: z3.Real(name) for name in vars_}
-    side: list = []
-    s = z3.Solver()
+    aux: list[str] = []
+    lines = ["(set-logic ALL)"]
+    body = []
     for name, (lo, hi, lo_open, hi_open) in vars_.items():
         a, b = _num(lo), _num(hi)
         if a is not None:
-            s.add(zv[name] > _rv(a) if lo_open else zv[name] >= _rv(a))
+            body.append(f"(assert ({'>' if lo_open else '>='} {name} {_q(a)}))")
         if b is not None:
-            s.add(zv[name] < _rv(b) if hi_open else zv[name] <= _rv(b))
+            body.append(f"(assert ({'<' if hi_open else '<='} {name} {_q(b)}))")
     for c in constraints:
-        s.add(to_z3(parse(c, syms), zv, side) <= 0)
-    goal = to_z3(expr, zv, side)
-    for c in side:
-        s.add(c)
-    s.add(goal >= 0 if strict else goal > 0)
-    return s.to_smt2()
+        body.append(f"(assert (<= {smt_term(parse(c, syms), aux)} 0.0))")
+    goal = smt_term(expr, aux)
+    body.append(f"(assert ({'>=' if strict else '>'} {goal} 0.0))")
+    lines += [f"(declare-fun {name} () Real)" for name in vars_]
+    lines += [f"(declare-fun {a.split()[0]} () Real)" for a in aux]
+    lines += [f"(assert {a.split(' ', 1)[1]})" for a in aux]
+    return "\n".join(lines + body + ["(check-sat)"]) + "\n"
 
 
-def _rv(q: Fraction):
-    import z3
+def _q(q: Fraction) -> str:
+    num = f"{abs(q.numerator)}.0" if q.denominator == 1 else f"(/ {abs(q.numerator)}.0 {q.denominator}.0)"
+    return f"(- {num})" if q < 0 else num
 
-    return z3.Q(q.numerator, q.denominator) if q.denominator != 1 else z3.RealVal(q.numerator)
 
-
-def to_z3(expr, zv: dict, side: list):
-    """A SymPy expression as a z3 real term.  Rational powers p/q of a base b >= 0 become a fresh v >= 0 with
-    v^q = b^p (exact); Min, Max and Abs become if-then-else.  Anything else is refused."""
+def smt_term(expr, aux: list) -> str:
+    """A SymPy expression as an SMT-LIB real term.  A rational power b^(p/q) becomes a fresh v >= 0 with
+    v^q = b^p and b >= 0 (exact; recorded in ``aux`` as ``"name constraint"``); Min, Max and Abs become ite.
+    Anything else (a power with a symbolic exponent, log, exp) is refused: not polynomial real arithmetic."""
     import sympy as sp
-    import z3
 
     if expr.is_Symbol:
-        return zv[expr.name]
+        return expr.name
     if expr.is_Rational:
-        return _rv(Fraction(int(expr.p), int(expr.q)))
+        return _q(Fraction(int(expr.p), int(expr.q)))
     if isinstance(expr, sp.Add):
-        return z3.Sum([to_z3(a, zv, side) for a in expr.args])
+        return "(+ " + " ".join(smt_term(a, aux) for a in expr.args) + ")"
     if isinstance(expr, sp.Mul):
-        return z3.Product([to_z3(a, zv, side) for a in expr.args])
+        return "(* " + " ".join(smt_term(a, aux) for a in expr.args) + ")"
     if isinstance(expr, sp.Pow):
         base, e = expr.args
-        b = to_z3(base, zv, side)
+        b = smt_term(base, aux)
         if e.is_Integer:
             n = int(e)
-            if n >= 0:
-                return z3.Product([b] * n) if n > 0 else z3.RealVal(1)
-            return 1 / z3.Product([b] * (-n))
+            if n == 0:
+                return "1.0"
+            prod = b if abs(n) == 1 else "(* " + " ".join([b] * abs(n)) + ")"
+            return prod if n > 0 else f"(/ 1.0 {prod})"
         if e.is_Rational:
             p, q = int(e.p), int(e.q)
-            v = z3.Real(f"pow{len(side)}_{q}")
-            side.append(v >= 0)
-            side.append(b >= 0)
-            bp = z3.Product([b] * abs(p)) if p != 0 else z3.RealVal(1)
-            side.append(z3.Product([v] * q) == bp)
-            return v if p > 0 else 1 / v
+            v = f"pow{len(aux)}"
+            bp = "1.0" if p == 0 else (b if abs(p) == 1 else "(* " + " ".join([b] * abs(p)) + ")")
+            vq = v if q == 1 else "(* " + " ".join([v] * q) + ")"
+            aux.append(f"{v} (and (>= {v} 0.0) (>= {b} 0.0) (= {vq} {bp}))")
+            return v if p > 0 else f"(/ 1.0 {v})"
         raise KernelError(f"the power {expr} is not polynomial")
     if isinstance(expr, (sp.Min, sp.Max)):
-        args = [to_z3(a, zv, side) for a in expr.args]
+        args = [smt_term(a, aux) for a in expr.args]
         out = args[0]
+        op = "<" if isinstance(expr, sp.Min) else ">"
         for a in args[1:]:
-            out = z3.If(a < out, a, out) if isinstance(expr, sp.Min) else z3.If(a > out, a, out)
+            out = f"(ite ({op} {a} {out}) {a} {out})"
         return out
     if isinstance(expr, sp.Abs):
-        a = to_z3(expr.args[0], zv, side)
-        return z3.If(a >= 0, a, -a)
+        a = smt_term(expr.args[0], aux)
+        return f"(ite (>= {a} 0.0) {a} (- {a}))"
     raise KernelError(f"{type(expr).__name__} is not polynomial real arithmetic: {expr}")
-
-
-def same_smt2(a: str, b: str) -> bool:
-    """Two SMT-LIB texts assert the same formulas (z3's let-names differ between runs; the terms do not)."""
-    import z3
-
-    fa, fb = z3.parse_smt2_string(a), z3.parse_smt2_string(b)
-    return len(fa) == len(fb) and all(x.eq(y) for x, y in zip(fa, fb))
 
 
 def run_smt2(text: str, rlimit: int = RLIMIT) -> tuple[str, str]:
@@ -544,7 +535,7 @@ def recheck_part(part: dict) -> str:
         return f"identity: {len(pieces)} piece(s) simplify to 0"
     if kind == "decision":
         text = smt2(part["expr"], part["vars"], tuple(part.get("constraints", ())), bool(part.get("strict")))
-        if not same_smt2(text, part["smt2"]):
+        if text != part["smt2"]:
             raise KernelError(f"decision: the stored SMT-LIB text is not the negation of {part['expr']} <= 0")
         answer, model = run_smt2(text, part.get("rlimit", RLIMIT))
         if answer != "unsat":
