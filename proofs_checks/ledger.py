@@ -25,7 +25,7 @@ IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
 #: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
 AXES = ("statement", "proof")
 #: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
-OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note")
+OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note", "certificate")
 #: Allowed methods.
 METHODS = ("symbolic", "numeric", "simulation")
 #: The keys of an entry of ``rsb verify --format json``, in order.
