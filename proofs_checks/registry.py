@@ -26,7 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from . import checks as _checks_package
-from . import paper_labels, results
+from . import certificates, paper_labels, results
 from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
@@ -226,6 +226,7 @@ def evaluate(claim: Claim, mutants: bool = False) -> CheckResult:
     (:func:`proofs_checks.graph.uses_of_entry`), here in one place, never from a check.
     """
     res = replace(annotate(claim, claim.run()), uses=uses_of_entry(claim.id))
+    res = certificates.attach(claim, res)
     if not mutants:
         return res
     outcomes = tuple(MutantOutcome(m.note, m.run().status) for m in mutants_of(claim, res))

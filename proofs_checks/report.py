@@ -185,6 +185,8 @@ def _labels_of(ident: str) -> tuple[str, ...]:
 
 
 def _ledger_html(results: list[CheckResult]) -> str:
+    from .certificates import short
+
     boxes = "".join(f'<label class="st st-{s}"><input type="checkbox" class="status-filter" value="{s}" checked> '
                     f"{s}</label> " for s in STATUSES)
     rows = []
@@ -192,7 +194,9 @@ def _ledger_html(results: list[CheckResult]) -> str:
         text = " ".join((r.id, r.claim, r.paper, r.derived, r.evidence, r.status, r.method)).lower()
         rows.append(
             f'<tr class="entry row-{_e(r.status)}" id="{anchor(r.id)}" data-status="{_e(r.status)}" '
-            f'data-text="{_e(text)}"><td class="id"><code>{_e(r.id)}</code></td><td>{_badge(r.status)}</td>'
+            f'data-text="{_e(text)}"><td class="id"><code>{_e(r.id)}</code></td><td>{_badge(r.status)}'
+            + (f'<br><small class="certificate">{_e(short(r.certificate))}</small>' if r.certificate else "")
+            + "</td>"
             f"<td>{_e(r.method)}</td><td>{_e(r.paper)}</td><td>{_e(r.derived)}</td>"
             f"<td>{_e(r.claim)}<details><summary>evidence</summary><p class=\"evidence\">{_e(r.evidence)}</p>"
             + (f'<p class="uses">uses: {", ".join(f"<code>{_e(u)}</code>" for u in r.uses)}</p>' if r.uses else "")

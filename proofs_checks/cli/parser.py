@@ -211,6 +211,9 @@ def build_parser() -> Parser:
              help="only what matters (one finding per cause, most consequential first, each with its entries) and "
                   "the bottom line of every lemma and theorem; with --format json an object {what_matters, "
                   "bottom_lines}")
+    v.option("--recheck", action="store_true",
+             help="re-check every stored certificate from its data alone (identities re-simplified, z3 queries "
+                  "re-run, interval leaves re-evaluated with arb); exit status 74 naming any entry that fails")
     _fresh(v)
     v.set_defaults(module="verify")
 

@@ -42,6 +42,7 @@ class Request:
     proof: str | None = None
     findings: bool = False
     fresh: bool = False
+    recheck: bool = False
 
 
 def _prefix(text) -> str:
@@ -78,17 +79,24 @@ def validate(args) -> Request:
         raise fail("--proof", "shows one proof's steps; not with --status, --id, --mutants or --findings")
     if args.findings and (statuses or prefix or args.mutants):
         raise fail("--findings", "summarises the whole ledger; not with --status, --id or --mutants")
+    recheck = bool(getattr(args, "recheck", False))
+    if recheck and (proof is not None or args.findings or args.mutants):
+        raise fail("--recheck", "re-checks the stored certificates; not with --proof, --findings or --mutants")
     return Request(args.format, jobs, bool(args.mutants), statuses, prefix, proof, bool(args.findings),
-                   bool(args.fresh))
+                   bool(args.fresh), recheck)
 
 
 def _table(results) -> str:
     if not results:
         return ""
     width = max(len(r.id) for r in results)
-    lines = [f"{'id':<{width}}  {'status':<11}  {'method':<9}  paper -> derived"]
+    from ..certificates import short
+
+    lines = [f"{'id':<{width}}  {'status':<11}  {'method':<9}  paper -> derived  [certificate]"]
     for r in results:
-        lines.append(f"{r.id:<{width}}  {r.status:<11}  {r.method:<9}  {r.paper} -> {r.derived}")
+        cert = short(getattr(r, "certificate", None))
+        lines.append(f"{r.id:<{width}}  {r.status:<11}  {r.method:<9}  {r.paper} -> {r.derived}"
+                     + (f"  [{cert}]" if cert else ""))
     return "\n".join(lines)
 
 
@@ -121,6 +129,19 @@ def _proof_uses(label: str, fmt: str, jobs: int, fresh: bool) -> str:
     return proof_view.to_text(view) + "\n" + proof_uses.to_text(label, used)
 
 
+def _recheck(results, where="the ledger") -> str:
+    """``--recheck``: every certificate re-checked by the kernel from its data alone; a failure names its entry
+    (exit status 74, as for a stored file that fails its check)."""
+    from rsb_sim.files import CorruptFile
+
+    from ..certificates.recheck import recheck_entries
+
+    ok, bad = recheck_entries(results)
+    if bad:
+        raise CorruptFile(where, f"{len(bad)} certificate(s) fail their re-check: " + " | ".join(bad))
+    return "\n".join(ok + [f"Recheck: {len(ok)} certificates re-checked from their data alone; all hold."])
+
+
 def execute(req: Request) -> str:
     import os
 
@@ -136,6 +157,8 @@ def execute(req: Request) -> str:
     if req.prefix is not None and not results:
         raise fail("--id", f"no ledger id starts with {req.prefix!r}")
     print(got.note, file=sys.stderr)
+    if req.recheck:
+        return _recheck(results, getattr(got, "stored", None) or "the ledger")
     from rsb_sim import jsontext
 
     from .. import findings

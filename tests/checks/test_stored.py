@@ -124,7 +124,9 @@ def test_every_field_of_an_entry_round_trips():
                                                        MutantOutcome("q = 1", "gap")),
                   axis="proof", impact="rate", loose_in="exponent", uses=("eq:UUB_1", "lemma:Delta_error"),
                   note="fails for n0 = 1", node="proof", part="r", cause="proof_steps", condition="y >= 512/sqrt(n)",
-                  condition_at_uses=True)
+                  condition_at_uses=True,
+                  certificate={"kind": "decision", "domain": {"words": "x in [0, 1]", "data": {"x": ["0", "1"]}},
+                               "whole": True, "parts": [{"kind": "decision", "expr": "x - 1"}]})
     defaults = CheckResult("x", "c", "p", "d", "verified", "numeric", "")
     # every field differs from the defaults, so each one's round trip is tested
     assert all(getattr(full, f.name) != getattr(defaults, f.name) for f in dataclasses.fields(CheckResult)
