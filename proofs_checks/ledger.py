@@ -192,8 +192,8 @@ def to_json(results: list[CheckResult]) -> str:
 
 
 #: The packages whose versions can change a computed number (pinned in constraints.txt; recorded with a ledger).
-COMPUTING_PACKAGES = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "clarabel", "numba", "llvmlite", "z3-solver",
-                      "python-flint")
+COMPUTING_PACKAGES = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "clarabel", "ecos", "osqp", "scs", "numba",
+                      "llvmlite", "pandas", "networkx", "z3-solver", "python-flint", "gmpy2")
 
 
 def computed_with() -> dict[str, str]:

@@ -47,7 +47,7 @@ from typing import Callable, Mapping, Protocol, Sequence
 
 from rsb_sim.files import CorruptFile, move_aside, write_bytes
 
-from .ledger import CheckResult
+from .ledger import COMPUTING_PACKAGES, CheckResult
 
 #: The packages whose code can run in a check (every ``.py`` file of each is keyed).
 PACKAGES = ("rsb_theory", "rsb_sim", "proofs_checks")
@@ -96,8 +96,7 @@ def source_files(roots: Mapping[str, Path]) -> list[tuple[str, Path]]:
 #: The distributions whose version can change a number of the ledger (normalised names): the numerical and symbolic
 #: libraries the checks call, the solvers CVXPY runs, the compiler under numba, and the libraries that read or order
 #: their data.  Another distribution (Jupyter, a linter, a plotting backend) changes no entry, so it is not keyed.
-KEYED_DISTRIBUTIONS = ("numpy", "scipy", "sympy", "mpmath", "cvxpy", "clarabel", "ecos", "osqp", "scs", "numba",
-                       "llvmlite", "pandas", "networkx", "z3-solver", "python-flint", "gmpy2")
+KEYED_DISTRIBUTIONS = COMPUTING_PACKAGES
 
 
 def _normalised(name: str) -> str:
