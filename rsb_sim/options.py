@@ -39,43 +39,32 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .policies import catalog
+
 #: The algorithms of the paper's experiments (``sec: experiments``): the three mixture algorithms and uniform sampling.
-PAPER_ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+PAPER_ALGORITHMS: tuple[str, ...] = catalog.names("paper")
 #: Solitary baselines (not in the paper): each converges to one arm, so on a mixture-optimal instance their regret
 #: stays at least V(alpha*) - max_i U_h(F_i) (``eq:regret``); no bound of the paper applies to them.
-BASELINES: tuple[str, ...] = ("ucb1", "dr-ucb")
-#: Competitors from the literature (not in the paper; ``docs/simulation.md``, "Competitors"): Upper-Confidence
-#: Frank-Wolfe (Berthet and Perchet 2017), a mixture learner on V(tau/t); U-UCB (Cassel, Mannor and Zeevi 2018),
-#: CVaR-UCB (Tamkin et al. 2019) and B-CVTS (Baudry et al. 2021), solitary risk-aware learners.
-COMPETITORS: tuple[str, ...] = ("ucb-fw", "u-ucb", "cvar-ucb", "b-cvts")
+BASELINES: tuple[str, ...] = catalog.names("baseline")
+#: Competitors from the literature (not in the paper; ``docs/simulation.md``, "Competitors").
+COMPETITORS: tuple[str, ...] = catalog.names("competitor")
 #: The algorithms that are not the paper's: no bound of the paper applies to them.
 NOT_PAPER: tuple[str, ...] = BASELINES + COMPETITORS
-#: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`).
-ALGORITHMS: tuple[str, ...] = PAPER_ALGORITHMS + BASELINES + COMPETITORS
+#: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`, read by the catalog).
+ALGORITHMS: tuple[str, ...] = catalog.names()
 
-#: Algorithms defined for CVaR only, and the distortion families (``rsb_theory.distortions`` keys) they accept:
-#: the papers' CVaR is the lower tail (``cvar_lower``); the same rules are optimistic for the upper tail
-#: (``cvar``) too (an increasing h), so both are accepted (``docs/simulation.md``).
-CVAR_ONLY: dict[str, tuple[str, ...]] = {"cvar-ucb": ("cvar", "cvar_lower"), "b-cvts": ("cvar", "cvar_lower")}
+#: Algorithms defined for some distortion families only, and the families (``rsb_theory.distortions`` keys) they
+#: accept (each policy's declaration ``distortions``).
+CVAR_ONLY: dict[str, tuple[str, ...]] = {p.name: p.distortions for p in catalog.policies()
+                                          if p.distortions is not None}
 
 #: The default discretisation level of ``sec: experiments``, eps = sqrt(K log T / T), as an expression
 #: in T and K read by :mod:`rsb_theory.expressions` (:meth:`rsb_sim.config.SimConfig.eps_for` evaluates
 #: it; ``rsb slopes`` reads the same text symbolically for the rate of the bound).
 EXPERIMENTS_EPS = "sqrt(K*log(T)/T)"
 
-#: The options each algorithm reads (names of :class:`rsb_sim.config.SimConfig` fields).
-READS: dict[str, frozenset[str]] = {
-    "rs-etc-m": frozenset({"eps", "explore"}),
-    "rs-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore"}),
-    "ce-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore", "threads", "quantize"}),
-    "uniform": frozenset(),
-    "ucb1": frozenset({"explore"}),
-    "dr-ucb": frozenset({"radius_scale", "explore"}),
-    "ucb-fw": frozenset({"radius_scale", "explore"}),
-    "u-ucb": frozenset({"radius_scale", "explore"}),
-    "cvar-ucb": frozenset({"radius_scale", "explore"}),
-    "b-cvts": frozenset({"explore"}),
-}
+#: The options each algorithm reads (names of :class:`rsb_sim.config.SimConfig` fields; each policy's ``reads``).
+READS: dict[str, frozenset[str]] = {p.name: frozenset(p.reads) for p in catalog.policies()}
 
 #: What each option does, for the error message.
 ROLE: dict[str, str] = {
@@ -103,7 +92,7 @@ def unused(algo: str, given: Iterable[str], *, bound: bool = False) -> list[str]
         ``explore`` replaces the forced exploration.
     """
     given = list(given)
-    reads = READS[algo]
+    reads = catalog.get(algo).reads
     out = [name for name in given if name not in reads]
     if "rho" in reads and "rho" in given and "explore" in given and not bound:
         out.append("rho")
@@ -117,17 +106,18 @@ def check_applies(algo: str, given: Iterable[str], *, bound: bool = False) -> No
     if not bad:
         return
     name = bad[0]
-    if name in READS[algo]:  # rho beside explore
+    policy = catalog.get(algo)
+    algo = policy.name
+    if name in policy.reads:  # rho beside explore
         raise ValueError(f"argument '{name}': has no effect when an exploration count is given ({algo} then "
                          f"explores that many pulls per arm instead of ceil(rho T eps / 4)); leave one of them out")
     raise ValueError(f"argument '{name}': {algo} does not use {ROLE.get(name, name)}; leave it out")
 
 
-def check_distortion(algo: str, family: str) -> None:
-    """ValueError naming ``algo`` when ``algo`` is defined for CVaR only (:data:`CVAR_ONLY`) and ``family``
-    (the key of the distortion, ``Distortion.key``) is not a CVaR: the one "does not apply" check of an
-    algorithm against the distortion."""
-    accepted = CVAR_ONLY.get(algo)
-    if accepted is not None and family not in accepted:
-        raise ValueError(f"argument 'algo': {algo} is defined for CVaR only ({' or '.join(accepted)}), not for "
-                         f"{family}; choose another --algo or --dr")
+def check_distortion(algo, family: str) -> None:
+    """ValueError naming ``algo`` when the policy is not defined for the distortion family ``family`` (the key of
+    the distortion, ``Distortion.key``): the one "does not apply" check of an algorithm against the distortion,
+    the policy's own :meth:`~rsb_sim.policies.base.Policy.refusal`."""
+    reason = catalog.get(algo).refusal(family)
+    if reason is not None:
+        raise ValueError(reason)
