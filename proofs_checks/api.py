@@ -202,9 +202,10 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     Parameters
     ----------
     h : str or Distortion
-    algo : str
-        ``rs-etc-m``, ``rs-ucb-m``, ``ce-ucb-m``, ``uniform``, ``ucb1`` or ``dr-ucb``
-        (:data:`rsb_sim.options.ALGORITHMS`).
+    algo : str or policy
+        A name of :data:`rsb_sim.options.ALGORITHMS`, or a policy object: a user's own subclass of
+        :class:`rsb_sim.policies.user.IndexRule` or :class:`~rsb_sim.policies.user.TargetRule` (``docs/api.md``,
+        "Your own policy").
     p, support, probs, arms
         The arms, given once whatever the algorithm (module docstring): the instance each
         algorithm runs on is built here (:func:`rsb_sim.arm_laws.law_instance`).
@@ -227,8 +228,7 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     from rsb_sim.config import SimConfig
     from rsb_sim.engine import run
 
-    if algo not in sim_options.ALGORITHMS:
-        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
+    algo = sim_options.catalog.get(algo)  # ValueError naming algo for an unknown name
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)
     sim_options.check_applies(algo, [k for k, v in options.items() if v is not None])
@@ -288,8 +288,9 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, T: int, tr
     Parameters
     ----------
     h : str or Distortion
-    algos : sequence of str
-        Algorithms of :data:`rsb_sim.options.ALGORITHMS`, each at most once.
+    algos : sequence of str or policy
+        Algorithms of :data:`rsb_sim.options.ALGORITHMS` or policy objects (a user's own, as for
+        :func:`simulate`), each at most once; the results are keyed by name.
     p, support, probs, arms, T, trials, seed, record, params
         As for :func:`simulate`.
     **options
@@ -302,18 +303,19 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, T: int, tr
     """
     from rsb_sim import options as sim_options
 
-    algos = list(algos)
-    if not algos or len(set(algos)) != len(algos):
-        raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")
+    algos = [sim_options.catalog.get(a) for a in algos]  # ValueError naming algo for an unknown name
+    names = [a.name for a in algos]
+    if not algos or len(set(names)) != len(names):
+        raise ValueError(f"argument 'algos': need distinct algorithms, got {names!r}")
     given = [k for k, v in options.items() if v is not None]
     for name in given:
-        if not any(name in sim_options.READS.get(a, ()) for a in algos):
+        if not any(name in a.reads for a in algos):
             sim_options.check_applies(algos[0], [name])  # the one message naming the option
     d = distortion(h, **(params or {}))
     out = {}
     for algo in algos:
-        mine = {k: options[k] for k in given if k in sim_options.READS.get(algo, ())}
-        out[algo] = simulate(d, algo, p, support=support, probs=probs, arms=arms, T=T, trials=trials, seed=seed,
+        mine = {k: options[k] for k in given if k in algo.reads}
+        out[algo.name] = simulate(d, algo, p, support=support, probs=probs, arms=arms, T=T, trials=trials, seed=seed,
                              record=record, **mine)
     return Comparison(out)
 

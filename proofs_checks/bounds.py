@@ -38,8 +38,10 @@ import sympy as sp
 
 from rsb_theory import rates
 
-BOUND_LABELS = {"rs-etc-m": "theorem: ETC upper bound", "rs-ucb-m": "theorem:UCB upper bound",
-                "ce-ucb-m": "theorem:UCB upper bound"}
+from rsb_sim.policies import catalog
+
+#: The paper's bound of each algorithm that has one (each policy's declaration ``theorem``).
+BOUND_LABELS = {p.name: p.theorem for p in catalog.policies() if p.theorem is not None}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ For every algorithm of ``algos`` and horizon T of ``Ts`` one run of ``trials`` t
 skips the chunks already stored; ``DIR`` is held by one run at a time).  Horizon j of ``Ts`` is stream
 (j,) of the root ``SeedSequence(seed)`` and every algorithm at that horizon sees the same reward table
 (common random numbers: trial k of two algorithms is paired).  ``radius_scale`` scales the paper's radius
-(``eq:UCB_confidence_sets``) of the algorithms that use it (:data:`PAPER_RADIUS`); the competitors keep
+(``eq:UCB_confidence_sets``) of the algorithms that use it (:func:`paper_radius`); the competitors keep
 their printed bonuses.  Then, each written atomically:
 
 * ``DIR/compare.csv`` -- tidy: one row per (algorithm, T, trial) (:data:`COLUMNS`: the final regret
@@ -61,20 +61,24 @@ class CompareRequest:
     radius_scale: float | None = None
 
 
-#: The algorithms whose radius is the paper's ``eq:UCB_confidence_sets`` (degenerate at scale 1 on small
-#: instances): ``--radius-scale`` goes to these; the competitors keep their printed bonuses.
-PAPER_RADIUS: tuple[str, ...] = ("rs-ucb-m", "ce-ucb-m", "dr-ucb")
+def paper_radius(algo) -> bool:
+    """The policy's radius is the paper's ``eq:UCB_confidence_sets`` (degenerate at scale 1 on small instances; its
+    declaration names the constant ``radius_c``): ``--radius-scale`` goes to these; the others keep their printed
+    bonuses."""
+    from rsb_sim.policies.catalog import get
+
+    return get(algo).uses("radius_c")
 
 
 def specs(req: CompareRequest) -> list[tuple[str, int, dict]]:
-    """(algo, T, sweep spec) of every run; ``radius_scale`` goes to the algorithms of :data:`PAPER_RADIUS`."""
+    """(algo, T, sweep spec) of every run; ``radius_scale`` goes to the algorithms of :func:`paper_radius`."""
     from .simulate_out import spec_of
 
     out = []
     for j, T in enumerate(req.Ts):
         for algo in req.algos:
             config = {"T": int(T), "trials": int(req.trials), "seed": int(req.seed), "stream": (j,)}
-            if req.radius_scale is not None and algo in PAPER_RADIUS:
+            if req.radius_scale is not None and paper_radius(algo):
                 config["radius_scale"] = float(req.radius_scale)
             spec = spec_of(algo, req.dr, dict(req.params), req.p, None, None, config, arms=req.arms)
             out.append((algo, int(T), spec))

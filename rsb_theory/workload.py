@@ -161,12 +161,13 @@ def _largest(parts: dict) -> Memory:
 
 
 def simulate_memory(algo: str, K: int, T: int, trials: int, eps: float | None, record: bool = False,
-                    levels: int = 2) -> Memory:
-    """Peak memory of one simulation (module docstring); ``levels``: outcomes per arm (2: Bernoulli)."""
+                    levels: int = 2, *, state: str) -> Memory:
+    """Peak memory of one simulation (module docstring); ``levels``: outcomes per arm (2: Bernoulli); ``state``:
+    the per-trial state of the policy's loop, a key of :data:`TRIAL_BYTES` (each policy declares it,
+    ``rsb_sim.policies.base.Policy.state``: the caller hands it in, this layer knows no policy)."""
     stream = max(BLOCK, min(T, BUFFER_BYTES // max(1, trials * K)))
     parts = {
-        f"the state of {trials} trials": trials * K * max(2, levels) * TRIAL_BYTES[
-            "ucb" if algo in ("rs-ucb-m", "ce-ucb-m", "ucb1", "dr-ucb") else "other"],
+        f"the state of {trials} trials": trials * K * max(2, levels) * TRIAL_BYTES[state],
         "the reward buffers": trials * K * min(stream, T) * (FILL_BYTES if levels <= 127 else 8 + FILL_BYTES),
     }
     if record:

@@ -55,9 +55,11 @@ def validate(args) -> Request:
     rs = None
     if args.radius_scale is not None:
         rs = values.number(args.radius_scale, "--radius-scale", low=0, low_open=True)
-        if not any(a in ("rs-ucb-m", "ce-ucb-m", "dr-ucb") for a in algos):  # proofs_checks.compare.PAPER_RADIUS
-            raise fail("--radius-scale", "scales the paper's radius (eq:UCB_confidence_sets) of rs-ucb-m, ce-ucb-m "
-                                         "and dr-ucb, and none of them is in --algos; leave it out")
+        radial = [p.name for p in sim_options.catalog.policies() if p.uses("radius_c")]
+        if not any(a in radial for a in algos):  # proofs_checks.compare.paper_radius
+            raise fail("--radius-scale", f"scales the paper's radius (eq:UCB_confidence_sets) of "
+                                         f"{', '.join(radial[:-1])} and {radial[-1]}, and none of them is in --algos; "
+                                         f"leave it out")
     check_out(args.out)
     fields = {"algos": tuple(algos), "Ts": tuple(Ts), "trials": trials, "seed": seed, "dr": dr,
               "params": tuple(params.items()), "p": None if p is None else tuple(p), "arms": arms,

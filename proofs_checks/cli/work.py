@@ -96,7 +96,10 @@ def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SW
     from rsb_theory.workload import BASE_BYTES, simulate_memory
 
     held = trials if chunk is None else min(trials, chunk)
-    worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T)) for a in algos for T in Ts),
+    from rsb_sim.policies.catalog import get
+
+    worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T), state=get(a).state) for a in algos
+                 for T in Ts),
                 key=lambda m: m.bytes)
     extra = (max(1, workers) - 1) * worst.bytes  # each worker holds one chunk (the main process: results only)
     return Memory(worst.bytes + extra, worst.what if workers <= 1 else f"{worst.what}, on {workers} workers")
