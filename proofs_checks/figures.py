@@ -51,13 +51,13 @@ def _widen_flat_log_axis(ax, rows: list[dict]) -> None:
 
 def variant_title(v, algos) -> str:
     """The panel title of a variant: the constants it changes, for the algorithms it runs only."""
-    ucb_runs = any(a in ("rs-ucb-m", "ce-ucb-m") for a in algos)
+    ucb_runs = any(catalog.get(a).grid == "ucb" for a in algos)
     parts = []
     if ucb_runs:
         parts.append(f"radius x{v.radius_scale:g}")
         parts.append(f"UCB explore {v.ucb_explore_frac:g}T/arm" if v.ucb_explore_frac is not None
                      else "UCB explore rho T eps/4")
-    if "rs-etc-m" in algos:
+    if any(catalog.get(a).grid == "etc" for a in algos):
         parts.append(f"ETC explore {v.etc_explore_frac:g}T/arm" if v.etc_explore_frac is not None
                      else "ETC N(eps)")
     what = "paper's constants" if v.name == "paper" else "rsb constants"

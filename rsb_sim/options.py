@@ -14,18 +14,12 @@
 * ``quantize`` -- rewards of ``--arms`` rounded to M levels in CE-UCB-M's estimates
   (:mod:`rsb_sim.arm_laws`; declared in the result, never chosen silently).
 
-The uniform policy reads none of them.  The solitary baselines (``BASELINES``, not in the
-paper; :mod:`rsb_sim.policies.ucb1`, :mod:`rsb_sim.policies.dr_ucb`) read
-
-* ``explore`` -- the round-robin pulls per arm before the index rule (default 1);
-* ``radius_scale`` -- DR-UCB only: the factor on the radius of ``eq:UCB_confidence_sets``
-  in its bonus L_H r_i^q.
-
-The competitors from the literature (``COMPETITORS``, not in the paper; ``docs/simulation.md``,
-"Competitors") read ``explore`` (round-robin pulls per arm, default 1) and ``radius_scale``
-(a factor on each one's printed exploration bonus, 1 by default) -- except B-CVTS, a Thompson
-sampler with no bonus, which reads ``explore`` only.  CVaR-UCB and B-CVTS are defined for
-CVaR only: :func:`check_distortion` refuses them on any other distortion, naming ``algo``.
+Each policy declares the options it reads (``reads`` of its ``POLICY``, :mod:`rsb_sim.policies.base`); the
+names and tables here are read off the catalog (:mod:`rsb_sim.policies.catalog`).  The solitary baselines
+(``BASELINES``) and the competitors from the literature (``COMPETITORS``; ``docs/simulation.md``,
+"Competitors"), not in the paper, read ``explore`` (round-robin pulls per arm, default 1) and, where they
+have a bonus, ``radius_scale``.  A policy defined for some distortions only (its ``distortions``) is refused
+on any other by :func:`check_distortion`, naming ``algo``.
 
 An option given for an algorithm that does
 not read it is an error naming the option (it would otherwise be silently ignored,
@@ -70,7 +64,7 @@ READS: dict[str, frozenset[str]] = {p.name: frozenset(p.reads) for p in catalog.
 ROLE: dict[str, str] = {
     "eps": "the discretisation level of the grid",
     "rho": "the rate of the forced exploration ceil(rho T eps / 4) of the UCBs",
-    "radius_scale": "the factor on the confidence radius of the UCBs (and on the bonus of DR-UCB and the competitors)",
+    "radius_scale": "the factor on the confidence radius of the UCBs (and on the bonus of the index policies that have one)",
     "explore": "the forced-exploration pulls per arm",
     "threads": "the threads of CE-UCB-M's compiled loop",
     "quantize": "the quantisation of rewards to M levels in the estimates of the UCB-type algorithms (--arms)",

@@ -1,6 +1,6 @@
 """The plain per-trial reference loop of every index policy: the independent route of the engine's time loop.
 
-One loop for all of them (the baselines, the competitors, B-CVTS and a user's :class:`~rsb_sim.policies.base.
+One loop for all of them (the baselines, the competitors, the Thompson sampler and a user's :class:`~rsb_sim.policies.base.
 IndexRule` or :class:`~rsb_sim.policies.base.TargetRule`): one trial at a time, a Python list per arm of how many
 of its rewards fell on each level, the round robin of ``explore`` pulls per arm written out, then at every step
 the policy's own :meth:`~rsb_sim.policies.base.IndexPolicy.reference_choice` -- the largest of its

@@ -81,7 +81,7 @@ class Setup:
         The NumPy searcher's work budget (``SimConfig.enum_budget``); no effect on any result.
     constants : dict
         The policy's own constants, each named by its meaning (the policy's ``constants`` declaration says
-        what each is; a competitor's scale on its printed bonus, U-UCB's sup-norm constant L b, ...).
+        what each is; a competitor's scale on its printed bonus, a sup-norm stability constant, ...).
     policy : rsb_sim.policies.base.Policy
         The policy this set-up is for (``algo`` is its name).
     """

@@ -66,7 +66,7 @@ class Policy:
         Those families in words, for the "does not apply" message.
     arms : tuple of str or None
         The arm kinds (``instance.kind``) it is implemented for; None: every kind.
-    arms_words : str
+    arms_words, arms_why : str
         Those kinds in words, and why, for the "does not apply" message.
     state : str
         Its per-trial state for the memory estimate (:data:`STATES`).
@@ -104,6 +104,7 @@ class Policy:
     distortions_words: str = ""
     arms: tuple | None = None
     arms_words: str = ""
+    arms_why: str = ""
     state: str = "other"
     grid: str | None = None
     theorem: str | None = None
@@ -133,7 +134,8 @@ class Policy:
     @property
     def arms_refusal(self) -> str:
         """The one-line reason, naming ``--algo``, for arms of a kind outside :attr:`arms`."""
-        return f"argument 'algo': {self.name} is implemented for {self.arms_words or ' or '.join(self.arms)} only"
+        why = f" ({self.arms_why})" if self.arms_why else ""
+        return f"argument 'algo': {self.name} is implemented for {self.arms_words or ' or '.join(self.arms)} only{why}"
 
     def uses(self, constant: str) -> bool:
         """It uses the constant ``constant`` of its set-up (its ``constants`` declaration)."""

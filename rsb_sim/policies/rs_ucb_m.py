@@ -36,8 +36,8 @@ class RSUCBM(Policy):
     summary = "algorithm:B-UCB-M; Bernoulli arms, concave h"
     reads = frozenset({"eps", "rho", "radius_scale", "explore"})
     arms = ("bernoulli",)
-    arms_words = ("Bernoulli arms (the Jensen reduction of eq:UCB_alpha to an interval of means is exact only "
-                  "there)")
+    arms_words = "Bernoulli arms"
+    arms_why = "the Jensen reduction of eq:UCB_alpha to an interval of means is exact only there"
     state = "ucb"
     grid = "ucb"
     theorem = "theorem:UCB upper bound"

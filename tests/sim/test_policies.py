@@ -79,8 +79,8 @@ def test_the_memory_estimate_classes_every_ucb_loop_alike():
     """ucb-fw, u-ucb and cvar-ucb keep the state of a UCB loop: classed as such (the state of a UCB loop per trial, arm and level), not as RS-ETC-M's."""
     for name in ("ucb-fw", "u-ucb", "cvar-ucb", "dr-ucb", "ce-ucb-m"):
         assert catalog.get(name).state == "ucb"
-    big = simulate_memory("u-ucb", 4, 10**4, 10**5, None, state=catalog.get("u-ucb").state)
-    small = simulate_memory("u-ucb", 4, 10**4, 10**5, None, state="other")
+    big = simulate_memory("u-ucb", 4, 10**4, 10**5, None, state=catalog.get("u-ucb").state, grid=None)
+    small = simulate_memory("u-ucb", 4, 10**4, 10**5, None, state="other", grid=None)
     assert big.bytes - small.bytes == 10**5 * 4 * 2 * (TRIAL_BYTES["ucb"] - TRIAL_BYTES["other"])
 
 
