@@ -95,11 +95,10 @@ SWEEP_CHUNK = 1000
 def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SWEEP_CHUNK, workers: int = 1) -> Memory:
     """The largest memory estimate of a family of runs (each algorithm at each horizon), each run holding
     ``chunk`` trials at a time (a sweep; None: all of them) on ``workers`` processes at once."""
+    from rsb_sim.policies.catalog import get
     from rsb_theory.workload import BASE_BYTES, simulate_memory
 
     held = trials if chunk is None else min(trials, chunk)
-    from rsb_sim.policies.catalog import get
-
     worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T), state=get(a).state, grid=get(a).grid)
                  for a in algos for T in Ts),
                 key=lambda m: m.bytes)
