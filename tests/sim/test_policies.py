@@ -138,3 +138,77 @@ def test_a_policy_without_a_name_is_refused_naming_algo():
 
     with pytest.raises(ValueError, match="argument 'algo'"):
         run(SimConfig(T=20, trials=1), BernoulliInstance((0.3, 0.8)), get("gini"), Nameless())
+
+
+NEW_POLICY = '''"""Greedy on the empirical U_h: a policy added as one file (the test of the catalog)."""
+
+from __future__ import annotations
+
+from ._index import IndexPolicy
+
+
+class Greedy(IndexPolicy):
+    name = "greedy"
+    title = "Greedy"
+    family = "baseline"
+    rank = 9
+    summary = "the largest empirical U_h, no bonus"
+    reads = frozenset({"explore"})
+
+    def vector_index(self, setup, d, instance):
+        import numpy as np
+
+        support = np.asarray(instance.support, dtype=float)
+        widths = np.diff(support)
+
+        def index(counts_m, tau, t):
+            above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]
+            return support[0] + np.asarray(d.numeric(above / tau[:, :, None]), dtype=float) @ widths
+
+        return index
+
+    def reference_index(self, setup, d, instance, hists, n, state):
+        import numpy as np
+
+        from rsb_theory.riskmetric import finite_support
+
+        x = [float(v) for v in instance.support]
+        return [float(finite_support(d.numeric, x, np.array([c / sum(h) for c in h]))) for h in hists]
+
+
+POLICY = Greedy()
+'''
+
+
+def test_adding_a_policy_is_adding_its_file(tmp_path):
+    """A copy of the packages with one new module in rsb_sim/policies/: the option checks, the command line's
+    choices and help, the engine (with its summary) and the reference loop all take it, nothing else edited."""
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for pkg in ("rsb_theory", "rsb_sim", "proofs_checks"):
+        shutil.copytree(root / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    (tmp_path / "rsb_sim" / "policies" / "greedy.py").write_text(NEW_POLICY)
+    code = ("import contextlib, io, sys\n"
+            "from rsb_sim import options\n"
+            "from proofs_checks.cli import main\n"
+            "print('greedy' in options.ALGORITHMS, 'greedy' in options.BASELINES, sorted(options.READS['greedy']))\n"
+            "buf = io.StringIO()\n"
+            "with contextlib.redirect_stdout(buf):\n"
+            "    rc = main(['simulate', '--algo', 'greedy', '--dr', 'gini', '--p', '0.4,0.9', '--T', '200', '--trials',"
+            " '3', '--format', 'json', '--quiet'])\n"
+            "import json\n"
+            "print(rc, json.loads(buf.getvalue())['algo'])\n"
+            "import numpy as np\n"
+            "from rsb_sim.config import SimConfig\nfrom rsb_sim.engine import run\nfrom rsb_sim.setup import prepare\n"
+            "from rsb_sim.instances import BernoulliInstance\nfrom rsb_sim.rewards import RewardTable\n"
+            "from rsb_sim.reference import reference_trial\nfrom rsb_theory.distortions import get\n"
+            "cfg, inst, d = SimConfig(T=150, trials=2, seed=4, record_actions=True), BernoulliInstance((0.3, 0.7)), "
+            "get('gini')\n"
+            "res, s = run(cfg, inst, d, 'greedy'), prepare(cfg, inst, d, 'greedy')\n"
+            "tab = RewardTable.from_seed(4, 2, inst)\n"
+            "print(all(np.array_equal(reference_trial(s, d, inst, tab, k), res.actions[k]) for k in range(2)))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.stdout.split("\n")[:3] == ["True True ['explore']", "0 greedy", "True"], proc.stdout + proc.stderr
