@@ -9,6 +9,10 @@ Light: importable without NumPy (the command line reads the catalog before it im
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the loops import NumPy, this package stays light
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -25,8 +29,8 @@ class PolicyRun:
         Search counters (full searches, certificates), per trial-step.
     """
 
-    counts: "np.ndarray"  # noqa: F821 - NumPy is imported by the loops, not here (light)
-    actions: "np.ndarray | None" = None  # noqa: F821
+    counts: np.ndarray
+    actions: np.ndarray | None = None
     stats: dict = field(default_factory=dict)
 
 
