@@ -204,11 +204,13 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     Parameters
     ----------
     h : str or Distortion
-    algo : str
+    algo : str or policy
         One of :data:`rsb_sim.options.ALGORITHMS`:
 
 {ALGORITHMS}
 
+        or a policy object: a user's own subclass of :class:`rsb_sim.policies.user.IndexRule` or
+        :class:`~rsb_sim.policies.user.TargetRule` (``docs/api.md``, "Your own policy").
     p, support, probs, arms
         The arms, given once whatever the algorithm (module docstring): the instance each
         algorithm runs on is built here (:func:`rsb_sim.arm_laws.law_instance`).
@@ -231,8 +233,7 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     from rsb_sim.config import SimConfig
     from rsb_sim.engine import run
 
-    if algo not in sim_options.ALGORITHMS:
-        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
+    algo = sim_options.catalog.get(algo)  # ValueError naming algo for an unknown name
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)
     sim_options.check_applies(algo, [k for k, v in options.items() if v is not None])
@@ -331,8 +332,9 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     Parameters
     ----------
     h : str or Distortion
-    algos : sequence of str
-        Algorithms of :data:`rsb_sim.options.ALGORITHMS`, each at most once.
+    algos : sequence of str or policy
+        Algorithms of :data:`rsb_sim.options.ALGORITHMS` or policy objects (a user's own, as for
+        :func:`simulate`), each at most once; the results are keyed by name.
     p, support, probs, arms, record, params
         As for :func:`simulate`.
     Ts : sequence of int
@@ -357,13 +359,11 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
 
     from . import compare as cmp
 
-    algos = list(algos)
+    policies = [sim_options.catalog.get(a) for a in algos]  # ValueError naming algo for an unknown name
+    algos = [a.name for a in policies]
     if not algos or len(set(algos)) != len(algos):
         raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")
-    for algo in algos:
-        if algo not in sim_options.ALGORITHMS:
-            raise ValueError(f"argument 'algos': unknown algorithm {algo!r}; known: "
-                             f"{', '.join(sim_options.ALGORITHMS)}")
+    by_name = dict(zip(algos, policies))
     if (Ts is None) == (T is None):
         raise ValueError("argument 'Ts': give the horizons Ts (or one horizon T), not both")
     Ts = [int(T)] if Ts is None else [int(x) for x in Ts]
@@ -373,7 +373,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
         raise ValueError(f"argument 'trials': need an integer >= 2 (the tests pair trials), got {trials!r}")
     given = [k for k, v in options.items() if v is not None]
     for name in given:
-        if not any(name in sim_options.READS.get(a, ()) for a in algos):
+        if not any(name in a.reads for a in algos):
             sim_options.check_applies(algos[0], [name])  # the one message naming the option
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)

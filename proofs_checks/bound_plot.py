@@ -41,6 +41,7 @@ from rsb_theory import expressions
 from rsb_theory.safe_files import own_dir
 
 from rsb_sim import options as sim_options
+from rsb_sim.policies import catalog
 from rsb_sim.interrupt import kept
 
 from .outputs import check_out, csv_text, save_figure, write_text
@@ -54,8 +55,8 @@ BOUND_COLUMNS: tuple[str, ...] = (
 #: Default horizons and trials of ``rsb plot bounds``.
 DEFAULT_TS: tuple[int, ...] = (1000, 3000, 10_000, 30_000, 100_000)
 DEFAULT_TRIALS = 100
-#: Algorithms with a regret bound in the paper (the others are plotted without one).
-BOUNDED = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m")
+#: Algorithms with a regret bound in the paper (their declaration's ``theorem``; the others are plotted without one).
+BOUNDED = tuple(p.name for p in catalog.policies() if p.theorem is not None)
 
 
 def _slug(text: str) -> str:
@@ -229,10 +230,11 @@ def variant_notes(algo: str, radius_scale: float | None, explore) -> list[str]:
     Shared by ``rsb slopes`` and ``rsb plot bounds``, so that the caveat is printed wherever the bound is.
     """
     notes = []
-    if explore is not None and algo == "rs-etc-m":
+    policy = catalog.get(algo)
+    if explore is not None and policy.theorem is not None and policy.grid == "etc":
         notes.append("--explore replaces the ceil(N(eps)/K) pulls per arm of eq:number of samples main paper: the "
                      "theorems' bound is for N(eps)")
-    if radius_scale is not None and radius_scale != 1.0 and algo in ("rs-ucb-m", "ce-ucb-m"):
+    if radius_scale is not None and radius_scale != 1.0 and policy.theorem is not None and policy.uses("radius_c"):
         notes.append(f"radius scaled by {radius_scale:g}: lemma: concentration no longer gives "
                      f"P(F_i not in C_t(i)) <= 2/T^2, so the theorems' bound is not proven for this variant")
     return notes

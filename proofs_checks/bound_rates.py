@@ -35,11 +35,18 @@ from functools import lru_cache
 import sympy as sp
 
 from rsb_theory import expressions, rates
-from rsb_sim.options import NOT_PAPER
+from rsb_sim.policies import catalog
 
 from .eps_rules import EXPERIMENTS_EPS
 
 _T, _K = rates.T, rates.K
+
+
+def _bound_kind(algo: str) -> str | None:
+    """Which of the paper's bounds ``algo`` has, by the grid of its declaration: ``etc`` (``theorem: ETC upper
+    bound``), ``ucb`` (``theorem:UCB upper bound``), None (no bound of the paper)."""
+    policy = catalog.get(algo)
+    return policy.grid if policy.theorem is not None else None
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,7 @@ def _exact(x) -> sp.Expr:
 def theorem_eps_expr(algo: str, q, r, beta) -> sp.Expr:
     """eps of ``corollary:RS-UCB-M`` (UCBs) or ``theorem:RS-ETC-M`` (ETC), with Theta(.) = 1."""
     q, r, beta = map(_exact, (q, r, beta))
-    if algo == "rs-etc-m":
+    if _bound_kind(algo) == "etc":
         gamma = rates.gamma_E(q, r, beta)
         return (_K ** (2 + 2 / q) * _T ** (-gamma) * sp.log(_T)) ** (q / (2 * beta))
     return (_K ** (2 / q) * sp.log(_T) / _T) ** rates.kappa(q, r, beta)
@@ -159,7 +166,7 @@ def eps_value(expr: sp.Expr, T: int) -> float:
 def bound_terms(algo: str, solitary: bool) -> dict[str, sp.Expr]:
     """The terms of the eps-dependent bound of ``algo`` as expressions of :mod:`rsb_theory.rates` (eps free)."""
     delta = rates.delta_error_bound()
-    if algo in ("rs-ucb-m", "ce-ucb-m"):
+    if _bound_kind(algo) == "ucb":
         return {"discrete (theorem:UCB upper bound)": rates.ucb_bound_eps().discrete_regret,
                 "Delta(eps) (lemma:Delta_error)": delta}
     etc = rates.etc_bound_eps().discrete_regret
@@ -215,13 +222,15 @@ def derived_rate(algo: str, rule: str, eps_expr: sp.Expr | None, K: int, q, r, b
     solitary : bool
         Whether the optimal mixture is a single arm.
     """
-    if algo == "uniform":
-        return None, None, "uniform sampling: no bound in the paper"
-    if algo in NOT_PAPER:
-        return None, None, f"{algo}: not an algorithm of the paper (a baseline or a competitor), no bound in the paper"
+    kind = _bound_kind(algo)
+    if kind is None:
+        if catalog.get(algo).bound_free:
+            return None, None, (f"{algo}: not an algorithm of the paper (a baseline or a competitor), no bound in "
+                                f"the paper")
+        return None, None, f"{algo} sampling: no bound in the paper"
     q, r = _exact(q), _exact(r)
     beta = None if beta is None else _exact(beta)
-    ucb = algo in ("rs-ucb-m", "ce-ucb-m")
+    ucb = kind == "ucb"
     if rule == "theorem":
         tr = rates.table_rates(q, r, beta, solitary)
         if ucb:
@@ -233,7 +242,7 @@ def derived_rate(algo: str, rule: str, eps_expr: sp.Expr | None, K: int, q, r, b
     if not ucb and not solitary and beta is None:
         return None, None, "theorem: ETC upper bound with Delta_min ~ eps^beta: beta unknown"
     a, b = eps_exponents(eps_expr)
-    terms = term_slopes(algo if ucb else "rs-etc-m", bool(solitary), int(K), q, r, beta, _exact(a), _exact(b))
+    terms = term_slopes(algo, bool(solitary), int(K), q, r, beta, _exact(a), _exact(b))
     name, x, y = max(terms, key=lambda t: (t[1], t[2]))
     parts = "; ".join(f"{n}: {format_rate(tx, ty)}" for n, tx, ty in terms)
     return x, y, f"eps ~ {format_rate(-a, b)}; slowest term {name}; terms: {parts}"

@@ -38,8 +38,10 @@ import sympy as sp
 
 from rsb_theory import rates
 
-BOUND_LABELS = {"rs-etc-m": "theorem: ETC upper bound", "rs-ucb-m": "theorem:UCB upper bound",
-                "ce-ucb-m": "theorem:UCB upper bound"}
+from rsb_sim.policies import catalog
+
+#: The paper's bound of each algorithm that has one (each policy's declaration ``theorem``).
+BOUND_LABELS = {p.name: p.theorem for p in catalog.policies() if p.theorem is not None}
 
 
 @dataclass(frozen=True)
@@ -185,8 +187,8 @@ def theorem_bound(algo: str, dr: str, params: dict | None, p, T: int, eps: float
 
 
 def grid_of(algo: str) -> str:
-    """The grid of ``algo``'s discretisation: ``etc`` for RS-ETC-M, ``ucb`` for the UCBs."""
-    return "etc" if algo == "rs-etc-m" else "ucb"
+    """The grid of ``algo``'s discretisation (its declaration): ``etc`` for RS-ETC-M, ``ucb`` for the UCBs."""
+    return catalog.get(algo).grid
 
 
 def _check_algo(algo: str) -> None:
@@ -205,7 +207,7 @@ def _bound_point(algo: str, c: InstanceConstants, T: int, eps: float, rho: float
     from rsb_theory.rates import N_eps_value
 
     K = c.K
-    if algo == "rs-etc-m":
+    if grid_of(algo) == "etc":  # theorem: ETC upper bound, with its side condition T > N(eps)
         N = N_eps_value(K, T, eps, c.L, c.q, opt.Delta_min)
         disc = _eval("etc", T, K, eps, c.q, c.L, c.W, c.B, rho, opt.Delta_min) if math.isfinite(N) else math.inf
         threshold = N

@@ -151,7 +151,7 @@ def _spec(req: CompareRequest, algo: str, T: int, stream: tuple, extra: dict, p=
     from .simulate_out import spec_of
 
     config = {"T": int(T), "trials": int(req.trials), "seed": int(req.seed), "stream": tuple(stream)}
-    config.update({k: v for k, v in req.options if k in READS[algo]})
+    config.update({k: v for k, v in req.options if k in READS.get(algo, ())})
     config.update(extra)
     if p is not None:
         return spec_of(algo, req.dr, dict(req.params), p, None, None, config)
@@ -179,7 +179,7 @@ def specs(req: CompareRequest, chosen: dict | None = None, contexts: dict | None
                 out.append(Run(f"{algo} (default)", algo, "default", 1.0, int(T), j, _spec(req, algo, T, (j,), {})))
                 continue
             extra, setting, m = {}, "default", (1.0 if option else None)
-            if req.radius_scale is not None and "radius_scale" in READS[algo]:
+            if req.radius_scale is not None and "radius_scale" in READS.get(algo, ()):
                 extra, setting, m = {"radius_scale": float(req.radius_scale)}, "scaled", float(req.radius_scale)
             out.append(Run(algo, algo, setting, m, int(T), j, _spec(req, algo, T, (j,), extra)))
     return out

@@ -42,6 +42,7 @@ import math
 from dataclasses import dataclass, field
 
 from rsb_sim.options import READS
+from rsb_sim.policies import catalog
 
 #: Factor on the confidence radius in the ``rsb`` variant.
 RSB_RADIUS_SCALE = 0.01
@@ -100,11 +101,12 @@ class Variant:
     def config(self, algo: str, T: int, rho: float, trials: int, seed: int) -> dict:
         """SimConfig fields of one run (eps: None = sqrt(K log T / T); ``explore``: pulls per arm)."""
         explore = None
-        if algo in ("rs-ucb-m", "ce-ucb-m") and self.ucb_explore_frac is not None:
+        grid = catalog.get(algo).grid  # the UCBs' forced exploration, or the ETC's
+        if grid == "ucb" and self.ucb_explore_frac is not None:
             explore = int(math.ceil(self.ucb_explore_frac * T - 1e-9))
-        if algo == "rs-etc-m" and self.etc_explore_frac is not None:
+        if grid == "etc" and self.etc_explore_frac is not None:
             explore = int(math.ceil(self.etc_explore_frac * T - 1e-9))
-        radius = self.radius_scale if "radius_scale" in READS[algo] else 1.0  # the UCBs and DR-UCB
+        radius = self.radius_scale if "radius_scale" in READS[algo] else 1.0  # the policies that read it
         return {"T": int(T), "trials": int(trials), "seed": int(seed), "eps": None, "rho": float(rho),
                 "radius_scale": float(radius), "explore": explore}
 
@@ -348,7 +350,7 @@ def _mixture_vs_solitary() -> Experiment:
         title="Mixture algorithms and solitary baselines (Gini)",
         x_name="T", x_label="horizon T", log_x=True, log_y=True,
         points=tuple(Point(T, p, T, 0.1, label) for p, label in series.items() for T in SOLITARY_T_GRID),
-        algos=("rs-ucb-m", "ce-ucb-m", "ucb1", "dr-ucb"), variants=(rsb,),
+        algos=("rs-ucb-m", "ce-ucb-m") + catalog.names("baseline"), variants=(rsb,),
         paper_setup=("Not a figure of the paper. sec:setting and eq:optimal alpha: the optimal policy may be a "
                      "mixture of arms, which a solitary algorithm (one that converges to one arm) cannot attain: its "
                      "regret (eq:regret) tends to V(alpha*) - U_h(F_i) of its arm, at least "

@@ -29,7 +29,7 @@ def exploration_constant(algo: str) -> str | None:
     """
     from rsb_sim.options import READS
 
-    reads = READS[algo]
+    reads = READS.get(algo, ())  # a user's own policy (api.compare) declares no constant rsb tunes
     if "radius_scale" in reads:
         return "radius_scale"
     if "explore" in reads and "eps" in reads:

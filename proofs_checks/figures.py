@@ -28,12 +28,13 @@ import math
 
 import numpy as np
 
-_COLORS = {"rs-ucb-m": "tab:blue", "rs-etc-m": "tab:orange", "ce-ucb-m": "tab:green", "uniform": "tab:gray",
-           "ucb1": "tab:red", "dr-ucb": "tab:purple"}
-ALGO_NAMES = {"rs-ucb-m": "RS-UCB-M", "rs-etc-m": "RS-ETC-M", "ce-ucb-m": "CE-UCB-M", "uniform": "Uniform",
-              "ucb1": "UCB1", "dr-ucb": "DR-UCB"}
-#: Line styles of the solitary baselines beside the mixture algorithms.
-_BASELINE_STYLE = {"ucb1": "--", "dr-ucb": "--"}
+from rsb_sim.policies import catalog
+
+#: Each policy's colour and printed name (its declaration: ``color``, ``title``).
+_COLORS = {p.name: p.color for p in catalog.policies() if p.color}
+ALGO_NAMES = {p.name: p.title for p in catalog.policies()}
+#: Line styles: dashed for the algorithms that are not the paper's, beside the mixture algorithms.
+_BASELINE_STYLE = {p.name: "--" for p in catalog.policies() if p.family == "baseline"}
 
 
 def _figure(**kwargs):
@@ -56,13 +57,13 @@ def _widen_flat_log_axis(ax, rows: list[dict]) -> None:
 
 def variant_title(v, algos) -> str:
     """The panel title of a variant: the constants it changes, for the algorithms it runs only."""
-    ucb_runs = any(a in ("rs-ucb-m", "ce-ucb-m") for a in algos)
+    ucb_runs = any(catalog.get(a).grid == "ucb" for a in algos)
     parts = []
     if ucb_runs:
         parts.append(f"radius x{v.radius_scale:g}")
         parts.append(f"UCB explore {v.ucb_explore_frac:g}T/arm" if v.ucb_explore_frac is not None
                      else "UCB explore rho T eps/4")
-    if "rs-etc-m" in algos:
+    if any(catalog.get(a).grid == "etc" for a in algos):
         parts.append(f"ETC explore {v.etc_explore_frac:g}T/arm" if v.etc_explore_frac is not None
                      else "ETC N(eps)")
     what = "paper's constants" if v.name == "paper" else "rsb constants"
@@ -185,12 +186,12 @@ def bounds_figure(data: dict, title: str):
     if rows[0]["bound"] is not None:
         b = np.array([r["bound"] for r in rows], dtype=float)
         ok = np.array([bool(r["side_ok"]) for r in rows])
-        label = "theorem: ETC upper bound" if algo == "rs-etc-m" else "theorem:UCB upper bound"
+        label = catalog.get(algo).theorem
         ax.plot(Ts, b, "-", color="tab:red", lw=1.2, label=f"{label} (paper's constants)")
         if ok.any():
             ax.plot(Ts[ok], b[ok], "o", color="tab:red", label="side condition holds")
         if (~ok).any():
-            cond = "T > N(eps)" if algo == "rs-etc-m" else "T > max(e^K, T(eps))"
+            cond = "T > N(eps)" if catalog.get(algo).grid == "etc" else "T > max(e^K, T(eps))"
             ax.plot(Ts[~ok], b[~ok], "x", color="tab:red", ms=8, mew=2, label=f"side condition {cond} fails")
         top = max(float(np.nanmax(b[np.isfinite(b)])) if np.isfinite(b).any() else trivial, trivial) * 3
         ax.axhspan(trivial, top, color="tab:red", alpha=0.06, label="vacuous region (bound >= trivial)")

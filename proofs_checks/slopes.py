@@ -237,7 +237,7 @@ def specs_for(req: SlopeRequest, eps_expr) -> list[dict]:
     out = []
     for j, T in enumerate(req.Ts):
         cfg = {"T": T, "trials": req.trials, "seed": req.seed, "stream": [j]}
-        if req.algo != "uniform":
+        if sim_options.catalog.get(req.algo).reads_rewards:  # a fixed schedule records no eps
             try:
                 cfg["eps"] = eps_value(eps_expr, T)
             except ValueError:  # not a level at this T (K log T > T): refused only where the algorithm reads it
@@ -363,7 +363,7 @@ def format_table(results: list[SlopeResult]) -> str:
     for r in results:
         over = "; " + ", ".join(f"{k.replace('_', '-')} {v:g}" if isinstance(v, float) else f"{k.replace('_', '-')} {v}"
                                 for k, v in r.overrides.items()) if r.overrides else ""
-        # the eps rule only for the algorithms that search a grid (ucb1, dr-ucb, uniform read no eps)
+        # the eps rule only for the algorithms that search a grid (the others read no eps)
         rule = f"eps rule {r.eps_rule}" if "eps" in sim_options.READS.get(r.algo, ()) else "no eps (no grid)"
         lines.append(f"\n{r.dr} {r.algo} {'p=' + str(list(r.p)) if r.arms is None else 'arms ' + r.arms}: {rule}{over}; mean regret "
                      + ", ".join(f"T={T}: {m:.3g}" for T, m in zip(r.Ts, r.mean_regret)))

@@ -50,8 +50,12 @@ MAX_EXACT_LEVELS = 4096
 #: Routes of :class:`LawInstance`.
 ROUTES = ("union", "trial", "quantized")
 
-#: Algorithms whose estimates may be quantised (their objective reads the empirical laws at every step).
-QUANTIZED_ALGOS = ("ce-ucb-m",)
+def _quantized(algo) -> bool:
+    """The policy's estimates may be quantised (it reads ``quantize``: its objective reads the empirical laws at
+    every step)."""
+    from .policies.catalog import get
+
+    return "quantize" in get(algo).reads
 
 
 class QuantizeError(ValueError):
@@ -218,7 +222,7 @@ def law_instance(laws, algo: str = "uniform", T: int | None = None, quantize: in
         raise QuantizeError(f"argument 'quantize': need an integer number of levels >= 1, got {quantize!r}")
     if all(law.kind == "bernoulli" for law in laws) and quantize is None:
         return BernoulliInstance(tuple(float(law.p) for law in laws))
-    ucb = algo in QUANTIZED_ALGOS
+    ucb = _quantized(algo)
     if quantize is not None and ucb:
         return LawInstance(laws, "quantized", tuple(_midpoints(laws, int(quantize))), int(quantize))
     if all_discrete(laws):
@@ -247,8 +251,9 @@ def _midpoints(laws, m: int) -> np.ndarray:
 
 
 def trial_draws(setup) -> int:
-    """Uniforms per arm that fix a trial's levels (``trial`` route): the exploration for RS-ETC-M, else T."""
-    if setup.algo == "rs-etc-m":
+    """Uniforms per arm that fix a trial's levels (``trial`` route): the exploration for a policy whose exploration
+    alone decides (RS-ETC-M), else T."""
+    if setup.policy is not None and setup.policy.exploration_only:
         return max(1, min(setup.T, setup.n0 or setup.T))
     return setup.T
 
@@ -257,7 +262,8 @@ def run_policy(policy, setup, d, instance, table, record_actions: bool = False, 
     """``policy(setup, d, instance, table, ...)``, one trial at a time on the ``trial`` route (module docstring)."""
     from .policies import PolicyRun
 
-    if getattr(instance, "route", None) != "trial" or setup.algo == "uniform" or setup.explore_steps >= setup.T:
+    reads = setup.policy is None or setup.policy.reads_rewards
+    if getattr(instance, "route", None) != "trial" or not reads or setup.explore_steps >= setup.T:
         # no reward is read (uniform; a horizon that ends inside the exploration): nothing to merge
         return policy(setup, d, instance, table, record_actions=record_actions, progress=progress)
     n = trial_draws(setup)

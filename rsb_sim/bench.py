@@ -26,8 +26,7 @@ from .engine import run
 from .instances import BernoulliInstance
 from .reference import reference_trial
 from .rewards import RewardTable
-from .policies._driver import thread_count
-from .policies.ce_ucb_m import runs_compiled_loop
+from .policies import catalog
 from .setup import prepare
 
 #: Instances of the benchmark (uniform gaps, as in sec: experiments).
@@ -84,30 +83,32 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
         acts = reference_trial(setup, d, inst, table, k)
         same &= bool(np.array_equal(np.bincount(acts, minlength=K), res.counts[k]))
     ref = time.perf_counter() - t0
-    used = thread_count(setup, fast_trials) if algo == "ce-ucb-m" and runs_compiled_loop(setup, d, inst) else 1
+    used = catalog.get(algo).threads_used(setup, d, inst, fast_trials)
     return BenchRow(algo, K, eps, radius_scale, T, fast_trials, ref_trials, T * fast_trials / fast,
                     T * ref_trials / ref, same, used)
 
 
-def bench(quick: bool = False, algos=("rs-ucb-m", "ce-ucb-m", "rs-etc-m", "uniform"), Ks=(2, 4), eps: float = 0.05,
+def bench(quick: bool = False, algos=None, Ks=(2, 4), eps: float = 0.05,
           radius_scales=(1.0, 0.01), competitors_only: bool = False) -> list:
     """Issue 18's rows (:func:`issue_rows`, :class:`IssueRow`) first, issue 26's (:func:`competitor_rows`; only
     these with ``competitors_only``), then a :class:`BenchRow` per policy; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's
     number of trials: the engine's per-step cost is shared by all trials) and 5 (fewer let the
     reference's rate vary by 1.5x between runs, measured).
 
-    CE-UCB-M's rows come twice on a machine with several CPUs: its compiled loop on one thread,
-    then on all of them (``threads`` column; the other policies run on one).
+    ``algos``: the paper's policies of the catalog by default.  A policy that reads ``threads`` (CE-UCB-M) comes
+    twice on a machine with several CPUs: its compiled loop on one thread, then on all of them (``threads``
+    column; the other policies run on one); one that reads ``radius_scale`` once per scale.
     """
     if competitors_only:
         return list(competitor_rows(quick))
     T, nf, nr = (1000, 100, 1) if quick else (3000, 1000, 5)
     cpus = available_cpus()
     rows: list = issue_rows(quick) + competitor_rows(quick)
-    for algo in algos:
+    for algo in (catalog.names("paper") if algos is None else algos):
+        reads = catalog.get(algo).reads
         for K in Ks:
-            for rs in (radius_scales if algo in ("rs-ucb-m", "ce-ucb-m") else (1.0,)):
-                for th in ((1, cpus) if algo == "ce-ucb-m" and cpus > 1 else (1,)):
+            for rs in (radius_scales if "radius_scale" in reads else (1.0,)):
+                for th in ((1, cpus) if "threads" in reads and cpus > 1 else (1,)):
                     rows.append(bench_one(algo, K, eps, rs, T, nf, nr, threads=th))
     return rows
 
@@ -208,9 +209,14 @@ def format_issue_rows(rows) -> str:
     return "\n".join(lines)
 
 
-#: Issue 26's rows: the competitors, each on a distortion it applies to, T = 2e4, 1000 trials, K = 2 and 4.
-COMPETITOR_ROWS = {"T": 20_000, "trials": 1000, "Ks": (2, 4),
-                   "algos": {"ucb-fw": "gini", "u-ucb": "gini", "cvar-ucb": "cvar_lower", "b-cvts": "cvar_lower"}}
+#: Issue 26's rows: the competitors of the catalog, each on a distortion it applies to (its ``example_dr``),
+#: T = 2e4, 1000 trials, K = 2 and 4.
+COMPETITOR_ROWS = {"T": 20_000, "trials": 1000, "Ks": (2, 4)}
+
+
+def competitor_algos() -> dict:
+    """The competitors of the catalog and the distortion of each one's rows."""
+    return {p.name: p.example_dr for p in catalog.policies() if p.family == "competitor"}
 
 
 @dataclass(frozen=True)
@@ -244,7 +250,7 @@ def competitor_rows(quick: bool = False) -> list[CompetitorRow]:
     """Issue 26's rows (:data:`COMPETITOR_ROWS`; ``quick``: T = 2000, 100 trials, 1 reference trial; else 2
     reference trials)."""
     T, trials, nr = (2000, 100, 1) if quick else (COMPETITOR_ROWS["T"], COMPETITOR_ROWS["trials"], 2)
-    return [competitor_one(a, dr, K, T, trials, nr) for a, dr in COMPETITOR_ROWS["algos"].items()
+    return [competitor_one(a, dr, K, T, trials, nr) for a, dr in competitor_algos().items()
             for K in COMPETITOR_ROWS["Ks"]]
 
 

@@ -20,8 +20,7 @@ from rsb_theory.distortions import Distortion
 from . import jsontext
 from .arm_laws import run_policy
 from .config import SimConfig
-from .options import READS
-from .policies import get_policy
+from .policies.catalog import get as get_policy
 from .rewards import RewardTable
 from .setup import Setup, prepare
 from .trajectory import CI_LEVEL, check_record, counts_at, mean_ci, regrets_at, run_recorded, trajectory_points
@@ -115,11 +114,11 @@ class SimResult:
             "warnings": list(self.warnings),
             "seed": self.config.seed,
             "seed_entropy": str(self.entropy),
-            "eps": s.eps if "eps" in READS[self.algo] else None,  # ucb1, dr-ucb and uniform search no grid
+            "eps": s.eps if s.grid is not None else None,  # a policy without a grid reads no eps
             "explore_per_arm": s.n0,
             "N_eps": s.N_eps,
             "Delta_min": s.Delta_min,
-            "radius_constant": s.radius_c if s.algo in ("rs-ucb-m", "ce-ucb-m", "dr-ucb") else None,
+            "radius_constant": None if s.radius_c != s.radius_c else s.radius_c,  # NaN: no W1 radius
             "q": None if s.q != s.q else s.q,
             "L": None if s.L != s.L else s.L,
             "config": self.config.to_dict(),
@@ -206,8 +205,9 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     config : SimConfig
     instance : BernoulliInstance or FiniteSupportInstance
     distortion : Distortion
-    algo : str
-        One of :data:`rsb_sim.options.ALGORITHMS` (the paper's four and the baselines ``ucb1``, ``dr-ucb``).
+    algo : str or rsb_sim.policies.base.Policy
+        A name of the catalog (:data:`rsb_sim.options.ALGORITHMS`) or a policy object (a user's own
+        :class:`~rsb_sim.policies.base.IndexRule` or :class:`~rsb_sim.policies.base.TargetRule`).
     progress : callable(total=...) -> tqdm-like, optional
         Progress bar factory for the time loop.
     record : sequence of int, optional
@@ -227,14 +227,13 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
                          f"{type(instance).__name__} {str(instance)[:60]}")
     if not isinstance(distortion, Distortion):
         raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
-    if not isinstance(algo, str):
-        raise ValueError(f"argument 'algo': expected an algorithm's name, got {algo!r}")
+    chosen = get_policy(algo)  # ValueError naming algo for an unknown name or a policy without one
     start = time.perf_counter()
     steps = None if record is None else check_record(record, config.T)
-    setup = prepare(config, instance, distortion, algo)
+    setup = prepare(config, instance, distortion, chosen)
     table = RewardTable.from_seed(config.seed, config.trials, instance, config.first_trial, config.stream)
     opt = instance.optimal(distortion)
-    base = get_policy(algo)
+    base = chosen.simulate
 
     def policy(setup, d, inst, tab, record_actions=False, progress=None):
         # arms of any laws run one trial at a time on their exact route (rsb_sim.arm_laws); others as they are
@@ -253,7 +252,7 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
     regrets = regrets_of(pr.counts, config.T, instance, distortion, opt.value)
     seconds = time.perf_counter() - start
     std = float(regrets.std(ddof=1)) if regrets.size > 1 else 0.0
-    return SimResult(algo, config, instance, distortion.describe(), regrets, pr.counts, float(regrets.mean()), std,
+    return SimResult(chosen.name, config, instance, distortion.describe(), regrets, pr.counts, float(regrets.mean()), std,
                      opt.value, opt.alpha, seconds, setup.warnings, table.entropy, setup, pr.stats, versions(),
                      pr.actions, trajectory, tuple(float(v) for v in instance.value(distortion, np.eye(instance.K))),
                      traj_regrets)

@@ -14,18 +14,12 @@
 * ``quantize`` -- rewards of ``--arms`` rounded to M levels in CE-UCB-M's estimates
   (:mod:`rsb_sim.arm_laws`; declared in the result, never chosen silently).
 
-The uniform policy reads none of them.  The solitary baselines (``BASELINES``, not in the
-paper; :mod:`rsb_sim.policies.ucb1`, :mod:`rsb_sim.policies.dr_ucb`) read
-
-* ``explore`` -- the round-robin pulls per arm before the index rule (default 1);
-* ``radius_scale`` -- DR-UCB only: the factor on the radius of ``eq:UCB_confidence_sets``
-  in its bonus L_H r_i^q.
-
-The competitors from the literature (``COMPETITORS``, not in the paper; ``docs/simulation.md``,
-"Competitors") read ``explore`` (round-robin pulls per arm, default 1) and ``radius_scale``
-(a factor on each one's printed exploration bonus, 1 by default) -- except B-CVTS, a Thompson
-sampler with no bonus, which reads ``explore`` only.  CVaR-UCB and B-CVTS are defined for
-CVaR only: :func:`check_distortion` refuses them on any other distortion, naming ``algo``.
+Each policy declares the options it reads (``reads`` of its ``POLICY``, :mod:`rsb_sim.policies.base`); the
+names and tables here are read off the catalog (:mod:`rsb_sim.policies.catalog`).  The solitary baselines
+(``BASELINES``) and the competitors from the literature (``COMPETITORS``; ``docs/simulation.md``,
+"Competitors"), not in the paper, read ``explore`` (round-robin pulls per arm, default 1) and, where they
+have a bonus, ``radius_scale``.  A policy defined for some distortions only (its ``distortions``) is refused
+on any other by :func:`check_distortion`, naming ``algo``.
 
 An option given for an algorithm that does
 not read it is an error naming the option (it would otherwise be silently ignored,
@@ -39,49 +33,38 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .policies import catalog
+
 #: The algorithms of the paper's experiments (``sec: experiments``): the three mixture algorithms and uniform sampling.
-PAPER_ALGORITHMS: tuple[str, ...] = ("rs-etc-m", "rs-ucb-m", "ce-ucb-m", "uniform")
+PAPER_ALGORITHMS: tuple[str, ...] = catalog.names("paper")
 #: Solitary baselines (not in the paper): each converges to one arm, so on a mixture-optimal instance their regret
 #: stays at least V(alpha*) - max_i U_h(F_i) (``eq:regret``); no bound of the paper applies to them.
-BASELINES: tuple[str, ...] = ("ucb1", "dr-ucb")
-#: Competitors from the literature (not in the paper; ``docs/simulation.md``, "Competitors"): Upper-Confidence
-#: Frank-Wolfe (Berthet and Perchet 2017), a mixture learner on V(tau/t); U-UCB (Cassel, Mannor and Zeevi 2018),
-#: CVaR-UCB (Tamkin et al. 2019) and B-CVTS (Baudry et al. 2021), solitary risk-aware learners.
-COMPETITORS: tuple[str, ...] = ("ucb-fw", "u-ucb", "cvar-ucb", "b-cvts")
+BASELINES: tuple[str, ...] = catalog.names("baseline")
+#: Competitors from the literature (not in the paper; ``docs/simulation.md``, "Competitors").
+COMPETITORS: tuple[str, ...] = catalog.names("competitor")
 #: The algorithms that are not the paper's: no bound of the paper applies to them.
 NOT_PAPER: tuple[str, ...] = BASELINES + COMPETITORS
-#: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`).
-ALGORITHMS: tuple[str, ...] = PAPER_ALGORITHMS + BASELINES + COMPETITORS
+#: The algorithms of :mod:`rsb_sim` (one policy module each in :mod:`rsb_sim.policies`, read by the catalog).
+ALGORITHMS: tuple[str, ...] = catalog.names()
 
-#: Algorithms defined for CVaR only, and the distortion families (``rsb_theory.distortions`` keys) they accept:
-#: the papers' CVaR is the lower tail (``cvar_lower``); the same rules are optimistic for the upper tail
-#: (``cvar``) too (an increasing h), so both are accepted (``docs/simulation.md``).
-CVAR_ONLY: dict[str, tuple[str, ...]] = {"cvar-ucb": ("cvar", "cvar_lower"), "b-cvts": ("cvar", "cvar_lower")}
+#: Algorithms defined for some distortion families only, and the families (``rsb_theory.distortions`` keys) they
+#: accept (each policy's declaration ``distortions``).
+CVAR_ONLY: dict[str, tuple[str, ...]] = {p.name: p.distortions for p in catalog.policies()
+                                          if p.distortions is not None}
 
 #: The default discretisation level of ``sec: experiments``, eps = sqrt(K log T / T), as an expression
 #: in T and K read by :mod:`rsb_theory.expressions` (:meth:`rsb_sim.config.SimConfig.eps_for` evaluates
 #: it; ``rsb slopes`` reads the same text symbolically for the rate of the bound).
 EXPERIMENTS_EPS = "sqrt(K*log(T)/T)"
 
-#: The options each algorithm reads (names of :class:`rsb_sim.config.SimConfig` fields).
-READS: dict[str, frozenset[str]] = {
-    "rs-etc-m": frozenset({"eps", "explore"}),
-    "rs-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore"}),
-    "ce-ucb-m": frozenset({"eps", "rho", "radius_scale", "explore", "threads", "quantize"}),
-    "uniform": frozenset(),
-    "ucb1": frozenset({"explore"}),
-    "dr-ucb": frozenset({"radius_scale", "explore"}),
-    "ucb-fw": frozenset({"radius_scale", "explore"}),
-    "u-ucb": frozenset({"radius_scale", "explore"}),
-    "cvar-ucb": frozenset({"radius_scale", "explore"}),
-    "b-cvts": frozenset({"explore"}),
-}
+#: The options each algorithm reads (names of :class:`rsb_sim.config.SimConfig` fields; each policy's ``reads``).
+READS: dict[str, frozenset[str]] = {p.name: frozenset(p.reads) for p in catalog.policies()}
 
 #: What each option does, for the error message.
 ROLE: dict[str, str] = {
     "eps": "the discretisation level of the grid",
     "rho": "the rate of the forced exploration ceil(rho T eps / 4) of the UCBs",
-    "radius_scale": "the factor on the confidence radius of the UCBs (and on the bonus of DR-UCB and the competitors)",
+    "radius_scale": "the factor on the confidence radius of the UCBs (and on the bonus of the index policies that have one)",
     "explore": "the forced-exploration pulls per arm",
     "threads": "the threads of CE-UCB-M's compiled loop",
     "quantize": "the quantisation of rewards to M levels in the estimates of the UCB-type algorithms (--arms)",
@@ -103,7 +86,7 @@ def unused(algo: str, given: Iterable[str], *, bound: bool = False) -> list[str]
         ``explore`` replaces the forced exploration.
     """
     given = list(given)
-    reads = READS[algo]
+    reads = catalog.get(algo).reads
     out = [name for name in given if name not in reads]
     if "rho" in reads and "rho" in given and "explore" in given and not bound:
         out.append("rho")
@@ -117,17 +100,18 @@ def check_applies(algo: str, given: Iterable[str], *, bound: bool = False) -> No
     if not bad:
         return
     name = bad[0]
-    if name in READS[algo]:  # rho beside explore
+    policy = catalog.get(algo)
+    algo = policy.name
+    if name in policy.reads:  # rho beside explore
         raise ValueError(f"argument '{name}': has no effect when an exploration count is given ({algo} then "
                          f"explores that many pulls per arm instead of ceil(rho T eps / 4)); leave one of them out")
     raise ValueError(f"argument '{name}': {algo} does not use {ROLE.get(name, name)}; leave it out")
 
 
-def check_distortion(algo: str, family: str) -> None:
-    """ValueError naming ``algo`` when ``algo`` is defined for CVaR only (:data:`CVAR_ONLY`) and ``family``
-    (the key of the distortion, ``Distortion.key``) is not a CVaR: the one "does not apply" check of an
-    algorithm against the distortion."""
-    accepted = CVAR_ONLY.get(algo)
-    if accepted is not None and family not in accepted:
-        raise ValueError(f"argument 'algo': {algo} is defined for CVaR only ({' or '.join(accepted)}), not for "
-                         f"{family}; choose another --algo or --dr")
+def check_distortion(algo, family: str) -> None:
+    """ValueError naming ``algo`` when the policy is not defined for the distortion family ``family`` (the key of
+    the distortion, ``Distortion.key``): the one "does not apply" check of an algorithm against the distortion,
+    the policy's own :meth:`~rsb_sim.policies.base.Policy.refusal`."""
+    reason = catalog.get(algo).refusal(family)
+    if reason is not None:
+        raise ValueError(reason)

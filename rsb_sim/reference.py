@@ -1,6 +1,7 @@
-"""Plain per-trial reference loops, written for clarity (an independent route).
+"""Plain per-trial reference loops of the mixture policies, written for clarity (an independent route).
 
-Every decision is computed by evaluating the objective on *all* points of
+:func:`reference_trial` runs any policy's own reference loop; the loops of the index policies are
+:mod:`rsb_sim.reference_index`.  Every decision is computed by evaluating the objective on *all* points of
 ``Grid.points()`` and applying the tie rule directly; nothing here uses
 :mod:`rsb_theory.argmax`.  The vectorised policies must produce identical
 action sequences on the same reward table (``tests/sim``).
@@ -23,47 +24,26 @@ import numpy as np
 
 from rsb_theory.riskmetric import finite_support
 
-from . import reference_competitors, reference_solitary
-from .options import BASELINES, COMPETITORS
 from .rewards import RewardTable, ScalarRewards
 from .rules import FLOOR_GUARD, TIE_TOL, track_arm
 from .setup import Setup
 
 
-def grid_values(setup: Setup, d, instance, points: np.ndarray, hist: np.ndarray) -> np.ndarray:
-    """Objective of the policy at every grid point, from per-arm outcome counts ``hist`` (K, m).
+def empirical_values(d, instance, points: np.ndarray, hist: np.ndarray) -> np.ndarray:
+    """V(a) = U_h(sum_i a_i F_i,t) at every grid point, from per-arm outcome counts ``hist`` (K, m).
 
-    * RS-ETC-M, ``eq:ETC_alpha``: V(a) = U_h(sum_i a_i F_i,t);
-    * RS-UCB-M, ``eq:UCB_alpha`` for Bernoulli arms and concave h: the max of h
-      over the interval of mixture means [<a, lo>, <a, hi>], lo/hi = phat -/+ radius
-      clipped to [0, 1], i.e. h(clip(u_star, <a, lo>, <a, hi>));
-    * CE-UCB-M, ``eq:UCB_alpha2``: V(a) + L sum_i (a_i radius_i)^q.
-
-    Finite-support arms (``hist`` = counts per support point, ``eq:empirical_CDF``):
-    V(a) = U_h(sum_i a_i F_i,t), the masses a @ (hist / tau) handed to
-    :func:`rsb_theory.riskmetric.finite_support` (not :mod:`rsb_theory.argmax`),
-    and the CE-UCB-M bonus constant is ``setup.L_bonus`` = L b^(1-q).
+    Bernoulli arms: h(<a, phat>).  Finite-support arms (``hist`` = counts per support point,
+    ``eq:empirical_CDF``): the masses a @ (hist / tau) handed to :func:`rsb_theory.riskmetric.finite_support`
+    (not :mod:`rsb_theory.argmax`).  The policies' ``reference_values`` add their bonus to it.
     """
     h = d.numeric
     tau = hist.sum(axis=1).astype(float)
     if instance.kind == "bernoulli":
-        phat = hist[:, 1] / tau
-        base = None
-        if setup.algo in ("rs-etc-m", "ce-ucb-m"):
-            base = np.asarray(h(np.clip(points @ phat, 0.0, 1.0)), dtype=float)
-    else:
-        emp = hist / tau[:, None]
-        mix = np.clip(points, 0.0, None) @ emp
-        mix = mix / mix.sum(axis=1, keepdims=True)
-        base = np.asarray(finite_support(h, np.asarray(instance.support), mix), dtype=float)
-    if setup.algo == "rs-etc-m":
-        return base
-    radius = setup.radius(tau)
-    if setup.algo == "ce-ucb-m":
-        return base + setup.L_bonus * np.sum((points * radius) ** setup.q, axis=1)
-    lo = np.maximum(phat - radius, 0.0)
-    hi = np.minimum(phat + radius, 1.0)
-    return np.asarray(h(np.clip(setup.u_star, points @ lo, points @ hi)), dtype=float)
+        return np.asarray(h(np.clip(points @ (hist[:, 1] / tau), 0.0, 1.0)), dtype=float)
+    emp = hist / tau[:, None]
+    mix = np.clip(points, 0.0, None) @ emp
+    mix = mix / mix.sum(axis=1, keepdims=True)
+    return np.asarray(finite_support(h, np.asarray(instance.support), mix), dtype=float)
 
 
 def decide(values: np.ndarray, previous: int | None) -> int:
@@ -76,7 +56,8 @@ def decide(values: np.ndarray, previous: int | None) -> int:
 
 def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decisions: list | None = None
                     ) -> np.ndarray:
-    """Actions A_1..A_T (0-based arm indices) of one trial k, by plain loops.
+    """Actions A_1..A_T (0-based arm indices) of one trial k, by plain loops: the policy's own
+    ``reference_trial`` (:class:`rsb_sim.policies.base.Policy`).
 
     Parameters
     ----------
@@ -87,65 +68,72 @@ def reference_trial(setup: Setup, d, instance, table: RewardTable, k: int, decis
     -------
     numpy.ndarray, shape (T,), int64
     """
-    if setup.algo in BASELINES:
-        return reference_solitary.reference_trial(setup, d, instance, table, k)
-    if setup.algo in COMPETITORS:
-        return reference_competitors.reference_trial(setup, d, instance, table, k)
-    if decisions is None:
-        decisions = []
-    K, T = setup.K, setup.T
-    if hasattr(instance, "for_trial") and setup.algo != "uniform":  # continuous arms: this trial's own levels
+    from .policies.catalog import get
+
+    policy = setup.policy if setup.policy is not None else get(setup.algo)
+    return policy.reference_trial(setup, d, instance, table, k, decisions)
+
+
+def _start(setup: Setup, instance, table: RewardTable, k: int):
+    """(instance, rewards of trial k, per-arm counts (K, m), actions, pull): the round-robin exploration done."""
+    if hasattr(instance, "for_trial"):  # continuous arms: this trial's own levels
         from .arm_laws import trial_draws
 
         table, k, instance = instance.for_trial(table, k, trial_draws(setup))
     rew = ScalarRewards(table, k)
-    m = instance.n_outcomes
-    hist = np.zeros((K, m), dtype=np.int64)
+    hist = np.zeros((setup.K, instance.n_outcomes), dtype=np.int64)
     actions: list[int] = []
 
     def pull(i: int) -> None:
         hist[i, rew.next(i)] += 1
         actions.append(i)
 
-    if setup.algo == "uniform":
-        for t in range(1, T + 1):
-            actions.append((t - 1) % K)
-        return np.array(actions, dtype=np.int64)
-
     # round-robin exploration: arm order 0..K-1, repeated, n0 rounds (cut at T)
     for t in range(setup.explore_steps):
-        pull(t % K)
+        pull(t % setup.K)
+    return instance, hist, actions, pull
+
+
+def commit_trial(policy, setup: Setup, d, instance, table: RewardTable, k: int, decisions: list | None = None
+                 ) -> np.ndarray:
+    """RS-ETC-M's loop (``algorithm:RS-ETC-M-Alg``): explore, one decision on the grid (``policy.reference_values``),
+    then ``eq: ETC_samp`` written out."""
+    decisions = [] if decisions is None else decisions
+    K, T = setup.K, setup.T
+    instance, hist, actions, pull = _start(setup, instance, table, k)
     if len(actions) == T:
         return np.array(actions, dtype=np.int64)
-
     points = setup.grid.points()
-    if setup.algo == "rs-etc-m":
-        decisions.append(decide(grid_values(setup, d, instance, points, hist), None))
-        a = points[decisions[-1]]
-        remaining = T - len(actions)
-        for i in range(K - 1):  # eq: ETC_samp
-            target = math.floor(T * float(a[i]) + FLOOR_GUARD)
-            if target > setup.n0:
-                for _ in range(min(target - setup.n0, remaining)):
-                    pull(i)
-                remaining = T - len(actions)
-        while len(actions) < T:
-            pull(K - 1)
-        return np.array(actions, dtype=np.int64)
+    decisions.append(decide(policy.reference_values(setup, d, instance, points, hist), None))
+    a = points[decisions[-1]]
+    remaining = T - len(actions)
+    for i in range(K - 1):  # eq: ETC_samp
+        target = math.floor(T * float(a[i]) + FLOOR_GUARD)
+        if target > setup.n0:
+            for _ in range(min(target - setup.n0, remaining)):
+                pull(i)
+            remaining = T - len(actions)
+    while len(actions) < T:
+        pull(K - 1)
+    return np.array(actions, dtype=np.int64)
 
-    # RS-UCB-M / CE-UCB-M (algorithm:B-UCB-M, algorithm:UCB-M)
-    idx = decide(grid_values(setup, d, instance, points, hist), None)
+
+def tracking_trial(policy, setup: Setup, d, instance, table: RewardTable, k: int, decisions: list | None = None
+                   ) -> np.ndarray:
+    """The UCBs' loop (``algorithm:B-UCB-M``, ``algorithm:UCB-M``): explore, then at every step a decision on the
+    grid (``policy.reference_values``, the tie rule :func:`decide`) and the tracking rule."""
+    decisions = [] if decisions is None else decisions
+    T = setup.T
+    instance, hist, actions, pull = _start(setup, instance, table, k)
+    if len(actions) == T:
+        return np.array(actions, dtype=np.int64)
+    points = setup.grid.points()
+    idx = decide(policy.reference_values(setup, d, instance, points, hist), None)
     decisions.append(idx)
     for t in range(len(actions) + 1, T + 1):
         tau = hist.sum(axis=1)
         pull(track_arm(t - 1, points[idx], tau))
         if t < T:
-            idx = decide(grid_values(setup, d, instance, points, hist), idx)
+            idx = decide(policy.reference_values(setup, d, instance, points, hist), idx)
             decisions.append(idx)
     return np.array(actions, dtype=np.int64)
-
-
-def reference_run(setup: Setup, d, instance, table: RewardTable, trials=None) -> np.ndarray:
-    """Actions of several trials, shape (len(trials), T)."""
-    ks = range(table.trials) if trials is None else trials
-    return np.stack([reference_trial(setup, d, instance, table, k) for k in ks])

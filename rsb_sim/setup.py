@@ -11,7 +11,7 @@ warnings when a paper default makes the algorithm degenerate.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,9 +20,7 @@ from rsb_theory.grids import Grid
 
 from rsb_theory.rates import N_eps_value, radius_constant
 
-from .options import NOT_PAPER, READS, check_distortion
 from .config import (
-    ALGORITHMS,
     SimConfig,
     etc_explore_per_arm,
     ucb_explore_per_arm,
@@ -51,14 +49,15 @@ class Setup:
         first T pulls of an exploration longer than the horizon happen
         (:attr:`explore_steps`).
     radius_c : float
-        radius_scale * 16 (sqrt(2 e log T) + 32); the radius of arm i is radius_c / sqrt(tau_i).
+        The constant of the paper's W1 radius ``eq:UCB_confidence_sets``: radius_scale * 16 (sqrt(2 e log T) + 32);
+        the radius of arm i is radius_c / sqrt(tau_i).  NaN for a policy that uses no such radius (one meaning
+        only: a policy's own radii and scales are in ``constants``).
     q, L : float
-        Hölder exponent and constant of h on Bernoulli laws (``assumption:Holder``).
+        Hölder exponent and constant of h on Bernoulli laws (``assumption:Holder``); NaN where unused.
     L_bonus : float
-        The constant used in the bonus of ``eq:UCB_alpha2``: L for Bernoulli arms,
-        L * b^(1 - q) for finite-support arms on [0, b] (the W1-Hölder constant of
-        U_h on laws supported in [0, b]: int |h(S) - h(S')| <= L int |S - S'|^q
-        <= L b^(1-q) W1^q by Jensen).
+        The W1-Hölder constant of U_h (``eq:Holder``) used in the bonus of ``eq:UCB_alpha2``: L for
+        Bernoulli arms, L * b^(1 - q) for finite-support arms on [0, b] (int |h(S) - h(S')| <= L int |S -
+        S'|^q <= L b^(1-q) W1^q by Jensen); NaN where unused.
     u_star : float
         A maximiser of h on [0, 1] (RS-UCB-M with concave h: max of h on [x, y]
         is h(clip(u_star, x, y))).
@@ -80,6 +79,11 @@ class Setup:
         CE-UCB-M may use its compiled loop (``SimConfig.compiled``); no effect on any result.
     enum_budget : int or None
         The NumPy searcher's work budget (``SimConfig.enum_budget``); no effect on any result.
+    constants : dict
+        The policy's own constants, each named by its meaning (the policy's ``constants`` declaration says
+        what each is; a competitor's scale on its printed bonus, a sup-norm stability constant, ...).
+    policy : rsb_sim.policies.base.Policy
+        The policy this set-up is for (``algo`` is its name).
     """
 
     algo: str
@@ -100,6 +104,8 @@ class Setup:
     block: int = DEFAULT_BLOCK
     compiled: bool = True
     enum_budget: int | None = None
+    constants: dict = field(default_factory=dict)
+    policy: object = field(default=None, repr=False, compare=False)
 
     @property
     def explore_steps(self) -> int:
@@ -154,15 +160,18 @@ def _true_objective(d: Distortion, instance):
                                    np.asarray(instance.probs, dtype=float)[None])
 
 
-def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
+def prepare(cfg: SimConfig, instance, d: Distortion, algo) -> Setup:
     """Validate the combination and compute the constants of the run.
+
+    ``algo`` is a name of the catalog (:mod:`rsb_sim.policies.catalog`) or a policy object (a user's own,
+    :class:`rsb_sim.policies.base.IndexRule`); the policy's own ``prepare`` computes its constants.
 
     Raises
     ------
     ValueError
-        Unknown ``algo``; T < K (names ``T``); eps too coarse for the grid (names
-        ``eps``); RS-UCB-M with finite-support arms or non-concave h (names ``algo``
-        / ``dr``); a Hölder constant that is not finite (names ``dr``).
+        Unknown ``algo``; T < K (names ``T``); a policy that is not defined for the distortion or the arms
+        (names ``algo``); eps too coarse for the grid (names ``eps``); RS-UCB-M with non-concave h (names
+        ``dr``); a Hölder constant that is not finite where the policy needs one (names ``dr``).
 
     Notes
     -----
@@ -171,81 +180,102 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo: str) -> Setup:
     :func:`rsb_theory.argmax.etc_objective_finite`, and N(eps) uses L_H =
     L b^(1-q) (``L_bonus``), the W1-Hölder constant of U_h on laws on [0, b].
     """
-    from rsb_theory.holder import holder, optimal_means
+    from .policies.catalog import get
 
-    if algo not in ALGORITHMS:
-        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(ALGORITHMS)}")
-    K, T = instance.K, cfg.T
+    policy = get(algo)
+    K = instance.K
     cfg.check_K(K)
     # eps is the grid's: an algorithm without a grid records the experiments' default where it is a level
-    # (in (0, 1]) and None where K log T > T -- it must still run (issue 28)
-    eps = cfg.eps_for(K) if "eps" in READS[algo] else _recorded_eps(cfg, K)
-    if algo in NOT_PAPER:
-        return _solitary(cfg, instance, d, algo, eps)
-    warnings: list[str] = []
-    grid = None
-    q = L = L_bonus = float("nan")
-    u_star = float("nan")
-    n0 = 0
-    N = Dmin = None
-    radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
-    block = auto_block(T, cfg.trials, K) if cfg.block == DEFAULT_BLOCK else cfg.block
-    if algo == "uniform":
-        return Setup(algo, K, T, eps, None, 0, radius_c, q, L, L_bonus, u_star, None, None, (), cfg.threads_for(),
-                     block, cfg.compiled, cfg.enum_budget)
-    if algo == "rs-ucb-m":
-        if instance.kind != "bernoulli":
-            raise ValueError("argument 'algo': rs-ucb-m is implemented for Bernoulli arms only (the Jensen "
-                             "reduction of eq:UCB_alpha to an interval of means is exact only there)")
-        if not d.shape.is_concave:
-            raise ValueError(f"argument 'dr': rs-ucb-m needs a concave h (Jensen reduction of eq:UCB_alpha); "
-                             f"{d.describe()} is not concave")
+    # (in (0, 1]) and None where K log T > T -- it must still run
+    eps = cfg.eps_for(K) if "eps" in policy.reads else _recorded_eps(cfg, K)
+    refusal = policy.refusal(d.key)
+    if refusal is not None:
+        raise ValueError(refusal)
+    if policy.arms is not None and instance.kind not in policy.arms:
+        raise ValueError(policy.arms_refusal)
+    return replace(policy.prepare(cfg, instance, d, eps), policy=policy)
+
+
+def _block(cfg: SimConfig, K: int) -> int:
+    return auto_block(cfg.T, cfg.trials, K) if cfg.block == DEFAULT_BLOCK else cfg.block
+
+
+def plain_setup(cfg: SimConfig, instance, name: str, eps) -> Setup:
+    """The set-up of a fixed schedule (uniform sampling): no grid, no exploration, no constant."""
+    nan = float("nan")
+    return Setup(name, instance.K, cfg.T, eps, None, 0, nan, nan, nan, nan, nan, None, None, (), cfg.threads_for(),
+                 _block(cfg, instance.K), cfg.compiled, cfg.enum_budget)
+
+
+def _holder_of(d: Distortion, instance, name: str, need_finite: bool) -> tuple[float, float, float, float]:
+    """(q, L, L_bonus, u_star): the Hölder data of h (``assumption:Holder``, :func:`rsb_theory.holder.holder`),
+    the W1-Hölder constant of U_h (L on [0, 1], L b^(1-q) on [0, b]) and a maximiser of h on [0, 1]."""
+    from rsb_theory.holder import holder, optimal_means
+
     hr = holder(d)
     q, L = float(hr.q), float(hr.L_H)
-    if not (hr.attained and math.isfinite(L)) and algo in ("rs-etc-m", "ce-ucb-m"):
+    if need_finite and not (hr.attained and math.isfinite(L)):
         raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
-                         f"{algo} needs one")
+                         f"{name} needs one")
     L_bonus = L * instance.width ** (1.0 - q) if instance.kind != "bernoulli" else L
-    tops = optimal_means(d, 0, 1)
-    u_star = float(tops[0])
-    if algo == "rs-etc-m":
-        grid = Grid(K, eps, "etc")
-        if cfg.explore is not None:
-            n0 = int(cfg.explore)
-            if K * n0 >= T:
-                warnings.append(
-                    f"RS-ETC-M never commits: an exploration of {n0} pulls per arm (explore) and "
-                    f"K*{n0} = {K * n0} >= T = {T}, so every pull is round-robin exploration")
-        else:
-            Dmin = true_gap(d, instance, grid)
-            # the L_H of eq:Holder (W1-Hölder constant of U_h): L on [0, 1], L b^(1-q) on [0, b]
-            N = N_eps_value(K, T, eps, L_bonus, q, Dmin)
-            n0 = etc_explore_per_arm(N, K)
-            if n0 is None or K * n0 >= T:
-                warnings.append(
-                    f"RS-ETC-M never commits: the exploration of eq:number of samples main paper, "
-                    f"N(eps) = {_size(N)} (Delta_min(eps) = {Dmin:.3g}), asks for ceil(N(eps)/K) = "
-                    f"{_size(None if n0 is None else n0)} pulls per arm and K*ceil(N(eps)/K) >= T = {T}, so every "
-                    f"pull is round-robin exploration")
-    else:
-        grid = Grid(K, eps, "ucb")
-        n0 = ucb_explore_per_arm(cfg, K)
+    u_star = float(optimal_means(d, 0, 1)[0])
+    return q, L, L_bonus, u_star
+
+
+def etc_setup(cfg: SimConfig, instance, d: Distortion, name: str, eps: float) -> Setup:
+    """RS-ETC-M's set-up (``algorithm:RS-ETC-M-Alg``): the etc grid, n0 = ceil(N(eps)/K) of ``eq:number of
+    samples main paper`` (or ``explore``), with Delta_min(eps) of the true instance."""
+    K, T = instance.K, cfg.T
+    warnings: list[str] = []
+    q, L, L_bonus, u_star = _holder_of(d, instance, name, True)
+    N = Dmin = None
+    grid = Grid(K, eps, "etc")
+    if cfg.explore is not None:
+        n0 = int(cfg.explore)
         if K * n0 >= T:
             warnings.append(
-                f"{algo.upper()} never tracks: forced exploration of {n0} pulls per arm and K*{n0} >= T = {T}, "
-                f"so every pull is round-robin")
-        else:
-            max_tau = T - (K - 1) * n0
-            smallest = float(confidence_radius(radius_c, max_tau))
-            if smallest >= instance.width:
-                warnings.append(
-                    f"{algo.upper()}: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at "
-                    f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {smallest:.3g} "
-                    f"for tau <= {max_tau}), so every law on the support is in every confidence set"
-                    + ("; the optimistic value is the same for every mixture and the first mixture is kept"
-                       if algo == "rs-ucb-m" else "; the exploration bonus dominates the estimate"))
-    return Setup(algo, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
-                 cfg.threads_for(), block, cfg.compiled, cfg.enum_budget)
+                f"RS-ETC-M never commits: an exploration of {n0} pulls per arm (explore) and "
+                f"K*{n0} = {K * n0} >= T = {T}, so every pull is round-robin exploration")
+    else:
+        Dmin = true_gap(d, instance, grid)
+        # the L_H of eq:Holder (W1-Hölder constant of U_h): L on [0, 1], L b^(1-q) on [0, b]
+        N = N_eps_value(K, T, eps, L_bonus, q, Dmin)
+        n0 = etc_explore_per_arm(N, K)
+        if n0 is None or K * n0 >= T:
+            warnings.append(
+                f"RS-ETC-M never commits: the exploration of eq:number of samples main paper, "
+                f"N(eps) = {_size(N)} (Delta_min(eps) = {Dmin:.3g}), asks for ceil(N(eps)/K) = "
+                f"{_size(None if n0 is None else n0)} pulls per arm and K*ceil(N(eps)/K) >= T = {T}, so every "
+                f"pull is round-robin exploration")
+    return Setup(name, K, T, eps, grid, n0, float("nan"), q, L, L_bonus, u_star, N, Dmin, tuple(warnings),
+                 cfg.threads_for(), _block(cfg, K), cfg.compiled, cfg.enum_budget)
+
+
+def ucb_setup(cfg: SimConfig, instance, d: Distortion, name: str, eps: float, need_finite: bool,
+              degenerate: str) -> Setup:
+    """The set-up of the paper's UCBs (``algorithm:B-UCB-M``, ``algorithm:UCB-M``): the mid-point ucb grid, the
+    forced exploration ceil(rho T eps / 4) per arm (or ``explore``), the radius constant of
+    ``eq:UCB_confidence_sets``; ``degenerate``: the words that end the note of a radius that covers the support."""
+    K, T = instance.K, cfg.T
+    warnings: list[str] = []
+    radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
+    q, L, L_bonus, u_star = _holder_of(d, instance, name, need_finite)
+    grid = Grid(K, eps, "ucb")
+    n0 = ucb_explore_per_arm(cfg, K)
+    if K * n0 >= T:
+        warnings.append(
+            f"{name.upper()} never tracks: forced exploration of {n0} pulls per arm and K*{n0} >= T = {T}, "
+            f"so every pull is round-robin")
+    else:
+        max_tau = T - (K - 1) * n0
+        smallest = float(confidence_radius(radius_c, max_tau))
+        if smallest >= instance.width:
+            warnings.append(
+                f"{name.upper()}: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at "
+                f"every t (radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {smallest:.3g} "
+                f"for tau <= {max_tau}), so every law on the support is in every confidence set" + degenerate)
+    return Setup(name, K, T, eps, grid, n0, radius_c, q, L, L_bonus, u_star, None, None, tuple(warnings),
+                 cfg.threads_for(), _block(cfg, K), cfg.compiled, cfg.enum_budget)
 
 
 def _recorded_eps(cfg: SimConfig, K: int) -> float | None:
@@ -256,83 +286,47 @@ def _recorded_eps(cfg: SimConfig, K: int) -> float | None:
         return None
 
 
-def _solitary(cfg: SimConfig, instance, d: Distortion, algo: str, eps: float) -> Setup:
-    """The constants of a solitary baseline (UCB1, DR-UCB; :mod:`rsb_sim.policies.dr_ucb`).
-
-    No grid; ``eps`` is recorded as for the uniform policy and not used.  n0 = ``explore`` or 1
-    round-robin pulls per arm.
-    DR-UCB's bonus is L_H r_i^q with r_i = radius_c / sqrt(tau_i), the radius of
-    ``eq:UCB_confidence_sets`` (radius_c = radius_scale * 16 (sqrt(2 e log T) + 32)), and L_H
-    the W1-Hölder constant of U_h (``assumption:Holder``; ``L_bonus`` = L b^(1-q) on [0, b]).
-    The warning says in words when the radius is at least b at every t (the bonus dominates), as for the UCBs.
-    """
-    from rsb_theory.holder import holder
-
+def index_setup(cfg: SimConfig, instance, d: Distortion, policy, eps) -> Setup:
+    """The set-up of an index policy (:class:`rsb_sim.policies.base.IndexPolicy`): no grid (``eps`` is recorded
+    as for the uniform policy and not used), n0 = ``explore`` or 1 round-robin pulls per arm, and the constants
+    of the policy's own :meth:`~rsb_sim.policies.base.IndexPolicy.constants_of`."""
     K, T = instance.K, cfg.T
     n0 = int(cfg.explore) if cfg.explore is not None else 1
     warnings: list[str] = []
-    q = L = L_bonus = float("nan")
-    radius_c = 0.0
     if K * n0 >= T:
-        warnings.append(f"{algo.upper()} never uses its index: an exploration of {n0} pulls per arm and "
+        warnings.append(f"{policy.name.upper()} never uses its index: an exploration of {n0} pulls per arm and "
                         f"K*{n0} = {K * n0} >= T = {T}, so every pull is round-robin")
-    if algo == "dr-ucb":
-        radius_c = cfg.radius_scale * radius_constant(T) if T > 1 else 0.0
-        hr = holder(d)
-        q, L = float(hr.q), float(hr.L_H)
-        if not (hr.attained and math.isfinite(L)):
-            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
-                             f"dr-ucb needs one for its bonus L_H r^q")
-        L_bonus = L * instance.width ** (1.0 - q)
-        max_tau = T - (K - 1) * n0
-        if K * n0 < T and float(confidence_radius(radius_c, max_tau)) >= instance.width:
-            warnings.append(
-                f"DR-UCB: the confidence radius of eq:UCB_confidence_sets is >= {instance.width:g} at every t "
-                f"(radius_scale*16(sqrt(2e log T)+32)/sqrt(tau) >= {float(confidence_radius(radius_c, max_tau)):.3g} "
-                f"for tau <= {max_tau}), so every law on the support is in every confidence set; the bonus L_H r^q "
-                f"dominates the estimate and the pulls stay nearly balanced, like uniform sampling")
-    if algo in ("ucb-fw", "u-ucb", "cvar-ucb", "b-cvts"):
-        q, L, L_bonus, radius_c = _competitor(cfg, instance, d, algo, warnings)
-    return Setup(algo, K, T, eps, None, n0, radius_c, q, L, L_bonus, float("nan"), None, None, tuple(warnings),
-                 cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget)
+    nan = float("nan")
+    fields = {"q": nan, "L": nan, "L_bonus": nan, "radius_c": nan, "constants": {}}
+    fields.update(policy.constants_of(cfg, instance, d, warnings))
+    return Setup(policy.name, K, T, eps, None, n0, fields["radius_c"], fields["q"], fields["L"], fields["L_bonus"],
+                 nan, None, None, tuple(warnings), cfg.threads_for(), cfg.block, cfg.compiled, cfg.enum_budget,
+                 dict(fields["constants"]))
 
 
-def _competitor(cfg: SimConfig, instance, d: Distortion, algo: str, warnings: list) -> tuple:
-    """(q, L, L_bonus, radius_c) of a competitor (``docs/simulation.md``, "Competitors"); notes in ``warnings``.
-
-    ``radius_c`` is ``radius_scale``, the factor on the printed bonus (0 for B-CVTS, which has none).
-    U-UCB's bonus is f(r) = L_inf r^q with the stability constants of U_h in the sup norm that rsb
-    derives: q and L of ``assumption:Holder`` (:func:`rsb_theory.holder.holder`) and L_inf = L b
-    (``L_bonus``; int_0^b |h(S) - h(S')| <= L b ||S - S'||_inf^q).  UCB-FW is told in words when h is
-    not concave (V is then not concave and Frank-Wolfe is a local rule) or not smooth (a kink: the
-    derivative there is a supergradient, and the fast rates of Berthet and Perchet, which assume a
-    smooth objective, do not apply).
-    """
-    from rsb_theory.distortions import breakpoints
+def w1_bonus_constants(cfg: SimConfig, instance, d: Distortion, name: str) -> dict:
+    """(q, L, L_bonus, radius_c) of a bonus L_H r^q on the paper's W1 radius r = radius_c / sqrt(tau) of
+    ``eq:UCB_confidence_sets`` (radius_c = radius_scale * 16 (sqrt(2 e log T) + 32)), L_H = L b^(1-q) the
+    W1-Hölder constant of U_h (``assumption:Holder``).  ValueError naming ``dr`` when L is not finite."""
     from rsb_theory.holder import holder
 
-    check_distortion(algo, d.key)
-    q = L = L_bonus = float("nan")
-    scale = float(cfg.radius_scale) if algo != "b-cvts" else 0.0
-    if algo == "u-ucb":
-        hr = holder(d)
-        q, L = float(hr.q), float(hr.L_H)
-        if not (hr.attained and math.isfinite(L)):
-            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
-                             f"u-ucb needs one for its bonus L b r^q")
-        L_bonus = L * instance.width
-    if algo == "ucb-fw":
-        kinks = [float(x) for x in breakpoints(d.expr)]
-        if not d.shape.is_concave:
-            warnings.append(f"UCB-FW: h = {d.describe()} is not concave, so V(alpha) is not concave in alpha: "
-                            f"Frank-Wolfe's step toward the largest partial derivative is a local rule, and the "
-                            f"guarantees of Berthet and Perchet (2017) do not apply")
-        if kinks:
-            warnings.append(f"UCB-FW: h = {d.describe()} has a kink at u = {', '.join(f'{x:g}' for x in kinks)}: V "
-                            f"is not smooth there, the derivative used at a kink is a supergradient (the mean of the "
-                            f"one-sided derivatives), and the fast rates of Berthet and Perchet (2017, smooth "
-                            f"objective) do not apply")
-    return q, L, L_bonus, scale
+    hr = holder(d)
+    q, L = float(hr.q), float(hr.L_H)
+    if not (hr.attained and math.isfinite(L)):
+        raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+                         f"{name} needs one for its bonus L_H r^q")
+    radius_c = cfg.radius_scale * radius_constant(cfg.T) if cfg.T > 1 else 0.0
+    return {"q": q, "L": L, "L_bonus": L * instance.width ** (1.0 - q), "radius_c": radius_c}
+
+
+def radius_covers(setup_like: dict, cfg: SimConfig, instance, n0: int) -> float | None:
+    """The smallest W1 radius of a run, radius_c / sqrt(T - (K-1) n0), when it is at least the width b of the
+    support at every t (every law on the support is in every confidence set); else None."""
+    K, T = instance.K, cfg.T
+    if K * n0 >= T:
+        return None
+    smallest = float(confidence_radius(setup_like["radius_c"], T - (K - 1) * n0))
+    return smallest if smallest >= instance.width else None
 
 
 def _size(x) -> str:

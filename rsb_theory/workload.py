@@ -117,12 +117,14 @@ def optimize_work(K: int, eps: float, kind: str = "ucb") -> Estimate:
     return Estimate(n, n * K)
 
 
-def simulate_work(algo: str, K: int, T: int, trials: int, eps: float | None) -> Estimate:
-    """One simulation: trials x T x K, plus the grid's points x K for the policies that search."""
+def simulate_work(algo: str, K: int, T: int, trials: int, eps: float | None, *, grid: str | None) -> Estimate:
+    """One simulation: trials x T x K, plus the grid's points x K for the policies that search; ``grid``: the
+    policy's grid kind (``etc``, ``ucb``; None: no grid), handed in by the caller from the policy's declaration
+    (``rsb_sim.policies.base.Policy.grid``: this layer knows no policy)."""
     steps = trials * T * K
-    if algo == "uniform" or eps is None:
+    if grid is None or eps is None:
         return Estimate(0, steps)
-    n = grid_points(K, eps, "etc" if algo == "rs-etc-m" else "ucb")
+    n = grid_points(K, eps, grid)
     return Estimate(n, steps + n * K)
 
 
@@ -161,18 +163,20 @@ def _largest(parts: dict) -> Memory:
 
 
 def simulate_memory(algo: str, K: int, T: int, trials: int, eps: float | None, record: bool = False,
-                    levels: int = 2) -> Memory:
-    """Peak memory of one simulation (module docstring); ``levels``: outcomes per arm (2: Bernoulli)."""
+                    levels: int = 2, *, state: str, grid: str | None) -> Memory:
+    """Peak memory of one simulation (module docstring); ``levels``: outcomes per arm (2: Bernoulli); ``state``:
+    the per-trial state of the policy's loop, a key of :data:`TRIAL_BYTES` (each policy declares it,
+    ``rsb_sim.policies.base.Policy.state``: the caller hands it in, this layer knows no policy); ``grid``: its
+    grid kind, as for :func:`simulate_work`."""
     stream = max(BLOCK, min(T, BUFFER_BYTES // max(1, trials * K)))
     parts = {
-        f"the state of {trials} trials": trials * K * max(2, levels) * TRIAL_BYTES[
-            "ucb" if algo in ("rs-ucb-m", "ce-ucb-m", "ucb1", "dr-ucb") else "other"],
+        f"the state of {trials} trials": trials * K * max(2, levels) * TRIAL_BYTES[state],
         "the reward buffers": trials * K * min(stream, T) * (FILL_BYTES if levels <= 127 else 8 + FILL_BYTES),
     }
     if record:
         parts[f"the recorded actions of T = {T} steps"] = 2 * max(RECORD_CELLS, T)
-    if algo != "uniform" and eps is not None:
-        parts["the grid"] = min(grid_points(K, eps, "etc" if algo == "rs-etc-m" else "ucb"), STORE_POINTS) * K \
+    if grid is not None and eps is not None:
+        parts["the grid"] = min(grid_points(K, eps, grid), STORE_POINTS) * K \
             * POINT_BYTES
     return _largest(parts)
 

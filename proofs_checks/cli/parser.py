@@ -17,6 +17,8 @@ import argparse
 import re
 
 from .errors import UsageError
+from rsb_sim.policies import catalog
+
 from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, EXTENSIONS, FORMATS, GRIDS, METHODS, PLOTS
 from .values import PROBS_ROUNDING
 
@@ -128,6 +130,18 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
 
 def _format(p: Parser) -> None:
     p.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
+
+
+def _scaled() -> str:
+    """The policies that read ``--radius-scale`` (a multiplier of their own default exploration constant), in
+    words."""
+    return ", ".join(p.name for p in catalog.policies() if "radius_scale" in p.reads)
+
+
+def _radial() -> str:
+    """The policies whose radius is the paper's (they declare the constant ``radius_c``), in words."""
+    names = [p.name for p in catalog.policies() if p.uses("radius_c")]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _distortion(p: Parser, flag: str = "--dr", required: bool = True, many: bool = False) -> None:
@@ -287,9 +301,11 @@ def build_parser() -> Parser:
              help="exploration rate of the UCBs, forced pulls ceil(rho T eps/4) per arm (default 0.1); not with "
                   "--explore")
     s.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
-             help="factor on the confidence radius of the UCBs and of DR-UCB's bonus (default 1)")
+             help="factor on the confidence radius of the UCBs and on the bonus of the index policies that have "
+                  "one (default 1)")
     s.option("--explore", "--explore T/10", default=None,
-             help=_EXPLORE_HELP + "; the round-robin pulls per arm of the baselines ucb1, dr-ucb (default 1)")
+             help=_EXPLORE_HELP + f"; the round-robin pulls per arm of the baselines "
+                                  f"{', '.join(catalog.names('baseline'))} (default 1)")
     s.option("--threads", "--threads 2", default=None,
              help="threads of CE-UCB-M's compiled loop (default: the CPUs available; no effect on results)")
     s.option("--record", "--record 1000,10000", default=None,
@@ -310,7 +326,8 @@ def build_parser() -> Parser:
     b.option("--quick", action="store_true", help="small sizes")
     b.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
     # issue 26 (competitors)
-    b.option("--competitors", action="store_true", help="only the competitors' rows (ucb-fw, u-ucb, cvar-ucb, b-cvts)")
+    b.option("--competitors", action="store_true",
+             help=f"only the competitors' rows ({', '.join(catalog.names('competitor'))})")
     b.set_defaults(module="bench")
 
     sl = sub.add_parser("slopes", help="regret-rate slopes beside the slope of the derived bound",
@@ -361,7 +378,8 @@ def build_parser() -> Parser:
 
     c = sub.add_parser("compare", help="several algorithms on one instance over horizons: figure, tidy CSV with "
                                        "both regret metrics, paired tests (t and Wilcoxon, Holm)")
-    c.option("--algos", "--algos ce-ucb-m,ucb-fw,dr-ucb", required=True,
+    c.option("--algos", f"--algos ce-ucb-m,{catalog.names('competitor')[0]},{catalog.names('baseline')[-1]}",
+             required=True,
              help=f"comma-separated, from: {', '.join(ALGORITHMS)}")
     _distortion(c)
     c.option("--p", "--p 0.4,0.9", default=None, help="Bernoulli means, comma-separated (or --arms)")
@@ -371,8 +389,7 @@ def build_parser() -> Parser:
     c.option("--seed", "--seed 0", default="0", help="root seed: horizon j is stream j of it (default 0)")
     c.option("--radius-scale", "--radius-scale 0.01", dest="radius_scale", default=None,
              help="a multiplier of each algorithm's own default exploration constant, given to every algorithm "
-                  "that reads it (the radius of rs-ucb-m, ce-ucb-m, dr-ucb; the printed bonus of ucb-fw, u-ucb, "
-                  "cvar-ucb), as in rsb simulate (default 1)")
+                  f"that reads it ({_scaled()}), as in rsb simulate (default 1)")
     c.option("--tune", action="store_true",
              help="choose each algorithm's multiplier of its default exploration constant on tuning seeds (a "
                   "separate stream of the seed), then report on fresh seeds beside the untuned default")

@@ -47,9 +47,10 @@ def validate(args) -> Request:
     p, arms = values.means_or_arms(args)
     if arms is not None:
         p = (None,) * values.arm_count(arms)  # only K is read before the laws are built
-        if args.algo == "rs-ucb-m":  # refused here, before --out is made (rsb_sim.setup refuses it too, later)
-            raise fail("--algo", "rs-ucb-m is implemented for Bernoulli arms only (the Jensen reduction of "
-                                 "eq:UCB_alpha); with --arms use ce-ucb-m")
+        from rsb_sim.policies.catalog import get
+
+        if get(args.algo).arms is not None:  # refused here, before --out is made (rsb_sim.setup refuses it too)
+            raise fail("--algo", get(args.algo).arms_refusal.split(": ", 1)[1] + "; with --arms use ce-ucb-m")
     Ts = DEFAULT_TS if args.Ts is None else values.horizons(args.Ts, "--Ts")
     trials = DEFAULT_TRIALS if args.trials is None else values.count(args.trials, "--trials", 1)
     seed = values.count(args.seed, "--seed", 0)
@@ -75,10 +76,10 @@ def validate(args) -> Request:
 def _check_grids(algo: str, K: int, Ts) -> None:
     """The experiments' eps at every horizon gives a mid-point grid (else: one line naming --Ts, not an --eps
     that ``plot`` does not have)."""
-    from rsb_sim.options import READS
+    from rsb_sim.policies.catalog import get
     from rsb_theory.workload import grid_budget
 
-    if "eps" not in READS[algo] or algo == "rs-etc-m":  # the ETC grid exists for every eps
+    if get(algo).grid != "ucb":  # no grid, or the ETC grid, which exists for every eps
         return
     for T in Ts:
         e = work.eps_at(None, K, T)

@@ -113,12 +113,14 @@ def validate(args) -> Request:
     eps = config.get("eps") if "eps" in config else work.eps_at(None, K, T)
     if "eps" not in sim_options.READS[algo]:  # the baselines search no grid
         eps = None
-    work.check(simulate_work(algo, K, T, config["trials"], eps), args)
+    policy = sim_options.catalog.get(algo)
+    work.check(simulate_work(algo, K, T, config["trials"], eps, grid=policy.grid), args)
     record = None if args.record is None else _record(args.record, at)
     levels = len(support) if support is not None else config.get("quantize", 2)
     keep = _keep(args)
     held = config["trials"] if keep is None else min(config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
-    work.check_memory(simulate_memory(algo, K, T, held, eps, record is not None, levels), args)
+    work.check_memory(simulate_memory(algo, K, T, held, eps, record is not None, levels, state=policy.state,
+                                      grid=policy.grid), args)
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
                    keep, record, arms)
 
@@ -190,7 +192,7 @@ def execute(req: Request) -> str:
         instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
     if req.keep is not None:
-        if req.algo not in ("uniform", "ucb1"):  # h's Hölder analysis too (rsb_sim.setup): an h SymPy cannot
+        if sim_options.catalog.get(req.algo).reads_h:  # h's Hölder analysis too (rsb_sim.setup): an h SymPy cannot
             from rsb_theory.holder import holder  # expand is refused before --out gets a runs/ directory
 
             holder(d)

@@ -83,7 +83,9 @@ def eps_at(rule, K: int, T: int) -> float | None:
 
 def runs(algos, K: int, Ts, trials: int, eps_rule) -> Estimate:
     """The estimate of a family of runs (each algorithm at each horizon)."""
-    return total(simulate_work(a, K, T, trials, eps_at(eps_rule, K, T)) for a in algos for T in Ts)
+    from rsb_sim.policies.catalog import get
+
+    return total(simulate_work(a, K, T, trials, eps_at(eps_rule, K, T), grid=get(a).grid) for a in algos for T in Ts)
 
 
 #: Trials of one stored chunk of a sweep (rsb_sim.sweep.DEFAULT_CHUNK): what a sweep holds in memory per worker.
@@ -93,10 +95,12 @@ SWEEP_CHUNK = 1000
 def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SWEEP_CHUNK, workers: int = 1) -> Memory:
     """The largest memory estimate of a family of runs (each algorithm at each horizon), each run holding
     ``chunk`` trials at a time (a sweep; None: all of them) on ``workers`` processes at once."""
+    from rsb_sim.policies.catalog import get
     from rsb_theory.workload import BASE_BYTES, simulate_memory
 
     held = trials if chunk is None else min(trials, chunk)
-    worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T)) for a in algos for T in Ts),
+    worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T), state=get(a).state, grid=get(a).grid)
+                 for a in algos for T in Ts),
                 key=lambda m: m.bytes)
     extra = (max(1, workers) - 1) * worst.bytes  # each worker holds one chunk (the main process: results only)
     return Memory(worst.bytes + extra, worst.what if workers <= 1 else f"{worst.what}, on {workers} workers")

@@ -1,15 +1,18 @@
-"""The policies, one per module (the paper's four; the baselines ``ucb1``, ``dr-ucb``; the competitors ``ucb-fw``,
-``u-ucb``, ``cvar-ucb``, ``b-cvts``), vectorised across trials (B-CVTS: compiled, one trial at a time).
+"""The policies, one per module, each exporting one ``POLICY`` (:mod:`rsb_sim.policies.base`) that the catalog
+(:mod:`rsb_sim.policies.catalog`) finds: the paper's algorithms and uniform sampling, the solitary baselines and
+the competitors from the literature; ``POLICY.simulate(setup, d, instance, table, record_actions=False,
+progress=None) -> PolicyRun`` runs one vectorised across trials.
 
-Each module exposes ``simulate(setup, d, instance, table, record_actions=False,
-progress=None) -> PolicyRun``.
+Light: importable without NumPy (the command line reads the catalog before it imports anything heavy).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: the loops import NumPy, this package stays light
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ def round_robin_start(setup, trials: int, record_actions: bool):
     Every index policy starts this way (``eq:UCB_sampling_rule``'s forced exploration, the baselines'
     round robin): arm order 0..K-1, repeated, ``setup.explore_steps`` pulls.
     """
+    import numpy as np
+
     from ..rules import round_robin_counts
 
     K, T, steps = setup.K, setup.T, setup.explore_steps
@@ -49,15 +54,8 @@ def round_robin_start(setup, trials: int, record_actions: bool):
     return actions, PolicyRun(np.broadcast_to(round_robin_counts(T, K), (trials, K)).copy(), actions, {})
 
 
-def get_policy(algo: str):
-    """The ``simulate`` function of a policy name (:data:`rsb_sim.options.ALGORITHMS`)."""
-    from . import b_cvts, ce_ucb_m, cvar_ucb, dr_ucb, rs_etc_m, rs_ucb_m, u_ucb, ucb1, ucb_fw, uniform
+def get_policy(algo):
+    """The ``simulate`` of a policy: a name of the catalog (:mod:`rsb_sim.policies.catalog`) or a policy object."""
+    from .catalog import get
 
-    table = {"rs-etc-m": rs_etc_m.simulate, "rs-ucb-m": rs_ucb_m.simulate,
-             "ce-ucb-m": ce_ucb_m.simulate, "uniform": uniform.simulate,
-             "ucb1": ucb1.simulate, "dr-ucb": dr_ucb.simulate,
-             "ucb-fw": ucb_fw.simulate, "u-ucb": u_ucb.simulate, "cvar-ucb": cvar_ucb.simulate,
-             "b-cvts": b_cvts.simulate}
-    if algo not in table:
-        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(table)}")
-    return table[algo]
+    return get(algo).simulate

@@ -18,106 +18,61 @@ collide.  At each step, arm by arm in order 0..K-1, the Gamma variates are drawn
 increasing order (levels with c_j = 0 skipped), then the atom at b.  The engine runs one trial at a
 time in a loop compiled by numba, with numba's ``numpy.random.Generator`` on those streams (its
 Gamma sampler is NumPy's, bit for bit: tested); the plain reference loop
-(:mod:`rsb_sim.reference_competitors`) draws the same variates with NumPy and takes identical actions.
+(:meth:`BCVTS.reference_index`, in :func:`rsb_sim.reference_index.reference_trial`) draws the same variates with NumPy and takes identical actions.
 
 Defined for CVaR (the paper's lower tail, ``cvar_lower``; the atom at b is optimistic for any
-increasing h, and rsb also accepts the upper-tail ``cvar``): :func:`rsb_sim.options.check_distortion`.
+increasing h, and rsb also accepts the upper-tail ``cvar``): its declaration (``distortions``) refuses the others naming ``algo``.
+The compiled loop is :mod:`rsb_sim.policies._b_cvts_loop`.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from . import PolicyRun
-from ._solitary import INDEX_TOL
-
-_COMPILED: dict = {}
+from ._index import IndexPolicy
 
 
-def sampler(table, k: int, i: int) -> np.random.Generator:
+def sampler(table, k: int, i: int):
     """The sampler stream of arm i in local trial k of ``table`` (module docstring)."""
-    key = table.stream + (table.first + int(k), int(i), 0)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(table.entropy, spawn_key=key)))
+    from ._b_cvts_loop import sampler
+
+    return sampler(table, k, i)
 
 
-def _trial(gens, outcomes, ext, h, n0, tol, actions, record):
-    """One trial, compiled: counts per arm (K,) int64; ``actions`` filled when ``record``."""
-    K, T = outcomes.shape
-    m = ext.shape[0] - 1  # ext: the m levels, then b
-    counts = np.zeros((K, m), dtype=np.int64)
-    pulls = np.zeros(K, dtype=np.int64)
-    w = np.empty(m + 1)
-    vals = np.empty(K)
-    for t in range(1, T + 1):
-        if t <= K * n0:
-            arm = (t - 1) % K
-        else:
-            for i in range(K):
-                g = gens[i]
-                total = 0.0
-                for j in range(m):
-                    c = counts[i, j]
-                    w[j] = g.standard_gamma(float(c)) if c > 0 else 0.0
-                    total += w[j]
-                w[m] = g.standard_gamma(1.0)
-                total += w[m]
-                value = ext[0]
-                above = total
-                for j in range(m):  # S_j = the weight above ext[j], over the total
-                    above -= w[j]
-                    s = above / total
-                    if s < 0.0:
-                        s = 0.0
-                    value += (ext[j + 1] - ext[j]) * h(s)
-                vals[i] = value
-            top = vals[0]
-            for i in range(1, K):
-                if vals[i] > top:
-                    top = vals[i]
-            arm = 0
-            for i in range(K):
-                if vals[i] >= top - tol:
-                    arm = i
-                    break
-        out = outcomes[arm, pulls[arm]]
-        pulls[arm] += 1
-        counts[arm, out] += 1
-        if record:
-            actions[t - 1] = arm
-    return pulls
+class BCVTS(IndexPolicy):
+    name = "b-cvts"
+    title = "B-CVTS"
+    family = "competitor"
+    rank = 4
+    summary = "Baudry et al. 2021, CVaR Thompson sampling"
+    reads = frozenset({"explore"})
+    distortions = ("cvar", "cvar_lower")
+    distortions_words = "CVaR"
+    example_dr = "cvar_lower"
+    compiled = True
+
+    def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
+        from ._b_cvts_loop import run
+
+        return run(setup, d, instance, table, record_actions=record_actions, progress=progress)
+
+    def reference_state(self, setup, table, k):
+        """The K sampler streams of trial k."""
+        return [sampler(table, k, i) for i in range(setup.K)]
+
+    def reference_index(self, setup, d, instance, hists, n, state):
+        """For each arm in order, U_h of the law with Dirichlet(c_1, ..., c_m, 1) weights on the levels and b,
+        drawn as Gamma variates with NumPy from the arm's stream (levels with no reward skipped)."""
+        import numpy as np
+
+        from rsb_theory.riskmetric import finite_support
+
+        x = [float(v) for v in instance.support] + [float(instance.width)]
+        out = []
+        for hist, gen in zip(hists, state):
+            weights = [float(gen.standard_gamma(float(c))) if c > 0 else 0.0 for c in hist]
+            weights.append(float(gen.standard_gamma(1.0)))
+            total = sum(weights)
+            out.append(float(finite_support(d.numeric, x, np.array(weights) / total)))
+        return out
 
 
-def compiled_trial():
-    """The compiled :func:`_trial` (numba, cached on disk beside this file)."""
-    if "trial" not in _COMPILED:
-        from rsb_theory.argmax.edge_lines import njit_cached
-
-        _COMPILED["trial"] = njit_cached(_trial)
-    return _COMPILED["trial"]
-
-
-def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
-    from rsb_theory.argmax.edge_lines import compiled_h
-
-    B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
-    ext = np.append(np.asarray(instance.support, dtype=float), float(instance.width))
-    h = compiled_h(d)
-    if h is None:  # pragma: no cover - numba or the compiled h unavailable
-        raise RuntimeError("b-cvts needs numba and a compiled h")
-    loop = compiled_trial()
-    actions = np.empty((B, T), dtype=np.int8) if record_actions else None
-    dummy = np.empty(1, dtype=np.int8)
-    counts = np.empty((B, K), dtype=np.int64)
-    bar = progress(total=B) if progress is not None else None
-    for k in range(B):
-        outcomes = np.stack([np.asarray(table.outcomes(k, i, T), dtype=np.int64) for i in range(K)])
-        gens = tuple(sampler(table, k, i) for i in range(K))
-        row = np.empty(T, dtype=np.int8) if record_actions else dummy
-        counts[k] = loop(gens, outcomes, ext, h, int(n0), float(INDEX_TOL), row, bool(record_actions))
-        if record_actions:
-            actions[k] = row
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    return PolicyRun(counts, actions, {})
+POLICY = BCVTS()

@@ -22,12 +22,57 @@ laws on [0, b] (:class:`rsb_sim.setup.Setup`); L_bonus = L for Bernoulli arms.
 
 from __future__ import annotations
 
-import numpy as np
+from .base import Policy
 
-from rsb_theory import argmax as am
-from rsb_theory.argmax import edge_lines
 
-from . import _ce_compiled, _ce_levels, _ucb
+class CEUCBM(Policy):
+    name = "ce-ucb-m"
+    title = "CE-UCB-M"
+    color = "tab:green"
+    family = "paper"
+    rank = 3
+    summary = "algorithm:UCB-M"
+    reads = frozenset({"eps", "rho", "radius_scale", "explore", "threads", "quantize"})
+    state = "ucb"
+    grid = "ucb"
+    theorem = "theorem:UCB upper bound"
+    compiled = True
+    constants = (("radius_c", "radius_scale * 16 (sqrt(2 e log T) + 32): the W1 radius of eq:UCB_confidence_sets "
+                              "is radius_c / sqrt(tau)"),
+                 ("q", "the Hölder exponent of h (assumption:Holder)"),
+                 ("L_bonus", "L_H of the bonus of eq:UCB_alpha2, the W1-Hölder constant of U_h (L on [0, 1], "
+                             "L b^(1-q) on [0, b])"))
+
+    def prepare(self, cfg, instance, d, eps):
+        from ..setup import ucb_setup
+
+        return ucb_setup(cfg, instance, d, self.name, eps, True, "; the exploration bonus dominates the estimate")
+
+    def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
+        return simulate(setup, d, instance, table, record_actions, progress)
+
+    def threads_used(self, setup, d, instance, trials):
+        from ._driver import thread_count
+
+        return thread_count(setup, trials) if runs_compiled_loop(setup, d, instance) else 1
+
+    def reference_values(self, setup, d, instance, points, hist):
+        """``eq:UCB_alpha2`` at every grid point: V(a) + L_bonus sum_i (a_i radius_i)^q."""
+        import numpy as np
+
+        from ..reference import empirical_values
+
+        radius = setup.radius(hist.sum(axis=1).astype(float))
+        return empirical_values(d, instance, points, hist) + setup.L_bonus * np.sum((points * radius) ** setup.q,
+                                                                                   axis=1)
+
+    def reference_trial(self, setup, d, instance, table, k, decisions=None):
+        from ..reference import tracking_trial
+
+        return tracking_trial(self, setup, d, instance, table, k, decisions)
+
+
+POLICY = CEUCBM()
 
 #: Largest grid for the compiled path.  Its pruning bounds g beyond the sampled line by secant
 #: extensions, which are loose when the optimum sits at a hull vertex with a steep bonus (the
@@ -41,6 +86,8 @@ COMPILED_MAX_GRID = 200_000
 def compiled_applies(setup, d, instance, max_grid: int = COMPILED_MAX_GRID) -> bool:
     """True when the compiled loop (:mod:`rsb_sim.policies._ce_loop`) applies: ``setup.compiled``,
     Bernoulli arms, q = 1, a grid of at most ``max_grid`` points and a concave h that numba compiles."""
+    from rsb_theory.argmax import edge_lines
+
     return (setup.compiled and instance.kind == "bernoulli" and setup.q == 1.0
             and setup.grid.size <= max_grid and edge_lines.available(d))
 
@@ -51,6 +98,13 @@ def runs_compiled_loop(setup, d, instance) -> bool:
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    """The vectorised run (module docstring): the compiled loops where they apply, else the NumPy searcher."""
+    import numpy as np
+
+    from rsb_theory import argmax as am
+
+    from . import _ce_compiled, _ce_levels, _ucb
+
     if runs_compiled_loop(setup, d, instance):
         return _ce_compiled.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
     if _ce_levels.applies(setup, d, instance):

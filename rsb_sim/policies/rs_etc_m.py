@@ -24,25 +24,68 @@ closed form (no time loop).
 
 from __future__ import annotations
 
-import numpy as np
+from .base import Policy
 
-from rsb_theory import argmax as am
-from rsb_theory.argmax import levels
 
-from ..rewards import VectorRewards
-from ..rules import etc_targets, round_robin_counts
-from . import PolicyRun
-from ._driver import PAUSE_WORK
+class RSETCM(Policy):
+    name = "rs-etc-m"
+    title = "RS-ETC-M"
+    color = "tab:orange"
+    family = "paper"
+    rank = 1
+    summary = "algorithm:RS-ETC-M-Alg"
+    reads = frozenset({"eps", "explore"})
+    grid = "etc"
+    theorem = "theorem: ETC upper bound"
+    exploration_only = True
+    compiled = True
+    constants = (("q", "the Hölder exponent of h (assumption:Holder)"), ("L", "its Hölder constant"),
+                 ("L_bonus", "L_H, the W1-Hölder constant of U_h in N(eps) (L on [0, 1], L b^(1-q) on [0, b])"))
+
+    def prepare(self, cfg, instance, d, eps):
+        from ..setup import etc_setup
+
+        return etc_setup(cfg, instance, d, self.name, eps)
+
+    def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
+        return simulate(setup, d, instance, table, record_actions, progress)
+
+    def reference_values(self, setup, d, instance, points, hist):
+        """``eq:ETC_alpha`` at every grid point: V(a) = U_h(sum_i a_i F_i,t) (:func:`rsb_sim.reference.empirical_values`)."""
+        from ..reference import empirical_values
+
+        return empirical_values(d, instance, points, hist)
+
+    def reference_trial(self, setup, d, instance, table, k, decisions=None):
+        from ..reference import commit_trial
+
+        return commit_trial(self, setup, d, instance, table, k, decisions)
+
+
+POLICY = RSETCM()
 
 
 def compiled_applies(setup, d, instance) -> bool:
     """True when a_E of arms on levels comes from the compiled search: ``setup.compiled`` and
     :func:`rsb_theory.argmax.levels.applies`.  Same decision as the branch and bound of
     :func:`rsb_theory.argmax.argmax` (both exact; tested)."""
+    from rsb_theory.argmax import levels
+
     return bool(setup.compiled and levels.applies(d, setup.q, setup.L, instance.support))
 
 
-def simulate(setup, d, instance, table, record_actions: bool = False, progress=None) -> PolicyRun:
+def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    """The vectorised run (module docstring)."""
+    import numpy as np
+
+    from rsb_theory import argmax as am
+    from rsb_theory.argmax import levels
+
+    from ..rewards import VectorRewards
+    from ..rules import etc_targets, round_robin_counts
+    from . import PolicyRun
+    from ._driver import PAUSE_WORK
+
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0
     steps = setup.explore_steps
     if steps >= T:

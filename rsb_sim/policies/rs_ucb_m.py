@@ -24,14 +24,70 @@ unless ``SimConfig.compiled`` is False or numba cannot compile h; otherwise the 
 
 from __future__ import annotations
 
-import numpy as np
+from .base import Policy
 
-from rsb_theory import argmax as am
 
-from . import _rs_compiled, _ucb
+class RSUCBM(Policy):
+    name = "rs-ucb-m"
+    title = "RS-UCB-M"
+    color = "tab:blue"
+    family = "paper"
+    rank = 2
+    summary = "algorithm:B-UCB-M; Bernoulli arms, concave h"
+    reads = frozenset({"eps", "rho", "radius_scale", "explore"})
+    arms = ("bernoulli",)
+    arms_words = "Bernoulli arms"
+    arms_why = "the Jensen reduction of eq:UCB_alpha to an interval of means is exact only there"
+    state = "ucb"
+    grid = "ucb"
+    theorem = "theorem:UCB upper bound"
+    compiled = True
+    constants = (("radius_c", "radius_scale * 16 (sqrt(2 e log T) + 32): the W1 radius of eq:UCB_confidence_sets "
+                              "is radius_c / sqrt(tau)"),
+                 ("u_star", "a maximiser of h on [0, 1]"))
+
+    def prepare(self, cfg, instance, d, eps):
+        from ..setup import ucb_setup
+
+        if not d.shape.is_concave:
+            raise ValueError(f"argument 'dr': rs-ucb-m needs a concave h (Jensen reduction of eq:UCB_alpha); "
+                             f"{d.describe()} is not concave")
+        return ucb_setup(cfg, instance, d, self.name, eps, False,
+                         "; the optimistic value is the same for every mixture and the first mixture is kept")
+
+    def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
+        return simulate(setup, d, instance, table, record_actions, progress)
+
+    def reference_values(self, setup, d, instance, points, hist):
+        """``eq:UCB_alpha`` for Bernoulli arms and concave h at every grid point: the max of h over the interval of
+        mixture means [<a, lo>, <a, hi>], lo/hi = phat -/+ radius clipped to [0, 1], i.e.
+        h(clip(u_star, <a, lo>, <a, hi>))."""
+        import numpy as np
+
+        tau = hist.sum(axis=1).astype(float)
+        phat = hist[:, 1] / tau
+        radius = setup.radius(tau)
+        lo = np.maximum(phat - radius, 0.0)
+        hi = np.minimum(phat + radius, 1.0)
+        return np.asarray(d.numeric(np.clip(setup.u_star, points @ lo, points @ hi)), dtype=float)
+
+    def reference_trial(self, setup, d, instance, table, k, decisions=None):
+        from ..reference import tracking_trial
+
+        return tracking_trial(self, setup, d, instance, table, k, decisions)
+
+
+POLICY = RSUCBM()
 
 
 def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
+    """The vectorised run (module docstring)."""
+    import numpy as np
+
+    from rsb_theory import argmax as am
+
+    from . import _rs_compiled, _ucb
+
     def make(phat, radius):
         return am.rs_ucb_objective(d, phat, radius, validate=False)
 

@@ -9,8 +9,9 @@ evaluated at a DKW-type radius,
 n = t - 1 pulls made.  The criterion U_h (``eq:wang_def``) is stable in the sup norm:
 |U_h(F) - U_h(G)| <= int_0^b |h(S_F) - h(S_G)| dx <= L b ||F - G||_inf^q, with q and L the Hölder
 exponent and constant of h (``assumption:Holder``) that rsb derives (:func:`rsb_theory.holder.holder`),
-so L_inf = L b (``Setup.L_bonus``).  The exploration constant of the radius, 2 here, is rsb's choice
-(``docs/simulation.md``); ``radius_scale`` (default 1) scales the radius.  Round robin first
+so L_inf = L b (``Setup.constants['L_inf']``).  The exploration constant of the radius, 2 here, is rsb's choice
+(``docs/simulation.md``); ``radius_scale`` (default 1) scales the radius
+(``Setup.constants['radius_scale']``).  Round robin first
 (``explore`` pulls per arm, default 1).
 
 How it differs from ``dr-ucb``: the same shape, estimate + L r^q, but DR-UCB takes the paper's W1 radius
@@ -23,20 +24,63 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from . import _solitary
+from ._index import IndexPolicy
 
 
-def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
-    support = np.asarray(instance.support, dtype=float)
-    widths = np.diff(support)
-    h = d.numeric
+class UUCB(IndexPolicy):
+    name = "u-ucb"
+    title = "U-UCB"
+    family = "competitor"
+    rank = 2
+    summary = "Cassel, Mannor and Zeevi 2018"
+    reads = frozenset({"radius_scale", "explore"})
+    state = "ucb"
+    constants = (("radius_scale", "the factor on the sup-norm radius sqrt(2 log n / tau_i)"),
+                 ("L_inf", "L b, the sup-norm stability constant of U_h"),
+                 ("q", "the Hölder exponent of h (assumption:Holder)"))
 
-    def index(counts_m, tau, t):
-        above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]
-        value = support[0] + np.asarray(h(above / tau[:, :, None]), dtype=float) @ widths
-        radius = setup.radius_c * np.sqrt(2.0 * math.log(t - 1) / tau)
-        return value + setup.L_bonus * radius ** setup.q
+    def constants_of(self, cfg, instance, d, warnings):
+        from rsb_theory.holder import holder
 
-    return _solitary.run(setup, instance, table, index, record_actions, progress)
+        hr = holder(d)
+        q, L = float(hr.q), float(hr.L_H)
+        if not (hr.attained and math.isfinite(L)):
+            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+                             f"u-ucb needs one for its bonus L b r^q")
+        return {"q": q, "L": L,
+                "constants": {"radius_scale": float(cfg.radius_scale), "L_inf": L * float(instance.width)}}
+
+    def vector_index(self, setup, d, instance):
+        import numpy as np
+
+        support = np.asarray(instance.support, dtype=float)
+        widths = np.diff(support)
+        h = d.numeric
+        scale, L_inf = setup.constants["radius_scale"], setup.constants["L_inf"]
+
+        def index(counts_m, tau, t):
+            above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]
+            value = support[0] + np.asarray(h(above / tau[:, :, None]), dtype=float) @ widths
+            radius = scale * np.sqrt(2.0 * math.log(t - 1) / tau)
+            return value + L_inf * radius ** setup.q
+
+        return index
+
+    def reference_index(self, setup, d, instance, hists, n, state):
+        """U_h(F_i) (:func:`rsb_theory.riskmetric.finite_support` of the masses) + L b (radius_scale sqrt(2 log n /
+        tau_i))^q."""
+        import numpy as np
+
+        from rsb_theory.riskmetric import finite_support
+
+        x = [float(v) for v in instance.support]
+        out = []
+        for hist in hists:
+            tau = sum(hist)
+            masses = np.array([c / tau for c in hist])
+            radius = setup.constants["radius_scale"] * math.sqrt(2.0 * math.log(n) / tau)
+            out.append(float(finite_support(d.numeric, x, masses)) + setup.constants["L_inf"] * radius ** setup.q)
+        return out
+
+
+POLICY = UUCB()

@@ -10,7 +10,7 @@ before the pull of step t (n = t - 1 pulls made) pull
 
 the estimated partial derivative of V at the current proportions plus Algorithm 1's bonus
 sqrt(2 log(t) / T_i(t)) (b the width of the rewards' support, 1 for Bernoulli arms, as for UCB1;
-``radius_scale``, default 1, is the named override).  The Frank-Wolfe step p_{n+1} = p_n + (e_A - p_n)/(n+1)
+``radius_scale``, default 1, is the named override: ``Setup.constants['bonus_scale']``).  The Frank-Wolfe step p_{n+1} = p_n + (e_A - p_n)/(n+1)
 is the pull itself.
 
 The partial derivative of V(alpha) = int_0^b h(sum_i alpha_i S_i(x)) dx at alpha = p_n is
@@ -23,7 +23,7 @@ over all arms, divided by n: exact integers divided once, so both routes compute
 Bernoulli arms dV_i = h'(<p, phat>) phat_i.  The term of [0, x_1), h'(1) x_1, is common to every arm and
 left out (it changes no argmax).  Where h has a kink (CVaR, mean-median, inter-ES) h' is SymPy's derivative
 evaluated there, the mean of the one-sided derivatives (Heaviside(0) = 1/2): a supergradient of a concave
-h (:func:`rsb_sim.setup.prepare` says so in words, with the smoothness the paper's rates need).  Where
+h (:meth:`UCBFW.constants_of` says so in words, with the smoothness the paper's rates need).  Where
 S_{i,j} = 0 the term is 0 (h'(0) may be infinite, pht and right-tail).  Ties: the lowest arm within
 :data:`rsb_sim.policies._solitary.INDEX_TOL`.  The loop is :func:`rsb_sim.policies._solitary.run`.
 """
@@ -32,27 +32,83 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from rsb_theory.distortions import numeric_derivative
-
-from . import _solitary
+from ._index import IndexPolicy
 
 
-def simulate(setup, d, instance, table, record_actions: bool = False, progress=None):
-    support = np.asarray(instance.support, dtype=float)
-    widths = np.diff(support)
-    hp = numeric_derivative(d)
-    scale = setup.radius_c * float(instance.width)
+class UCBFW(IndexPolicy):
+    name = "ucb-fw"
+    title = "UCB-FW"
+    family = "competitor"
+    rank = 1
+    summary = "Upper-Confidence Frank-Wolfe, Berthet and Perchet 2017"
+    reads = frozenset({"radius_scale", "explore"})
+    state = "ucb"
+    constants = (("bonus_scale", "radius_scale, the factor on Algorithm 1's bonus b sqrt(2 log n / tau_i)"),)
 
-    def index(counts_m, tau, t):
-        n = t - 1
-        above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]  # rewards above x_j, per arm
-        pooled = above.sum(axis=1) / n  # S_p on the levels, (B, m - 1)
-        surv = above / tau[:, :, None]
-        slope = np.asarray(hp(pooled), dtype=float)[:, None, :]
-        with np.errstate(invalid="ignore"):
-            terms = np.where(surv > 0, slope * surv, 0.0)
-        return terms @ widths + scale * np.sqrt(2.0 * math.log(n) / tau)
+    def constants_of(self, cfg, instance, d, warnings):
+        """The scale of the bonus; notes in words when h is not concave (V is then not concave and Frank-Wolfe is
+        a local rule) or not smooth (a kink: the derivative there is a supergradient, and the fast rates of
+        Berthet and Perchet, which assume a smooth objective, do not apply)."""
+        from rsb_theory.distortions import breakpoints
 
-    return _solitary.run(setup, instance, table, index, record_actions, progress)
+        kinks = [float(x) for x in breakpoints(d.expr)]
+        if not d.shape.is_concave:
+            warnings.append(f"UCB-FW: h = {d.describe()} is not concave, so V(alpha) is not concave in alpha: "
+                            f"Frank-Wolfe's step toward the largest partial derivative is a local rule, and the "
+                            f"guarantees of Berthet and Perchet (2017) do not apply")
+        if kinks:
+            warnings.append(f"UCB-FW: h = {d.describe()} has a kink at u = {', '.join(f'{x:g}' for x in kinks)}: V "
+                            f"is not smooth there, the derivative used at a kink is a supergradient (the mean of the "
+                            f"one-sided derivatives), and the fast rates of Berthet and Perchet (2017, smooth "
+                            f"objective) do not apply")
+        return {"constants": {"bonus_scale": float(cfg.radius_scale)}}
+
+    def vector_index(self, setup, d, instance):
+        import numpy as np
+
+        from rsb_theory.distortions import numeric_derivative
+
+        support = np.asarray(instance.support, dtype=float)
+        widths = np.diff(support)
+        hp = numeric_derivative(d)
+        scale = setup.constants["bonus_scale"] * float(instance.width)
+
+        def index(counts_m, tau, t):
+            n = t - 1
+            above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]  # rewards above x_j, per arm
+            pooled = above.sum(axis=1) / n  # S_p on the levels, (B, m - 1)
+            surv = above / tau[:, :, None]
+            slope = np.asarray(hp(pooled), dtype=float)[:, None, :]
+            with np.errstate(invalid="ignore"):
+                terms = np.where(surv > 0, slope * surv, 0.0)
+            return terms @ widths + scale * np.sqrt(2.0 * math.log(n) / tau)
+
+        return index
+
+    def reference_index(self, setup, d, instance, hists, n, state):
+        """The partial derivatives summed level by level with plain loops, the pooled survival of integers
+        divided once, plus the bonus."""
+        import numpy as np
+
+        from rsb_theory.distortions import numeric_derivative
+
+        x = [float(v) for v in instance.support]
+        m, K = len(x), len(hists)
+        hp = numeric_derivative(d)
+        above = [[sum(hists[i][j + 1:]) for j in range(m - 1)] for i in range(K)]
+        out = []
+        for i in range(K):
+            grad = 0.0
+            tau = sum(hists[i])
+            for j in range(m - 1):
+                s_i = above[i][j] / tau
+                if s_i == 0:
+                    continue
+                pooled = sum(above[a][j] for a in range(K)) / n  # the pooled survival: integers divided once
+                grad += (x[j + 1] - x[j]) * float(hp(np.array([pooled]))[0]) * s_i
+            bonus = setup.constants["bonus_scale"] * float(instance.width) * math.sqrt(2.0 * math.log(n) / tau)
+            out.append(grad + bonus)
+        return out
+
+
+POLICY = UCBFW()

@@ -2,17 +2,44 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..rules import round_robin_counts
-from . import PolicyRun
+from .base import Policy
 
 
-def simulate(setup, d, instance, table, record_actions: bool = False, progress=None) -> PolicyRun:
-    """Counts (and actions) of the uniform policy; no reward is needed (the schedule is fixed)."""
-    B, K, T = table.trials, setup.K, setup.T
-    counts = np.broadcast_to(round_robin_counts(T, K), (B, K)).copy()
-    actions = None
-    if record_actions:
-        actions = np.broadcast_to((np.arange(T) % K).astype(np.int8), (B, T)).copy()
-    return PolicyRun(counts, actions, {})
+class Uniform(Policy):
+    name = "uniform"
+    title = "Uniform"
+    color = "tab:gray"
+    family = "paper"
+    rank = 4
+    summary = "arm (t-1) mod K at step t"
+    reads = frozenset()
+    reads_rewards = False
+    reads_h = False
+
+    def prepare(self, cfg, instance, d, eps):
+        from ..setup import plain_setup
+
+        return plain_setup(cfg, instance, self.name, eps)
+
+    def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
+        """Counts (and actions) of the uniform policy; no reward is needed (the schedule is fixed)."""
+        import numpy as np
+
+        from ..rules import round_robin_counts
+        from . import PolicyRun
+
+        B, K, T = table.trials, setup.K, setup.T
+        counts = np.broadcast_to(round_robin_counts(T, K), (B, K)).copy()
+        actions = None
+        if record_actions:
+            actions = np.broadcast_to((np.arange(T) % K).astype(np.int8), (B, T)).copy()
+        return PolicyRun(counts, actions, {})
+
+    def reference_trial(self, setup, d, instance, table, k, decisions=None):
+        """A_t = (t - 1) mod K, written out."""
+        import numpy as np
+
+        return np.array([(t - 1) % setup.K for t in range(1, setup.T + 1)], dtype=np.int64)
+
+
+POLICY = Uniform()

@@ -304,6 +304,10 @@ def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
             "light = {'rsb_sim', 'rsb_sim.options',  # the algorithms and their options: no NumPy\n"
             "         'rsb_sim.interrupt', 'rsb_sim.dirlock', 'rsb_sim.files',  # signals, locks, errors: stdlib\n"
             "         'rsb_sim.jsontext'}  # strict JSON text: stdlib\n"
+            "import rsb_sim.policies.catalog as cat\n"
+            "light |= {'rsb_sim.policies', 'rsb_sim.policies.base', 'rsb_sim.policies.catalog',\n"
+            "          'rsb_sim.policies._index'}  # the policies' declarations: no NumPy\n"
+            "light |= {type(p).__module__ for p in cat.policies()}\n"
             "sim = {m for m in sys.modules if m.split('.')[0] == 'rsb_sim'} - light\n"
             "print(rc, sorted(({m.split('.')[0] for m in sys.modules} & heavy) | sim))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)

@@ -120,7 +120,7 @@ def test_a_horizon_of_1e9_keeps_no_array_of_length_T(tmp_path):
             "--quiet"]
     got = _measured(argv, tmp_path, stop_after=8.0)
     assert got["status"] in (143, 0), got
-    est = workload.simulate_memory("rs-ucb-m", 2, 10**9, 1, (2 * math.log(1e9) / 1e9) ** 0.5)
+    est = workload.simulate_memory("rs-ucb-m", 2, 10**9, 1, (2 * math.log(1e9) / 1e9) ** 0.5, state="ucb", grid="ucb")
     assert got["peak_kb"] * 1024 < est.bytes < 2 << 30, (got, est)
 
 
@@ -130,7 +130,7 @@ def test_many_trials_are_refused_naming_max_memory_and_accepted_above_it(tmp_pat
     argv = ["simulate", "--algo", "ce-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "1000", "--trials", "1e6"]
     line = _refused(_measured(argv, tmp_path), "--max-memory")
     assert "memory estimate" in line and "raise --max-memory" in line
-    est = workload.simulate_memory("ce-ucb-m", 2, 1000, 10**6, 0.1)
+    est = workload.simulate_memory("ce-ucb-m", 2, 1000, 10**6, 0.1, state="ucb", grid="ucb")
     assert est.bytes > workload.DEFAULT_MAX_MEMORY
     # a limit above the estimate passes validation (the work limit is then what refuses)
     got = _measured(argv + ["--max-memory", "64G", "--max-work", "10"], tmp_path)
@@ -181,5 +181,6 @@ def test_estimates_bound_measured_peaks(tmp_path):
         got = _measured(argv, tmp_path)
         assert got["status"] == 0, got
         eps = (2 * math.log(T) / T) ** 0.5  # the experiments' default eps
-        est = workload.simulate_memory(algo, 2, T, trials, eps)
+        est = workload.simulate_memory(algo, 2, T, trials, eps, state={"ce-ucb-m": "ucb", "rs-etc-m": "other"}[algo],
+                                       grid={"ce-ucb-m": "ucb", "rs-etc-m": "etc"}[algo])
         assert got["peak_kb"] * 1024 < est.bytes, (algo, got["peak_kb"], est)

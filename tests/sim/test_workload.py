@@ -28,10 +28,10 @@ def test_grid_size_equals_the_grids(kind):
 def test_estimates():
     assert optimize_work(2, 0.05).points == Grid(2, 0.05, "ucb").size
     assert optimize_work(10, 0.01).work > DEFAULT_MAX_WORK
-    assert simulate_work("uniform", 2, 100, 10, None) == (0, 2000)
-    assert simulate_work("rs-ucb-m", 2, 100, 10, 0.05) == (20, 2000 + 40)
+    assert simulate_work("uniform", 2, 100, 10, None, grid=None) == (0, 2000)
+    assert simulate_work("rs-ucb-m", 2, 100, 10, 0.05, grid="ucb") == (20, 2000 + 40)
     # the paper-scale runs of regret-vs-K are within the default limit
-    assert simulate_work("rs-ucb-m", 6, 300_000, 1000, 0.0159).work <= DEFAULT_MAX_WORK
+    assert simulate_work("rs-ucb-m", 6, 300_000, 1000, 0.0159, grid="ucb").work <= DEFAULT_MAX_WORK
 
 
 def _rsb(argv, timeout=60):
