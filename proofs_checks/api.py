@@ -373,12 +373,14 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
         raise ValueError(f"argument 'trials': need an integer >= 2 (the tests pair trials), got {trials!r}")
     given = [k for k, v in options.items() if v is not None]
     for name in given:
-        if not any(name in a.reads for a in algos):
+        if not any(name in by_name[a].reads for a in algos):
             sim_options.check_applies(algos[0], [name])  # the one message naming the option
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)
-    for algo in algos:
-        sim_options.check_distortion(algo, d.key)
+    for algo in policies:
+        refusal = algo.refusal(d.key)
+        if refusal is not None:
+            raise ValueError(refusal)
     # the request rsb compare would build: the same specs, so the same streams and options for every run
     extra = {k: options[k] for k in given if k != "radius_scale"}
     req = cmp.CompareRequest(
@@ -391,7 +393,8 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     out, loaded = {}, []
     for r in cmp.specs(req):
         cfg = SimConfig(**r.spec["config"])
-        res = run(cfg, _instance(r.algo, r.T, means, laws, cfg.quantize, support, probs), d, r.algo, record=record)
+        algo = by_name[r.algo]  # a user's policy object runs as itself, beside the built-ins on the same table
+        res = run(cfg, _instance(algo, r.T, means, laws, cfg.quantize, support, probs), d, algo, record=record)
         out[(r.name, r.T)] = res
         loaded.append((r, res.summary(), {"regrets": res.regrets, "counts": res.counts}))
     return Comparison(out, cmp.result(req, cmp.analyse(req, loaded, d=d, laws=laws)))

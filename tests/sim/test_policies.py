@@ -126,7 +126,7 @@ def test_a_users_policy_runs_in_compare_beside_the_built_ins():
     from proofs_checks import api
 
     c = api.compare("gini", ["uniform", Balanced(), MeanUCB(), "ucb1"], p=[0.4, 0.9], T=200, trials=8, seed=3)
-    assert list(c.results) == ["uniform", "balanced", "mean-ucb", "ucb1"]
+    assert [name for name, _T in c.results] == ["uniform", "balanced", "mean-ucb", "ucb1"]  # keyed by (algo, T)
     assert np.array_equal(c["balanced"].counts, c["uniform"].counts)  # the uniform target, tracked
     assert np.array_equal(c["mean-ucb"].regrets, c["ucb1"].regrets)  # same rewards, same statistics
 
