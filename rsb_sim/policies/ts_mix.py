@@ -27,13 +27,15 @@ needs only h, so it applies to every h rsb accepts; the Frank-Wolfe step needs h
 no closed form of (the ``fw`` variant refuses those h naming ``dr``).  The Frank-Wolfe variant is cheaper per step
 (no search over the simplex).
 
-Literature: posterior sampling for a concave function of the *proportions* of pulls is, as far as rsb knows, not
-published in this form.  The closest works: Berthet and Perchet (2017, "Fast rates for bandit optimization with
-upper-confidence Frank-Wolfe": the Frank-Wolfe step, with an upper confidence bonus instead of a sample);
-Agrawal and Devanur (2014, "Bandits with concave rewards and convex knapsacks": a concave function of the average
-reward vector, UCB-type); Riou and Honda (2020) and Baudry et al. (2021, B-CVTS/M-CVTS: the Dirichlet posterior
-with the atom at b, for a single arm's risk measure); and the sampled-optimum tracking of "Thompson sampling for
-pure exploration" (tracking the sampled model's optimal allocation).  So: rsb's construction.
+Literature: posterior sampling for a concave function of the *proportions* of pulls is, as far as rsb's searches
+(of documentation and stored web pages) found, not published in this form.  The closest works: Berthet and Perchet
+(NeurIPS 2017, arXiv 1702.06917, "Fast rates for bandit optimization with upper-confidence Frank-Wolfe": the
+Frank-Wolfe step on the proportions, with an upper confidence bonus where this samples); Agrawal and Devanur (EC
+2014, arXiv 1402.5758, "Bandits with concave rewards and convex knapsacks": a concave function of the average reward
+vector, UCB rules and their Frank-Wolfe connection); Wang, Tzeng and Proutiere (NeurIPS 2021, "Fast pure exploration
+via Frank-Wolfe": one Frank-Wolfe step per round on the estimated allocation problem); Garivier and Kaufmann (2016,
+the tracking of a plug-in optimal allocation); and Riou and Honda (2020) and Baudry et al. (2021, B-CVTS/M-CVTS: the
+Dirichlet posterior with the atom at b, for one arm's risk measure).  So: rsb's construction.
 
 Randomness: the sampler of arm i in trial k is :func:`rsb_sim.policies.b_cvts.sampler` (the first child
 spawned from that arm's reward stream, ``SeedSequence(entropy, spawn_key=stream + (first + k, i, 0))``); at each
