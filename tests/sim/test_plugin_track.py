@@ -40,3 +40,21 @@ def test_the_exponent_is_an_option_of_the_object():
     a = run(SimConfig(T=400, trials=1, seed=0), inst, get("gini"), POLICY).counts
     b = run(SimConfig(T=400, trials=1, seed=0), inst, get("gini"), Slow()).counts
     assert b.min() >= math.ceil(400 ** 0.8) - 1 > a.min()
+
+
+@pytest.mark.parametrize("counts", [[[7, 5, 9], [12, 3, 2], [1, 8, 4]], [[3, 4, 1], [2, 2, 9]]])
+def test_the_grid_optimum_is_the_oracles_within_the_grid_step(counts):
+    # two routes to alpha(F-hat): the loop's grid search (reference_values) and rsb_theory's oracle
+    from rsb_sim.policies._ts_loop import reference_values, simplex_grid
+    from rsb_theory.oracle import optimal_mixture
+
+    d, x = get("gini"), [0.0, 0.5, 1.0]
+    K = len(counts)
+    grid = simplex_grid(K)
+    pulls, n = [sum(c) for c in counts], sum(sum(c) for c in counts)
+    deficits = reference_values(d, x, [[float(v) for v in c] for c in counts], 2, pulls, n, grid.tolist())
+    alpha = np.array([(deficits[i] + pulls[i]) / n for i in range(K)])
+    probs = np.array(counts, dtype=float) / np.array(pulls)[:, None]
+    oracle = optimal_mixture(d, x, probs)
+    step = 1.0 / (round(1 / grid[grid > 0].min()))
+    assert np.abs(alpha - np.asarray(oracle.alpha)).max() <= step * K  # Gini: a strictly concave V, one optimum
