@@ -4,12 +4,14 @@ The general-criterion UCB of "A general approach to multi-armed bandits under ri
 of arm i is the plug-in criterion of its empirical law plus the criterion's stability function f
 evaluated at a DKW-type radius,
 
-    U_h(F_i,n) + f(radius_scale * sqrt(2 log n / tau_i)),   f(r) = L_inf r^q,
+    U_h(F_i,n) + f(radius_scale * sqrt(2 log n / tau_i)),   f(r) = L_inf max(r, r^q),
 
 n = t - 1 pulls made.  The criterion U_h (``eq:wang_def``) is stable in the sup norm:
 |U_h(F) - U_h(G)| <= int_0^b |h(S_F) - h(S_G)| dx <= L b ||F - G||_inf^q, with q and L the Hölder
 exponent and constant of h (``assumption:Holder``) that rsb derives (:func:`rsb_theory.holder.holder`),
-so L_inf = L b (``Setup.constants['L_inf']``).  The exploration constant of the radius, 2 here, is rsb's choice
+so L_inf = L b (``Setup.constants['L_inf']``).  f is the inverse phi^{-1} of Cassel et al.'s stability function
+with both of its branches: r^q for r <= 1 and r for r > 1 (for r > 1, r^q < r; the sup-norm radius exceeds 1 early,
+while tau_i < 2 log n, where the r^q branch alone understated the bonus).  The exploration constant of the radius, 2 here, is rsb's choice
 (``docs/simulation.md``); ``radius_scale`` (default 1) scales the radius
 (``Setup.constants['radius_scale']``).  Round robin first
 (``explore`` pulls per arm, default 1).
@@ -36,7 +38,7 @@ class UUCB(IndexPolicy):
     reads = frozenset({"radius_scale", "explore"})
     state = "ucb"
     constants = (("radius_scale", "the factor on the sup-norm radius sqrt(2 log n / tau_i)"),
-                 ("L_inf", "L b, the sup-norm stability constant of U_h"),
+                 ("L_inf", "L b, the sup-norm stability constant of U_h (the bonus is L b max(r, r^q))"),
                  ("q", "the Hölder exponent of h (assumption:Holder)"))
 
     def constants_of(self, cfg, instance, d, warnings):
@@ -62,13 +64,13 @@ class UUCB(IndexPolicy):
             above = np.cumsum(counts_m[:, :, ::-1], axis=2)[:, :, ::-1][:, :, 1:]
             value = support[0] + np.asarray(h(above / tau[:, :, None]), dtype=float) @ widths
             radius = scale * np.sqrt(2.0 * math.log(t - 1) / tau)
-            return value + L_inf * radius ** setup.q
+            return value + L_inf * np.maximum(radius, radius ** setup.q)
 
         return index
 
     def reference_index(self, setup, d, instance, hists, n, state):
-        """U_h(F_i) (:func:`rsb_theory.riskmetric.finite_support` of the masses) + L b (radius_scale sqrt(2 log n /
-        tau_i))^q."""
+        """U_h(F_i) (:func:`rsb_theory.riskmetric.finite_support` of the masses) + L b max(r, r^q), r = radius_scale
+        sqrt(2 log n / tau_i) (the branch written out as an ``if``)."""
         import numpy as np
 
         from rsb_theory.riskmetric import finite_support
@@ -79,7 +81,8 @@ class UUCB(IndexPolicy):
             tau = sum(hist)
             masses = np.array([c / tau for c in hist])
             radius = setup.constants["radius_scale"] * math.sqrt(2.0 * math.log(n) / tau)
-            out.append(float(finite_support(d.numeric, x, masses)) + setup.constants["L_inf"] * radius ** setup.q)
+            phi_inv = radius if radius > 1.0 else radius ** setup.q  # both branches of phi^{-1}: max(r, r^q)
+            out.append(float(finite_support(d.numeric, x, masses)) + setup.constants["L_inf"] * phi_inv)
         return out
 
 

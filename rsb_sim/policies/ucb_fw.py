@@ -6,11 +6,19 @@ exactly the bandit-optimisation regret of that paper.  Algorithm 1 (UCB Frank-Wo
 written for maximisation: after each arm is pulled once (``explore`` rounds of round robin, default 1),
 before the pull of step t (n = t - 1 pulls made) pull
 
-    A_t = argmax_i  dV_i(p_n) + radius_scale * b * sqrt(2 log n / tau_i),
+    A_t = argmax_i  dV_i(p_n) + L_grad * (radius_scale * sqrt(2 log n / tau_i))^q,
 
 the estimated partial derivative of V at the current proportions plus Algorithm 1's bonus
-sqrt(2 log(t) / T_i(t)) (b the width of the rewards' support, 1 for Bernoulli arms, as for UCB1;
-``radius_scale``, default 1, is the named override: ``Setup.constants['bonus_scale']``).  The Frank-Wolfe step p_{n+1} = p_n + (e_A - p_n)/(n+1)
+sqrt(2 log(t) / T_i(t)) in the objective's units.  Algorithm 1's bonus is a confidence width on the gradient
+coordinate itself; here the gradient coordinate dV_i = int h'(S_p(x)) S_i(x) dx is estimated through S_i, whose
+sup-norm confidence width is the DKW-type r = sqrt(2 log n / tau_i), and |dV_i(S_i) - dV_i(S'_i)| <=
+sup|h'| b ||S_i - S'_i||_inf: so the width of dV_i is L_grad r with L_grad = sup|h'| b, derived by rsb
+(:func:`rsb_theory.holder.holder`: sup |h'| on [0, 1] is the Hölder constant L_H at exponent q = 1; b the width of
+the rewards' support, 1 for Bernoulli arms).  Without that factor the bonus is in the units of a mean, not of the
+gradient: on CVaR(1/2) (h' = 2 where it is not 0) UCB-FW at radius_scale 2 took exactly UCB1's actions.  Where h'
+is unbounded (q < 1, e.g. pht) the width is rsb's choice L_H b r^q, the sup-norm stability of U_h itself
+(as for U-UCB).  ``radius_scale``, default 1, is the named override (``Setup.constants['bonus_scale']``;
+``Setup.constants['L_grad']`` holds L_grad).  The Frank-Wolfe step p_{n+1} = p_n + (e_A - p_n)/(n+1)
 is the pull itself.
 
 The partial derivative of V(alpha) = int_0^b h(sum_i alpha_i S_i(x)) dx at alpha = p_n is
@@ -43,7 +51,9 @@ class UCBFW(IndexPolicy):
     summary = "Upper-Confidence Frank-Wolfe, Berthet and Perchet 2017"
     reads = frozenset({"radius_scale", "explore"})
     state = "ucb"
-    constants = (("bonus_scale", "radius_scale, the factor on Algorithm 1's bonus b sqrt(2 log n / tau_i)"),)
+    constants = (("bonus_scale", "radius_scale, the factor on the radius sqrt(2 log n / tau_i) of Algorithm 1's bonus"),
+                 ("L_grad", "sup|h'| b, the Lipschitz constant of the gradient coordinate in S_i (L_H b where q < 1)"),
+                 ("q", "the Hölder exponent of h (assumption:Holder): 1 unless h' is unbounded"))
 
     def constants_of(self, cfg, instance, d, warnings):
         """The scale of the bonus; notes in words when h is not concave (V is then not concave and Frank-Wolfe is
@@ -61,7 +71,15 @@ class UCBFW(IndexPolicy):
                             f"is not smooth there, the derivative used at a kink is a supergradient (the mean of the "
                             f"one-sided derivatives), and the fast rates of Berthet and Perchet (2017, smooth "
                             f"objective) do not apply")
-        return {"constants": {"bonus_scale": float(cfg.radius_scale)}}
+        from rsb_theory.holder import holder
+
+        hr = holder(d)
+        q, L = float(hr.q), float(hr.L_H)
+        if not (hr.attained and math.isfinite(L)):
+            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+                             f"ucb-fw needs one for the width of its gradient estimate")
+        return {"q": q, "L": L, "constants": {"bonus_scale": float(cfg.radius_scale),
+                                              "L_grad": L * float(instance.width)}}
 
     def vector_index(self, setup, d, instance):
         import numpy as np
@@ -71,7 +89,7 @@ class UCBFW(IndexPolicy):
         support = np.asarray(instance.support, dtype=float)
         widths = np.diff(support)
         hp = numeric_derivative(d)
-        scale = setup.constants["bonus_scale"] * float(instance.width)
+        scale, L_grad, q = setup.constants["bonus_scale"], setup.constants["L_grad"], setup.q
 
         def index(counts_m, tau, t):
             n = t - 1
@@ -81,13 +99,13 @@ class UCBFW(IndexPolicy):
             slope = np.asarray(hp(pooled), dtype=float)[:, None, :]
             with np.errstate(invalid="ignore"):
                 terms = np.where(surv > 0, slope * surv, 0.0)
-            return terms @ widths + scale * np.sqrt(2.0 * math.log(n) / tau)
+            return terms @ widths + L_grad * (scale * np.sqrt(2.0 * math.log(n) / tau)) ** q
 
         return index
 
     def reference_index(self, setup, d, instance, hists, n, state):
         """The partial derivatives summed level by level with plain loops, the pooled survival of integers
-        divided once, plus the bonus."""
+        divided once, plus the bonus L_grad (radius_scale sqrt(2 log n / tau_i))^q."""
         import numpy as np
 
         from rsb_theory.distortions import numeric_derivative
@@ -106,7 +124,8 @@ class UCBFW(IndexPolicy):
                     continue
                 pooled = sum(above[a][j] for a in range(K)) / n  # the pooled survival: integers divided once
                 grad += (x[j + 1] - x[j]) * float(hp(np.array([pooled]))[0]) * s_i
-            bonus = setup.constants["bonus_scale"] * float(instance.width) * math.sqrt(2.0 * math.log(n) / tau)
+            radius = setup.constants["bonus_scale"] * math.sqrt(2.0 * math.log(n) / tau)
+            bonus = setup.constants["L_grad"] * radius ** setup.q
             out.append(grad + bonus)
         return out
 

@@ -1,4 +1,5 @@
-"""The competitors UCB-FW, U-UCB, CVaR-UCB and B-CVTS: identical actions to their plain reference loops.
+"""The competitors UCB-FW, U-UCB, CVaR-UCB and B-CVTS: identical actions to their plain reference loops (the
+newer learners have their own test modules: ``test_ts_mix``, ``test_plugin_track``, ``test_m_cvts``).
 
 Bernoulli arms K = 2..6, finite-support, continuous (per-trial levels) and empirical arms; what each
 reads; B-CVTS's and CVaR-UCB's refusal outside CVaR (naming ``algo``); UCB-FW's words on a kink.
@@ -36,7 +37,7 @@ def _same_actions(algo, d, inst, T, seed=0, trials=3, **cfg):
     return res
 
 
-@pytest.mark.parametrize("algo", COMPETITORS)
+@pytest.mark.parametrize("algo", tuple(DR))
 @pytest.mark.parametrize("dr, inst", [
     (None, BernoulliInstance((0.4, 0.9))),
     ("cvar", BernoulliInstance((0.3, 0.5, 0.8))),
@@ -51,7 +52,7 @@ def test_engine_takes_the_reference_loops_actions(algo, dr, inst):
     assert len({tuple(c) for c in res.counts}) > 1  # the data matter
 
 
-@pytest.mark.parametrize("algo", COMPETITORS)
+@pytest.mark.parametrize("algo", tuple(DR))
 def test_random_bernoulli_instances_k2_to_6_and_explore(algo):
     rng = np.random.default_rng(11)
     for K in range(2, 7):
@@ -62,7 +63,7 @@ def test_random_bernoulli_instances_k2_to_6_and_explore(algo):
         _same_actions(algo, get(DR[algo]), BernoulliInstance(p), T=120, seed=K, trials=2, **cfg)
 
 
-@pytest.mark.parametrize("algo", COMPETITORS)
+@pytest.mark.parametrize("algo", tuple(DR))
 @pytest.mark.parametrize("kind", ["continuous", "empirical"])
 def test_continuous_and_empirical_arms(algo, kind):
     if kind == "continuous":

@@ -72,7 +72,7 @@ def test_a_radius_constant_has_one_meaning():
     for policy in POLICIES:
         s = run(SimConfig(T=50, trials=1), inst, get(policy.example_dr), policy.name).summary()
         assert (s["radius_constant"] is not None) == policy.uses("radius_c"), policy.name
-    assert prepare(SimConfig(T=50, trials=1), inst, d, "ucb-fw").constants == {"bonus_scale": 1.0}
+    assert prepare(SimConfig(T=50, trials=1), inst, d, "ucb-fw").constants == {"bonus_scale": 1.0, "L_grad": 1.0}
 
 
 def test_the_memory_estimate_classes_every_ucb_loop_alike():

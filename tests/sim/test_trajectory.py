@@ -10,7 +10,7 @@ from rsb_sim.config import SimConfig
 from rsb_sim.engine import run
 from rsb_sim.instances import BernoulliInstance
 from rsb_sim.options import ALGORITHMS
-from rsb_sim.policies import get_policy
+from rsb_sim.policies import catalog, get_policy
 from rsb_sim.rewards import RewardTable
 from rsb_sim.setup import prepare
 from rsb_sim.trajectory import check_record, counts_at, mean_ci, run_recorded
@@ -20,14 +20,15 @@ INST = BernoulliInstance((0.4, 0.9))
 CFG = {"rs-etc-m": {"explore": 40}, "rs-ucb-m": {"explore": 40, "radius_scale": 0.01},
        "ce-ucb-m": {"explore": 20, "radius_scale": 0.01}, "uniform": {}, "ucb1": {}, "dr-ucb": {"radius_scale": 0.01},
        "ucb-fw": {"radius_scale": 0.1}, "u-ucb": {"radius_scale": 0.1}, "cvar-ucb": {}, "b-cvts": {}}
-#: The distortion of each algorithm's run (CVaR-UCB and B-CVTS are defined for CVaR only).
+#: The distortion of each algorithm's run (CVaR-UCB and B-CVTS are defined for CVaR only); others: the policy's
+#: ``example_dr``.
 DR = {"cvar-ucb": "cvar_lower", "b-cvts": "cvar_lower"}
 
 
 @pytest.mark.parametrize("algo", ALGORITHMS)
 def test_recording_changes_nothing_and_ends_at_the_mean_regret(algo):
-    cfg = SimConfig(T=1200, trials=7, seed=5, **CFG[algo])
-    d = get(DR.get(algo, "gini"))
+    cfg = SimConfig(T=1200, trials=7, seed=5, **CFG.get(algo, {}))  # a policy not listed: its defaults
+    d = get(DR.get(algo, catalog.get(algo).example_dr))
     plain = run(cfg, INST, d, algo)
     rec = run(cfg, INST, d, algo, record=[600, 10, 100])
     assert np.array_equal(plain.regrets, rec.regrets) and np.array_equal(plain.counts, rec.counts)
