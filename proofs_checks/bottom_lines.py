@@ -75,7 +75,8 @@ def _proof_verdict(view: proof_view.ProofView) -> tuple[str, str | None]:
     steps = [s for s in view.steps if s.entry is not None]
     if not steps:
         return "unchecked", None
-    broken = next((s for s in steps if s.status in BROKEN), None)
+    # a step false only through an evident typo (its corrected form holds: impact "typo") does not break the proof
+    broken = next((s for s in steps if s.status in BROKEN and s.entry.impact != "typo"), None)
     if broken is not None:
         return "broken", broken.entry.id
     gap = next((s for s in steps if s.status == "gap"), None)
@@ -167,6 +168,9 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
         text += f"; the proof uses {node}, whose {what} is {verdict} as printed, at {places}"
     elif proof == "complete":
         text += "; every checked step of the proof holds in its context"
+        typos = [s.entry.id for s in view.steps if s.entry is not None and s.entry.impact == "typo"]
+        if typos:
+            text += f" (read with the evident correction of the typo at {', '.join(typos)})"
     elif proof == "unchecked":
         text += "; no step of its proof is checked"
     else:

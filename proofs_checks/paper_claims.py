@@ -523,6 +523,10 @@ DELTA_ERROR_USES = (("etc", "theorem: ETC upper bound"), ("ucb", "theorem:UCB up
 
 #: ``lemma:beta_lemma_monotone``: beta = 1 "for a DR with concave and strictly monotone distortion function".
 BETA_MONOTONE = "1"
+#: The proof's last sentence after ``eq:delta_min_conc_mon_analysis``: "For a strictly increasing function, the
+#: derivative h'(p) != 0 for all p in (0, 1). From eq:delta_min_conc_mon_analysis, ... Delta_min(eps) = Omega(eps),
+#: and hence beta = 1": the beta it concludes.
+BETA_MONOTONE_CONCLUSION = "1"
 
 #: ``eq:E2C``: "the total number of discrete a values may not exceed (1/eps)^(K-1)".
 GRID_SIZE_BOUND = "(1/eps)**(K - 1)"

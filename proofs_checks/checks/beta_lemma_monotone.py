@@ -130,4 +130,42 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return out
 
 
-CLAIMS = claim_map(Claim(ID, paper_claims.BETA_MONOTONE, check, mutants))
+STEP = f"{ID}#step:after:eq:delta_min_conc_mon_analysis"
+
+
+def check_conclusion(claim: Claim) -> CheckResult:
+    """The proof's conclusion: 'h'(p) != 0 on (0, 1), so by eq:delta_min_conc_mon_analysis Delta_min(eps) =
+    Omega(eps) and beta = 1', judged in the proof's context (concave, strictly increasing h; Bernoulli arms with the
+    largest mean unique): the lower bound h'(p(K)) (p(K) - p(K-1)) eps is 0 when p(K) = 1 and h'(1) = 0, which the
+    context allows, and then beta is not the printed one."""
+    printed = evaluate(claim.printed, "beta")
+    with_premise = claim.assumes("premise") == PREMISE
+    in_context = [i for i in instances() if len(set(i.p)) == len(i.p)]  # the largest mean unique
+    tried = [i for i in in_context if i.premise or not with_premise]
+    off = [i for i in tried if not abs(i.beta - printed) <= TOL]
+    holds = not off
+    repair = PREMISE if off and all(not i.premise for i in off) else None
+    ev = (f"the proof's context: h concave and strictly increasing ({', '.join(lemma_class())}), Bernoulli arms "
+          f"with distinct means ({[i.p for i in in_context if i.key == in_context[0].key]}); the step needs h'(p(K)) > 0, "
+          "but 'h'(p) != 0 for p in (0, 1)' does not cover p(K) = 1")
+    if off:
+        i = off[0]
+        ev += (f"; witness: {i.key} at p = {i.p} ({i.premise_reason}): Delta_min(eps) decays like eps^beta with beta "
+               f"= {num(i.beta, 3, 'f')}, not {claim.printed} ({i.beta_evidence})")
+        if len(off) > 1:
+            ev += "; also " + ", ".join(f"{j.key} at p = {j.p}" for j in off[1:])
+    return CheckResult(STEP, "'h'(p) != 0 on (0, 1); from eq:delta_min_conc_mon_analysis Delta_min(eps) = "
+                       f"Omega(eps), hence beta = {claim.printed}"
+                       + (f" (with {PREMISE})" if with_premise else ""), f"beta = {claim.printed}",
+                       f"beta = {claim.printed} if {PREMISE}" if repair else f"beta = {claim.printed}",
+                       decide(holds=holds, repair=repair), "numeric", ev)
+
+
+def mutants_conclusion(claim: Claim, result: CheckResult) -> list[Claim]:
+    if result.status == "conditional":
+        return [claim.assuming("premise", PREMISE, f"{PREMISE} stated")]
+    return [claim.reprinted(stronger(claim.printed, "equal"), "another beta")]
+
+
+CLAIMS = claim_map(Claim(ID, paper_claims.BETA_MONOTONE, check, mutants),
+                   Claim(STEP, paper_claims.BETA_MONOTONE_CONCLUSION, check_conclusion, mutants_conclusion))
