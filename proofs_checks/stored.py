@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
 
 from rsb_sim.files import CorruptFile, move_aside, write_bytes
+from rsb_theory.safe_files import MAX_SUMMARY, UnsafeFile, read_bytes
 
 from .ledger import CheckResult
 
@@ -279,7 +280,10 @@ def load(path: Path, key: str, mutants: bool = False, cls=CheckResult) -> list:
     CorruptLedger
         Not JSON, another format or kind, another key, entries that fail their SHA-256 or are not valid entries.
     """
-    raw = Path(path).read_bytes()
+    try:  # the one reader: a regular file of one name, no link, a stated size (rsb_theory.safe_files)
+        raw = read_bytes(path, MAX_SUMMARY, one_name=True)
+    except UnsafeFile as exc:
+        raise CorruptLedger(path, exc.predicate()) from None
     try:
         record = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
