@@ -33,6 +33,7 @@ from pathlib import Path
 
 from rsb_theory.safe_files import MAX_LOCK, UnsafeFile, held, open_lock, printable, system_dir
 
+from . import jsontext
 from .files import WriteError
 
 #: Name of the lock file in the directory it guards.
@@ -97,7 +98,7 @@ def _read(fd: int) -> dict:
 
 def _me() -> bytes:
     cmd = " ".join(["rsb", *sys.argv[1:]]) if Path(sys.argv[0]).name == "rsb" else " ".join(sys.argv)
-    return json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+    return jsontext.exact({"pid": os.getpid(), "host": socket.gethostname(),
                        "since": time.strftime("%Y-%m-%d %H:%M:%S"), "command": cmd[:300]}).encode()
 
 

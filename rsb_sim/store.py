@@ -57,7 +57,7 @@ def key_of(spec: dict) -> str:
     """
     if "threads" in spec.get("config", {}):
         spec = {**spec, "config": {k: v for k, v in spec["config"].items() if k != "threads"}}
-    text = json.dumps(with_file_digests(spec), sort_keys=True, default=str)
+    text = jsontext.exact(with_file_digests(spec), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -105,7 +105,7 @@ def _digest(data: bytes) -> str:
 def _summary_digest(summary: dict) -> str:
     """SHA-256 of the summary without its ``"store"`` record, in canonical JSON (what any reader re-derives)."""
     plain = {k: v for k, v in summary.items() if k != "store"}
-    return _digest(json.dumps(json.loads(json.dumps(plain)), sort_keys=True).encode())
+    return _digest(jsontext.exact(json.loads(jsontext.exact(plain)), sort_keys=True).encode())
 
 
 def save(directory, key: str, result) -> Path:

@@ -7,11 +7,10 @@ is one line naming the flag, exit status 2, no file and no directory behind.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 
-from . import values
+from . import values, work
 from .errors import fail
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "algo": "--algos", "scheduler": "scheduler"}
@@ -58,11 +57,17 @@ def validate(args) -> Request:
         if not any(a in ("rs-ucb-m", "ce-ucb-m", "dr-ucb") for a in algos):  # proofs_checks.compare.PAPER_RADIUS
             raise fail("--radius-scale", "scales the paper's radius (eq:UCB_confidence_sets) of rs-ucb-m, ce-ucb-m "
                                          "and dr-ucb, and none of them is in --algos; leave it out")
+    sweep = values.sweep_options(args, default_jobs=1)
+    chunk = sweep.get("chunk", work.SWEEP_CHUNK)
+    hint = "fewer algorithms or trials, or shorter --Ts"
+    work.check(work.runs(algos, K, Ts, trials, None), args, hint)
+    work.check_memory(work.runs_memory(algos, K, Ts, trials, None, chunk, int(sweep.get("jobs") or 1)), args, hint)
+    work.check_chunks(trials, chunk)
     check_out(args.out)
     fields = {"algos": tuple(algos), "Ts": tuple(Ts), "trials": trials, "seed": seed, "dr": dr,
               "params": tuple(params.items()), "p": None if p is None else tuple(p), "arms": arms,
               "radius_scale": rs}
-    return Request(None, fields, args.out, values.sweep_options(args, default_jobs=1), args.format,
+    return Request(None, fields, args.out, sweep, args.format,
                    bool(args.quiet))
 
 
@@ -76,5 +81,7 @@ def execute(req: Request) -> str:
         progress = tqdm_progress("rsb compare")
     res = compare(CompareRequest(**req.fields), req.out, progress, **req.sweep)
     if req.format == "json":
-        return json.dumps(res, indent=1, default=str)
+        from rsb_sim import jsontext
+
+        return jsontext.dumps(res, indent=1, default=str)
     return format_summary(res)

@@ -77,10 +77,11 @@ def _explain(message: str, parser: Parser) -> str:
     m = re.match(r"argument ([^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
     if m:
         flag, value, known = m.groups()
-        known = ", ".join(k.strip(" '") for k in known.split(","))
+        names = [k.strip(" '") for k in known.split(",")]
+        known = ", ".join(names)
         what = "command" if flag.startswith("{") or flag == "command" else "value"
         flag = "command" if what == "command" else flag
-        return f"argument '{flag}': unknown {what} {value!r}; write one of: {known}"
+        return f"argument '{flag}': unknown {what} {value!r}{_did_you_mean(value, names)}; write one of: {known}"
     m = re.match(r"argument ([^:]+): expected one argument", message)
     if m:
         flag = m.group(1).split("/")[0]
@@ -93,6 +94,16 @@ def _explain(message: str, parser: Parser) -> str:
     if m:
         return f"argument '{m.group(1).split('/')[0]}': {m.group(2)}"
     return message
+
+
+def _did_you_mean(word: str, known) -> str:
+    """`` (did you mean X?)`` for the known name closest to ``word`` (case and ``_``/``-`` aside), or nothing."""
+    import difflib
+
+    norm = {k.lower().replace("_", "-"): k for k in known}
+    w = str(word).lower().replace("_", "-")
+    hit = [w] if w in norm else difflib.get_close_matches(w, list(norm), n=1, cutoff=0.6)
+    return f" (did you mean {norm[hit[0]]}?)" if hit else ""
 
 
 def _subparser(top: Parser, ns) -> Parser:
@@ -108,8 +119,9 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
     sub = _subparser(top, ns)
     first = extras[0]
     if first.startswith("-"):
-        return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}; see {sub.prog} --help",
-                          sub.prog)
+        flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
+        return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}"
+                          f"{_did_you_mean(first.split('=')[0], flags)}; see {sub.prog} --help", sub.prog)
     # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4" (or behind "--p=0.4")
     for j, token in enumerate(argv):
         if token != first or j < 1:
@@ -352,6 +364,7 @@ def build_parser() -> Parser:
     r.option("--seed", "--seed 0", default=None, help="root seed (default 0)")
     _format(r)
     _sweep(r, "the number of CPUs")
+    _max_memory(r)
     _quiet(r)
     r.set_defaults(module="reproduce")
 
@@ -373,6 +386,7 @@ def build_parser() -> Parser:
              help="output directory (runs are cached in OUT/runs: reruns resume)")
     _format(c)
     _sweep(c, "1")
+    _max_work(c)
     _quiet(c)
     c.set_defaults(module="compare")
 
