@@ -43,13 +43,13 @@ def check_out(out) -> Path:
         raise ValueError("argument 'out': an output directory is required")
     path = Path(out)
     shown = str(path)  # shown by repr(): control characters escaped
+    _check_names(path, shown)  # first: a name too long for the system makes every later look-up fail
     top = system_dir(path)
     if top is not None:
         raise ValueError(f"argument 'out': {shown!r} is a directory of the system ({top}); give a directory of "
                          f"your own")
     if path.exists() and not path.is_dir():
         raise ValueError(f"argument 'out': {shown!r} exists and is not a directory")
-    _check_names(path, shown)
     probe = path
     while not probe.exists():
         if os.path.lexists(probe):
@@ -96,9 +96,13 @@ def _check_names(path: Path, shown: str) -> None:
 
 
 def _existing(path: Path) -> Path:
-    probe = path.absolute()
-    while not probe.exists() and probe.parent != probe:
-        probe = probe.parent
+    """The nearest ancestor of ``path`` that exists (looked up from the top: a long name below fails no look-up)."""
+    probe = Path(path.absolute().anchor)
+    for part in path.absolute().parts[1:]:
+        nxt = probe / part
+        if len(os.fsencode(part)) > 255 or not os.path.isdir(nxt):
+            break
+        probe = nxt
     return probe
 
 
