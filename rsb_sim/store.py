@@ -122,6 +122,9 @@ def save_arrays(directory, key: str, summary: dict, regrets: np.ndarray, counts:
         Naming the file and the cause (full disk, permission, read-only); no partial file is left.
     """
     directory = Path(directory)
+    # the summary as the file holds it (strict JSON: a non-finite number is null with its reason beside it), so
+    # that its digest is the one a reader re-derives from the file
+    summary = jsontext.finite(summary)
     buf = io.BytesIO()
     np.savez(buf, regrets=regrets, counts=counts)
     npz = buf.getvalue()
