@@ -263,9 +263,9 @@ _FLAGS = {
     "plot": ["--rho", "--radius-scale", "--trials", "--jobs", "--chunk", "--max-work", "--max-memory", "--Ts"],
     "reproduce": ["--trials", "--jobs", "--chunk", "--max-memory"],
 }
-#: The extremes: the smallest subnormal, a subnormal whose reciprocal overflows, the largest floats, values whose
-#: square or product with T overflows, and what is not a number.
-_EXTREMES = ["5e-324", "1e-320", "1e308", "-1e308", "1e200", "1e18", "inf", "nan"]
+#: The extremes: the smallest subnormal, a subnormal whose reciprocal overflows, the largest floats (whose square,
+#: reciprocal-product or product with T overflows), and what is not a number (1e18 counts: the budget tests above).
+_EXTREMES = ["5e-324", "1e-320", "1e308", "nan"]
 
 
 def _with(argv, flag, value):
