@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from .errors import UsageError
+from .errors import UsageError, did_you_mean
 from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, EXTENSIONS, FORMATS, GRIDS, METHODS, PLOTS
 from .values import PROBS_ROUNDING
 
@@ -81,7 +81,7 @@ def _explain(message: str, parser: Parser) -> str:
         known = ", ".join(names)
         what = "command" if flag.startswith("{") or flag == "command" else "value"
         flag = "command" if what == "command" else flag
-        return f"argument '{flag}': unknown {what} {value!r}{_did_you_mean(value, names)}; write one of: {known}"
+        return f"argument '{flag}': unknown {what} {value!r}{did_you_mean(value, names)}; write one of: {known}"
     m = re.match(r"argument ([^:]+): expected one argument", message)
     if m:
         flag = m.group(1).split("/")[0]
@@ -94,16 +94,6 @@ def _explain(message: str, parser: Parser) -> str:
     if m:
         return f"argument '{m.group(1).split('/')[0]}': {m.group(2)}"
     return message
-
-
-def _did_you_mean(word: str, known) -> str:
-    """`` (did you mean X?)`` for the known name closest to ``word`` (case and ``_``/``-`` aside), or nothing."""
-    import difflib
-
-    norm = {k.lower().replace("_", "-"): k for k in known}
-    w = str(word).lower().replace("_", "-")
-    hit = [w] if w in norm else difflib.get_close_matches(w, list(norm), n=1, cutoff=0.6)
-    return f" (did you mean {norm[hit[0]]}?)" if hit else ""
 
 
 def _subparser(top: Parser, ns) -> Parser:
@@ -121,7 +111,7 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
     if first.startswith("-"):
         flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
         return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}"
-                          f"{_did_you_mean(first.split('=')[0], flags)}; see {sub.prog} --help", sub.prog)
+                          f"{did_you_mean(first.split('=')[0], flags)}; see {sub.prog} --help", sub.prog)
     # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4" (or behind "--p=0.4")
     for j, token in enumerate(argv):
         if token != first or j < 1:

@@ -20,7 +20,7 @@ from typing import Mapping
 from rsb_theory import expressions as ex
 from rsb_theory.laws.spec import MAX_REWARD, reward_too_large
 
-from .errors import UsageError, fail
+from .errors import UsageError, did_you_mean, fail
 from .names import DISTORTIONS, EXTENSIONS
 
 #: A row of ``--probs`` whose masses sum to 1 within this much *per mass* is accepted and divided by
@@ -272,9 +272,7 @@ def distortion(text, flag: str, param_names=()) -> str:
         known = DISTORTIONS + EXTENSIONS
         if name.lower() in known:  # names are case-insensitive (Gini, CVaR); expressions are not
             return name.lower()
-        from .parser import _did_you_mean
-
-        raise fail(flag, f"{name!r} is neither a registered distortion{_did_you_mean(name, known)} "
+        raise fail(flag, f"{name!r} is neither a registered distortion{did_you_mean(name, known)} "
                          f"({', '.join(known)}, or dual(NAME)) nor an expression in u")
     try:
         ex.check(text, flag, ("u", *param_names))
