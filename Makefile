@@ -25,8 +25,11 @@ demo: install
 	$(BIN)/rsb derive --h "u**0.3*(1-u)" --p 0.2,0.9
 	$(BIN)/rsb reproduce regret-vs-T --out demo-figures --trials 20
 
+# on every core (pytest-xdist; PYTEST_WORKERS=1 for one process): the ledger is computed once per run and shared
+# by the workers (tests/conftest.py); no test's result depends on the number of workers
+PYTEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest -q --durations=10
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --durations=10
 
 docs: install
 	$(BIN)/rsb verify --format md > docs/ledger.md

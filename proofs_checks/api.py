@@ -29,6 +29,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from rsb_sim import jsontext
+
 __all__ = ["distortion", "profile", "optimum", "simulate", "compare", "ledger", "findings", "Report", "Comparison",
            "Findings"]
 
@@ -64,6 +66,9 @@ def distortion(h, **params):
         if params:
             raise ValueError("argument 'params': h is already a Distortion with its parameters fixed")
         return h
+    if not isinstance(h, str):
+        raise ValueError(f"argument 'h': need a name or an expression in u (text), or a Distortion, got "
+                         f"{type(h).__name__} {str(h)[:60]!r}")
     return resolve(h, **params)
 
 
@@ -100,26 +105,25 @@ class Report:
 
     def to_json(self) -> str:
         """The command's ``--format json`` text."""
-        return json.dumps(self.data, indent=2)
+        return jsontext.dumps(self.data, indent=2)
 
 
 def _arms(p=None, support=None, probs=None, arms=None, *, required: bool = True):
     """``(means, laws)``: Bernoulli means, or the laws of ``support``/``probs`` or ``arms`` (one of them)."""
     given = [name for name, v in (("p", p), ("support", support), ("arms", arms)) if v is not None]
     if probs is not None and support is None:
-        raise ValueError("argument 'support': finite laws need both support and probs")
+        raise ValueError("argument 'probs': needs support beside it: finite laws need both support and probs")
     if len(given) > 1:
         raise ValueError(f"argument '{given[1]}': give one of p, support/probs or arms, not {' and '.join(given)}")
     if p is not None:
-        means = tuple(float(x) for x in p)
-        if len(means) < 2:
-            raise ValueError(f"argument 'p': need K >= 2 Bernoulli means, got {list(p)!r}")
-        return means, None
+        from rsb_theory import arguments
+
+        return arguments.probabilities(p, "p"), None
     if support is not None:
         from rsb_theory.laws.build import finite_laws
 
         if probs is None:
-            raise ValueError("argument 'probs': finite laws need both support and probs")
+            raise ValueError("argument 'support': needs probs beside it: finite laws need both support and probs")
         return None, finite_laws(support, probs, flag="probs")
     if arms is not None:
         if isinstance(arms, str):
@@ -232,13 +236,97 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     from rsb_sim import options as sim_options
     from rsb_sim.config import SimConfig
     from rsb_sim.engine import run
+    from rsb_theory import arguments
 
-    algo = sim_options.catalog.get(algo)  # ValueError naming algo for an unknown name
+    algo = _algo(algo)
+    max_work, max_memory = options.pop("max_work", None), options.pop("max_memory", None)
+    _known_options(options)
+    T = arguments.count(T, "T", 1)
+    trials = arguments.count(trials, "trials", 1)
+    seed = arguments.count(seed, "seed", 0)
+    options = {k: _option(k, v) for k, v in options.items()}
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)
     sim_options.check_applies(algo, [k for k, v in options.items() if v is not None])
+    K = len(means) if means is not None else len(laws)
+    _budget(algo, K, T, trials, options.get("eps") if "eps" in algo.reads else None, record, max_work, max_memory)
     cfg = SimConfig(T=T, trials=trials, seed=seed, **{k: v for k, v in options.items() if v is not None})
     return run(cfg, _instance(algo, T, means, laws, options.get("quantize"), support, probs), d, algo, record=record)
+
+
+#: Options of :func:`simulate` that are counts (the others are numbers).
+_COUNT_OPTIONS = ("explore", "quantize", "threads")
+
+
+def _algo(algo):
+    """The policy of an algorithm's name (case aside; ValueError naming ``algo`` with a "did you mean" otherwise),
+    or a user's own policy object as it is (:mod:`rsb_sim.policies.user`)."""
+    from rsb_sim import options as sim_options
+    from rsb_theory import arguments
+
+    if not isinstance(algo, str):
+        return sim_options.catalog.get(algo)  # a Policy object, else ValueError naming algo
+    if algo.lower() in sim_options.ALGORITHMS:
+        return sim_options.catalog.get(algo.lower())
+    near = arguments.closest(algo, sim_options.ALGORITHMS)
+    hint = f" (did you mean {near}?)" if near else ""
+    raise ValueError(f"argument 'algo': unknown algorithm {algo!r}{hint}; known: {', '.join(sim_options.ALGORITHMS)}")
+
+
+def _known_options(options) -> None:
+    """ValueError naming an option that no algorithm has (a typo: ``radius_scal``), with a "did you mean"."""
+    from rsb_sim import options as sim_options
+    from rsb_theory import arguments
+
+    known = sorted({k for reads in sim_options.READS.values() for k in reads} | set(_COUNT_OPTIONS))
+    for name in options:
+        if name not in known:
+            near = arguments.closest(name, known)
+            hint = f"did you mean {near}? " if near else ""
+            raise ValueError(f"argument '{name}': unknown option; {hint}known: {', '.join(known)}, max_work, "
+                             f"max_memory")
+
+
+def _option(name: str, value):
+    """An option's value through the shared validator (None: not given)."""
+    from rsb_theory import arguments
+
+    if value is None:
+        return None
+    if name in _COUNT_OPTIONS:
+        return arguments.count(value, name, 1)
+    if isinstance(value, str):
+        return value  # an expression in T (eps, explore): SimConfig reads it
+    return arguments.number(value, name)
+
+
+def _budget(algo, K: int, T: int, trials: int, eps, record, max_work, max_memory) -> None:
+    """The command line's work and memory estimates (:mod:`rsb_theory.workload`), with its default limits:
+    ValueError naming ``eps`` (a grid no budget can index), ``max_work`` or ``max_memory``."""
+    from rsb_theory import arguments, workload
+
+    if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not 0 < eps <= 1:
+        eps = None if eps is not None else _experiments_eps(K, T)
+    work = workload.simulate_work(algo.name, K, T, trials, eps, grid=algo.grid)
+    if work.points > 2**63 - 1:
+        raise ValueError(f"argument 'eps': the grid has {workload._num(work.points)} points, more than rsb can index "
+                         f"(2^63); use a coarser eps")
+    lim = workload.DEFAULT_MAX_WORK if max_work is None else arguments.count(max_work, "max_work", 1)
+    msg = work.refusal(lim, "max_work", "a coarser eps, fewer arms or trials, or a shorter T")
+    if msg:
+        raise ValueError(f"argument 'max_work': {msg}")
+    mem = workload.simulate_memory(algo.name, K, T, trials, eps, record is not None, state=algo.state,
+                                   grid=algo.grid)
+    lim = workload.DEFAULT_MAX_MEMORY if max_memory is None else arguments.count(max_memory, "max_memory", 1)
+    msg = mem.refusal(lim, "max_memory", "fewer trials, arms or a shorter T")
+    if msg:
+        raise ValueError(f"argument 'max_memory': {msg}")
+
+
+def _experiments_eps(K: int, T: int) -> float | None:
+    import math
+
+    return math.sqrt(K * math.log(T) / T) if T > 1 and K * math.log(T) < T else None
 
 
 @dataclass(frozen=True)
@@ -356,21 +444,25 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     from rsb_sim import options as sim_options
     from rsb_sim.config import SimConfig
     from rsb_sim.engine import run
+    from rsb_theory import arguments
 
     from . import compare as cmp
 
-    policies = [sim_options.catalog.get(a) for a in algos]  # ValueError naming algo for an unknown name
+    # "ucb-fw,u-ucb" is two names, not characters; a user's policy object is taken as it is
+    policies = [_algo(a) for a in (arguments.names(algos, "algos") if isinstance(algos, str) else list(algos))]
     algos = [a.name for a in policies]
     if not algos or len(set(algos)) != len(algos):
         raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")
     by_name = dict(zip(algos, policies))
     if (Ts is None) == (T is None):
         raise ValueError("argument 'Ts': give the horizons Ts (or one horizon T), not both")
-    Ts = [int(T)] if Ts is None else [int(x) for x in Ts]
+    Ts = [arguments.count(T, "T", 1)] if Ts is None else [arguments.count(x, "Ts", 1) for x in Ts]
     if not Ts or Ts != sorted(set(Ts)):
         raise ValueError(f"argument 'Ts': need distinct increasing horizons, got {Ts!r}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 2:
         raise ValueError(f"argument 'trials': need an integer >= 2 (the tests pair trials), got {trials!r}")
+    max_work, max_memory = options.pop("max_work", None), options.pop("max_memory", None)
+    _known_options(options)
     given = [k for k, v in options.items() if v is not None]
     for name in given:
         if not any(name in by_name[a].reads for a in algos):
@@ -381,6 +473,11 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
         refusal = algo.refusal(d.key)
         if refusal is not None:
             raise ValueError(refusal)
+    K = len(means) if means is not None else len(laws)
+    for algo in policies:  # the command line's estimates and default limits, before any run
+        for T_j in Ts:
+            _budget(algo, K, T_j, trials, options.get("eps") if "eps" in algo.reads else None, record, max_work,
+                    max_memory)
     # the request rsb compare would build: the same specs, so the same streams and options for every run
     extra = {k: options[k] for k in given if k != "radius_scale"}
     req = cmp.CompareRequest(

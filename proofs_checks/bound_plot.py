@@ -40,6 +40,7 @@ from pathlib import Path
 from rsb_theory import expressions
 from rsb_theory.safe_files import own_dir
 
+from rsb_sim import jsontext
 from rsb_sim import options as sim_options
 from rsb_sim.policies import catalog
 from rsb_sim.interrupt import kept
@@ -72,6 +73,9 @@ def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radiu
     """
     if algo not in sim_options.ALGORITHMS:
         raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
+    if algo not in BOUNDED:  # refused before any run: a figure with no bound on it is not what was asked for
+        raise ValueError(f"argument 'algo': {algo} has no regret bound in the paper to plot; plot bounds draws the "
+                         f"theorems' bounds of {', '.join(BOUNDED)} (rsb compare runs the others)")
     Ts = tuple(int(t) for t in Ts)
     if len(Ts) < 2 or len(set(Ts)) != len(Ts) or list(Ts) != sorted(Ts) or Ts[0] < 2:
         raise ValueError(f"argument 'Ts': need at least two distinct increasing horizons >= 2, got {Ts!r}")
@@ -175,7 +179,7 @@ def _evaluate(dr: str, params: dict, p: tuple, algo: str, Ts: tuple, keys: list[
         fit = derived["constant"] * shape(T) if derived["constant"] is not None else None
         q05, q50, q95 = (float(v) for v in np.quantile(reg, [0.05, 0.5, 0.95]))
         rows.append({
-            "dr": dr, "params": json.dumps(params, sort_keys=True),
+            "dr": dr, "params": jsontext.exact(params, sort_keys=True),
             "p": arms if arms is not None else " ".join(f"{v:g}" for v in p),
             "algo": algo, "T": T, "eps": summary["eps"], "trials": n, "mean_regret": m, "std_regret": std,
             "stderr": se, "ci_low": m - 1.96 * se, "ci_high": m + 1.96 * se, "q05": q05, "q50": q50, "q95": q95,

@@ -20,7 +20,7 @@ node's block and opens its ledger rows (their evidence expanded, outlined).  Ope
 from __future__ import annotations
 
 import html
-import json
+from rsb_sim import jsontext
 import re
 from urllib.parse import quote
 
@@ -245,7 +245,7 @@ def render(entries: list[CheckResult], anchor) -> str:
 
 def _json(data) -> str:
     # inside <script>: no '</' can close the element early
-    return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    return jsontext.dumps(data, indent=None, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
 
 
 CSS = """

@@ -43,6 +43,7 @@ def check_out(out) -> Path:
         raise ValueError("argument 'out': an output directory is required")
     path = Path(out)
     shown = str(path)  # shown by repr(): control characters escaped
+    _check_names(path, shown)  # first: a name too long for the system makes every later look-up fail
     top = system_dir(path)
     if top is not None:
         raise ValueError(f"argument 'out': {shown!r} is a directory of the system ({top}); give a directory of "
@@ -61,10 +62,48 @@ def check_out(out) -> Path:
         raise ValueError(f"argument 'out': {str(probe)!r} is not a directory")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise ValueError(f"argument 'out': {str(probe)!r} is not writable")
+    if probe != path and probe.resolve() == Path("/"):
+        first = path.absolute().parts[:2]
+        raise ValueError(f"argument 'out': {shown!r} would create {os.path.join(*first)!r} at the top of the file "
+                         f"system; make its parent yourself if that is meant, or give a directory below one of yours")
     if probe == path:
         for name in OWN_NAMES:
             _check_own(path / name)
     return path
+
+
+#: Longest name rsb gives a file: the temporary name of an atomic write adds ``.<8 hex>.tmp`` and rsb's own names
+#: (``runs/<16 hex>.json``) to the directory's path.
+_NAME_SLACK = 16
+
+
+def _check_names(path: Path, shown: str) -> None:
+    """Every component of ``path`` within the file system's name length, the whole within its path length (with room
+    for the names rsb writes below it): refused now, naming --out, instead of failing at the first write."""
+    try:
+        name_max = os.pathconf(_existing(path), "PC_NAME_MAX")
+        path_max = os.pathconf(_existing(path), "PC_PATH_MAX")
+    except (OSError, ValueError):
+        name_max, path_max = 255, 4096
+    for part in path.parts:
+        if len(os.fsencode(part)) > name_max - _NAME_SLACK:
+            raise ValueError(f"argument 'out': the name {part[:40]!r}... is {len(os.fsencode(part))} bytes long; "
+                             f"this file system allows {name_max} (rsb needs {_NAME_SLACK} more for its temporary "
+                             f"files); use a shorter name")
+    if len(os.fsencode(str(path.absolute()))) > path_max - 64:
+        raise ValueError(f"argument 'out': the path is {len(os.fsencode(str(path.absolute())))} bytes long, beyond "
+                         f"what this file system allows ({path_max} with rsb's own names below it); use a shorter path")
+
+
+def _existing(path: Path) -> Path:
+    """The nearest ancestor of ``path`` that exists (looked up from the top: a long name below fails no look-up)."""
+    probe = Path(path.absolute().anchor)
+    for part in path.absolute().parts[1:]:
+        nxt = probe / part
+        if len(os.fsencode(part)) > 255 or not os.path.isdir(nxt):
+            break
+        probe = nxt
+    return probe
 
 
 def _check_own(path: Path) -> None:

@@ -27,7 +27,7 @@ import html
 import re
 from pathlib import Path
 
-from rsb_theory.safe_files import MAX_FIGURE, read_bytes
+from rsb_theory.safe_files import MAX_CAPTION, MAX_FIGURE, read_bytes, read_head
 
 from . import findings, graph_svg, paper_labels, proof_view
 from .ledger import STATUSES, CheckResult, counts, summary
@@ -88,18 +88,29 @@ def figures(out: Path, docs: Path | None = DOCS_FIGURES) -> list[tuple[str, str,
             for name, (p, data, own) in found.items()]
 
 
+def _caption_text(path: Path) -> str | None:
+    """The first :data:`~rsb_theory.safe_files.MAX_CAPTION` bytes of a file beside a figure, as text, through the one
+    reader (a regular file, no link, a stated size: the page is published, a planted link or a huge file must not
+    reach it); None when there is no such file or it is refused."""
+    try:
+        data = read_head(path, MAX_CAPTION)
+    except OSError:  # rsb_theory.safe_files.UnsafeFile included: no caption from it
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
 def _csv_header(path: Path) -> dict | None:
     """The JSON of the ``#`` lines of a CSV written by :func:`proofs_checks.outputs.csv_text` (None: none)."""
     import json
 
-    if not path.is_file():
+    text = _caption_text(path)
+    if text is None:
         return None
     lines = []
-    with open(path) as fh:
-        for line in fh:
-            if not line.startswith("#"):
-                break
-            lines.append(line[1:])
+    for line in text.splitlines(keepends=True):
+        if not line.startswith("#"):
+            break
+        lines.append(line[1:])
     try:
         return json.loads("".join(lines)) if lines else None
     except ValueError:
@@ -143,11 +154,13 @@ def caption(path: Path, own: bool) -> str:
                 f"--dr '{head.get('dr')}'{params}{inst} --algo {head['algo']} --out DIR --Ts "
                 f"{','.join(str(t) for t in head['Ts'])} --trials {head.get('trials')} --seed {head.get('seed')}{opts}; "
                 f"{head.get('trials')} trials per horizon; {where}.")
-    summary = path.parent / "simulate.json"
-    if path.stem == "trajectory" and summary.is_file():
+    text = _caption_text(path.parent / "simulate.json") if path.stem == "trajectory" else None
+    if text is not None:
         try:
-            s = json.loads(summary.read_text())
+            s = json.loads(text)
         except ValueError:
+            s = {}
+        if not isinstance(s, dict):
             s = {}
         return (f"Regret over time of one run (no figure of the paper). Source: rsb simulate --algo {s.get('algo')} "
                 f"--dr '{s.get('distortion')}' --T {s.get('T')} --trials {s.get('trials')} --record ... --out DIR; "

@@ -34,6 +34,7 @@ only to compute.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import json
 import os
@@ -45,7 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Protocol, Sequence
 
-from rsb_sim.files import CorruptFile, move_aside, write_bytes
+from rsb_sim import jsontext
+from rsb_sim.files import CorruptFile, WriteError, move_aside, write_bytes
+from rsb_theory.safe_files import MAX_SUMMARY, UnsafeFile, read_bytes
 
 from .ledger import COMPUTING_PACKAGES, CheckResult
 
@@ -262,7 +265,7 @@ def decode(data, cls=CheckResult) -> list:
 
 
 def _entries_text(plain: list[dict]) -> bytes:
-    return json.dumps(plain, ensure_ascii=False, separators=(",", ":")).encode()
+    return jsontext.exact(plain, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 # ------------------------------------------------------------------------------------ save and load
@@ -280,7 +283,11 @@ def save(path: Path, key: str, entries: Sequence, versions: Mapping[str, str], p
     record = {"format": FORMAT, "kind": "ledger+mutants" if mutants else "ledger", "key": key,
               "python": python, "versions": dict(versions), "count": len(plain),
               "entries_sha256": hashlib.sha256(_entries_text(plain)).hexdigest(), "entries": plain}
-    return write_bytes(path, json.dumps(record, ensure_ascii=False, indent=1).encode() + b"\n")
+    try:
+        text = jsontext.exact(record, ensure_ascii=False, indent=1)
+    except ValueError as exc:  # a value that is not a finite number: not stored (recomputed next time)
+        raise WriteError(path, OSError(errno.EINVAL, f"not stored: {exc}")) from None
+    return write_bytes(path, text.encode() + b"\n")
 
 
 def load(path: Path, key: str, mutants: bool = False, cls=CheckResult) -> list:
@@ -293,7 +300,10 @@ def load(path: Path, key: str, mutants: bool = False, cls=CheckResult) -> list:
     CorruptLedger
         Not JSON, another format or kind, another key, entries that fail their SHA-256 or are not valid entries.
     """
-    raw = Path(path).read_bytes()
+    try:  # the one reader: a regular file of one name, no link, a stated size (rsb_theory.safe_files)
+        raw = read_bytes(path, MAX_SUMMARY, one_name=True)
+    except UnsafeFile as exc:
+        raise CorruptLedger(path, exc.predicate()) from None
     try:
         record = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -31,8 +31,9 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from rsb_theory.safe_files import MAX_LOCK, UnsafeFile, open_lock, printable, system_dir
+from rsb_theory.safe_files import MAX_LOCK, UnsafeFile, held, open_lock, printable, system_dir
 
+from . import jsontext
 from .files import WriteError
 
 #: Name of the lock file in the directory it guards.
@@ -97,7 +98,7 @@ def _read(fd: int) -> dict:
 
 def _me() -> bytes:
     cmd = " ".join(["rsb", *sys.argv[1:]]) if Path(sys.argv[0]).name == "rsb" else " ".join(sys.argv)
-    return json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+    return jsontext.exact({"pid": os.getpid(), "host": socket.gethostname(),
                        "since": time.strftime("%Y-%m-%d %H:%M:%S"), "command": cmd[:300]}).encode()
 
 
@@ -189,7 +190,10 @@ def hold(directory, wait: float = 0.0, on_wait=None):
         pass  # the lock holds without its description (a full disk); the holder is then "another process"
     _held[key] = 1
     try:
-        yield path
+        # every file of the run below the directory is reached from the descriptor opened now, no link followed
+        # (rsb_theory.safe_files.held): a sub-directory swapped for a link mid-run is refused, not written through
+        with held(directory):
+            yield path
     finally:
         del _held[key]
         try:  # while still holding it: a waiting run then locks a fresh file; only the file this run locked

@@ -23,12 +23,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
-from rsb_theory.safe_files import MAX_ARRAYS, MAX_SUMMARY, UnsafeFile, read_bytes
+from rsb_theory.safe_files import MAX_ARRAYS, MAX_SUMMARY, UnsafeFile, lexists, read_bytes
 
 from . import jsontext
 from .files import CorruptFile, move_aside, write_bytes
@@ -58,7 +57,7 @@ def key_of(spec: dict) -> str:
     """
     if "threads" in spec.get("config", {}):
         spec = {**spec, "config": {k: v for k, v in spec["config"].items() if k != "threads"}}
-    text = json.dumps(with_file_digests(spec), sort_keys=True, default=str)
+    text = jsontext.exact(with_file_digests(spec), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -106,7 +105,7 @@ def _digest(data: bytes) -> str:
 def _summary_digest(summary: dict) -> str:
     """SHA-256 of the summary without its ``"store"`` record, in canonical JSON (what any reader re-derives)."""
     plain = {k: v for k, v in summary.items() if k != "store"}
-    return _digest(json.dumps(json.loads(json.dumps(plain)), sort_keys=True).encode())
+    return _digest(jsontext.exact(json.loads(jsontext.exact(plain)), sort_keys=True).encode())
 
 
 def save(directory, key: str, result) -> Path:
@@ -123,6 +122,9 @@ def save_arrays(directory, key: str, summary: dict, regrets: np.ndarray, counts:
         Naming the file and the cause (full disk, permission, read-only); no partial file is left.
     """
     directory = Path(directory)
+    # the summary as the file holds it (strict JSON: a non-finite number is null with its reason beside it), so
+    # that its digest is the one a reader re-derives from the file
+    summary = jsontext.finite(summary)
     buf = io.BytesIO()
     np.savez(buf, regrets=regrets, counts=counts)
     npz = buf.getvalue()
@@ -134,13 +136,13 @@ def save_arrays(directory, key: str, summary: dict, regrets: np.ndarray, counts:
 
 def exists(directory, key: str) -> bool:
     """Both files of ``key`` are present (not checked: :func:`check`)."""
-    return (Path(directory) / f"{key}.json").exists() and (Path(directory) / f"{key}.npz").exists()
+    return lexists(Path(directory) / f"{key}.json") and lexists(Path(directory) / f"{key}.npz")
 
 
 def _read(directory: Path, key: str) -> tuple[dict, dict]:
     jpath, zpath = directory / f"{key}.json", directory / f"{key}.npz"
     try:
-        summary = json.loads(read_bytes(jpath, MAX_SUMMARY).decode())
+        summary = json.loads(read_bytes(jpath, MAX_SUMMARY, one_name=True).decode())
     except UnsafeFile as exc:
         raise CorruptResult(jpath, exc.reason) from None
     except (ValueError, UnicodeDecodeError) as exc:
@@ -157,7 +159,7 @@ def _read(directory: Path, key: str) -> tuple[dict, dict]:
     if record.get("summary_sha256") != _summary_digest(summary):
         raise CorruptResult(jpath, "summary does not match its checksum")
     try:
-        npz = read_bytes(zpath, MAX_ARRAYS)
+        npz = read_bytes(zpath, MAX_ARRAYS, one_name=True)
     except FileNotFoundError:
         raise CorruptResult(zpath, "missing (its summary is present)") from None
     except UnsafeFile as exc:
@@ -180,7 +182,7 @@ def check(directory, key: str) -> str | None:
     checksum that does not match, a result written under another key are named.
     """
     directory = Path(directory)
-    if not os.path.lexists(directory / f"{key}.json"):
+    if not lexists(directory / f"{key}.json"):
         return "missing"
     try:
         _read(directory, key)
@@ -198,7 +200,7 @@ def load(directory, key: str) -> tuple[dict, dict]:
         A file missing, cut short, altered, or written under another key.
     """
     directory = Path(directory)
-    if not os.path.lexists(directory / f"{key}.json"):
+    if not lexists(directory / f"{key}.json"):
         raise CorruptResult(directory / f"{key}.json", "missing")
     return _read(directory, key)
 
@@ -206,4 +208,4 @@ def load(directory, key: str) -> tuple[dict, dict]:
 def set_aside(directory, key: str) -> list[Path]:
     """Move the files of ``key`` (those present) into ``directory/corrupt/``; return where they went."""
     directory = Path(directory)
-    return [move_aside(p) for p in (directory / f"{key}.json", directory / f"{key}.npz") if os.path.lexists(p)]
+    return [move_aside(p) for p in (directory / f"{key}.json", directory / f"{key}.npz") if lexists(p)]

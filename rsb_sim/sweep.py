@@ -48,7 +48,6 @@ Executors (workers only simulate; the calling process writes every file):
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +58,7 @@ from rsb_theory.safe_files import no_link, own_dir
 from . import store
 from .config import available_cpus
 from .dirlock import hold, to_stderr
-from .files import remove_temporaries
+from .files import remove_empty_dir, remove_temporaries, remove_tree
 from .interrupt import deferred, kept
 from .trajectory import mean_ci, trajectory_points
 from .workers import WorkerLost, worker_pool
@@ -229,11 +228,8 @@ def _finish(out: Path, spec: dict, key: str, chunks: list[Chunk]) -> None:
     parts = [store.load(cdir, c.name) for c in chunks]
     summary, regrets, counts = merge(parts, spec)
     store.save_arrays(out, key, summary, regrets, counts)
-    shutil.rmtree(cdir, ignore_errors=True)
-    try:
-        cdir.parent.rmdir()  # out/chunks, once no run has chunks left
-    except OSError:
-        pass
+    remove_tree(cdir)  # through the held directory's descriptor: no link followed (rsb_sim.files)
+    remove_empty_dir(cdir.parent)  # out/chunks, once no run has chunks left
 
 
 def _cost(c: Chunk) -> int:
@@ -378,7 +374,7 @@ def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk,
         if _usable(out, k, notify):
             done.complete.add(k)
             if no_link(_chunk_dir(out, k)):  # merged, but interrupted before the chunks were removed
-                shutil.rmtree(_chunk_dir(out, k), ignore_errors=True)
+                remove_tree(_chunk_dir(out, k))
         else:
             pending[k] = (s, chunks_of(s, k, chunk))
     todo = []
@@ -386,7 +382,7 @@ def _sweep_held(specs, keys, out: Path, executor, client, progress, jobs, chunk,
         cdir = _chunk_dir(out, k)
         if no_link(cdir):
             remove_temporaries(cdir, _STORED)
-        missing = [c for c in cs if not (cdir.exists() and _usable(cdir, c.name, notify))]
+        missing = [c for c in cs if not (no_link(cdir) and _usable(cdir, c.name, notify))]
         done.chunks[k] = len(cs) - len(missing)
         done.total[k] = len(cs)
         todo += missing

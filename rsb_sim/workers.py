@@ -71,7 +71,15 @@ class WorkerPool:
 
     @staticmethod
     def result(future: cf.Future):
-        """``future.result()``; a pool broken while this process is being stopped raises :class:`Interrupted`."""
+        """``future.result()``; a pool broken while this process is being stopped raises :class:`Interrupted`.
+
+        The wait is cut in slices of :data:`POLL` seconds with signals deferred
+        (:func:`rsb_sim.interrupt.deferred`): a signal handler that raised inside the executor's waits (a
+        ``threading.Condition`` the pool's management thread notifies) could leave a waiter half-registered,
+        and the management thread then failed with "release unlocked lock".  The signal is recorded, and
+        :class:`Interrupted` is raised here, between two slices, outside every lock of the executor.
+        """
+        _wait([future], cf.ALL_COMPLETED)
         try:
             return future.result()
         except BrokenProcessPool:
@@ -82,14 +90,18 @@ class WorkerPool:
                 from None
 
     def as_completed(self, futures):
-        """The futures as they finish (``concurrent.futures.as_completed``)."""
-        return cf.as_completed(futures)
+        """The futures as they finish (``concurrent.futures.as_completed``, waiting as :meth:`result` does)."""
+        pending = set(futures)
+        while pending:
+            done = _wait(pending, cf.FIRST_COMPLETED)
+            pending -= done
+            yield from done
 
     def imap_unordered(self, fn, items, chunksize: int = 1):
         """``fn(item)`` for every item, yielded as they finish (like ``multiprocessing.Pool.imap_unordered``)."""
         del chunksize  # one item per task
         futures = [self.submit(fn, item) for item in items]
-        for fut in cf.as_completed(futures):
+        for fut in self.as_completed(futures):
             yield self.result(fut)
 
     def kill(self) -> None:
@@ -110,6 +122,21 @@ class WorkerPool:
             self._pool.shutdown(wait=True)
         else:
             self.kill()
+
+
+#: Seconds of one slice of a wait for workers (a signal is acted on between two slices): paces the polling only,
+#: decides nothing.
+POLL = 0.05
+
+
+def _wait(futures, return_when) -> set:
+    """The futures done, waiting in slices with signals deferred; a signal raises :class:`Interrupted` between two
+    slices, never inside the executor's locks (:meth:`WorkerPool.result`)."""
+    while True:
+        with deferred():  # a signal here is recorded; raised when the block ends, outside concurrent.futures
+            done, _ = cf.wait(futures, timeout=POLL, return_when=return_when)
+        if done and (return_when != cf.ALL_COMPLETED or len(done) == len(futures)):
+            return set(done)
 
 
 def worker_pool(processes: int) -> WorkerPool:

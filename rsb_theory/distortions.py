@@ -807,8 +807,14 @@ def resolve(name_or_expr: str, **params) -> Distortion:
         return get(name_or_expr, **params)
     text = name_or_expr.strip() if isinstance(name_or_expr, str) else name_or_expr
     if isinstance(text, str) and text.isidentifier() and text not in {"u", *params}:
+        if text.lower() in FAMILIES:  # names are case-insensitive (Gini, CVaR); expressions are not (u, s)
+            return get(text.lower(), **params)
+        from .arguments import closest
+
+        near = closest(text, tuple(FAMILIES))
+        hint = f" (did you mean {near}?)" if near else ""
         raise DistortionError(
-            f"argument 'h': {text!r} is neither a registered distortion ({', '.join(FAMILIES)}, or dual(NAME)) "
+            f"argument 'h': {text!r} is neither a registered distortion{hint} ({', '.join(FAMILIES)}, or dual(NAME)) "
             f"nor an expression in u"
         )
     return from_string(name_or_expr, **params)

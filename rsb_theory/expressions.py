@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 import io
 import math
+import sys
 import tokenize
 from typing import Callable, Mapping
 
@@ -319,6 +320,9 @@ def parse_number(text, flag: str, values: Mapping[str, float] | None = None, *, 
                  high: float | None = None, low_open: bool = False, high_open: bool = False) -> float:
     """:func:`evaluate`, then a range check ``low <= v <= high`` (open ends when asked); errors name ``flag``."""
     v = evaluate(text, flag, values)
+    if v != 0 and abs(v) < sys.float_info.min:  # subnormal: 1/v overflows, and v*v is 0
+        raise _fail(flag, f"{text!r} = {v!r} is below the smallest normal floating-point number "
+                          f"({sys.float_info.min:.3g}): its reciprocal overflows; give 0 or a larger number")
 
     def outside(x: float) -> bool:
         return (low is not None and (x < low or (low_open and x == low))) or \

@@ -19,6 +19,13 @@ Every file rsb opens goes through this module (``docs/safety.md``, "Files"):
 * **Directories**: :func:`own_dir` makes the sub-directories rsb names (``runs``, ``chunks/KEY``,
   ``corrupt``) and refuses any that is a link or not a directory; :func:`system_dir` names the
   directories of the system that are never an output directory (``/``, ``/etc``, ``/usr``, ...).
+* **Held directories** (:func:`held`): a directory a run holds (:func:`rsb_sim.dirlock.hold`) is opened
+  once, as a descriptor, for the whole run.  Every file below it is then reached from that descriptor,
+  one name at a time with ``O_NOFOLLOW`` (:func:`open_parent`): a sub-directory swapped for a link in
+  the middle of the run is refused (or, for the held directory itself, the run keeps writing into the
+  directory it opened), never followed -- a check made once before the work would not see the swap.
+  Reading rsb's own files goes the same way, and a stored result must have one name (:func:`open_read`
+  with ``one_name``: a hard link planted under a result's name is refused before it is read).
 
 Errors are :class:`UnsafeFile` (an ``OSError``): one line naming the path and the reason, with
 control characters of the path escaped (:func:`printable`).
@@ -35,7 +42,7 @@ import stat
 from pathlib import Path
 
 __all__ = ["UnsafeFile", "printable", "open_read", "read_bytes", "create_new", "open_lock", "own_dir", "no_link",
-           "system_dir", "MiB", "MAX_SUMMARY", "MAX_ARRAYS", "MAX_FIGURE", "MAX_DATA", "MAX_LOCK",
+           "system_dir", "held", "open_dir", "lexists", "open_parent", "MAX_CAPTION", "MiB", "MAX_SUMMARY", "MAX_ARRAYS", "MAX_FIGURE", "MAX_DATA", "MAX_LOCK",
            "LINKS_NONE", "LINKS_WITHIN"]
 
 MiB = 1 << 20
@@ -47,6 +54,8 @@ MAX_ARRAYS = 4096 * MiB
 MAX_FIGURE = 64 * MiB
 #: Largest CSV file of arm data (``empirical(FILE:COLUMN)``) rsb reads.
 MAX_DATA = 1024 * MiB
+#: Most bytes ``rsb report`` reads from a file beside a figure to caption it (a CSV's header, ``simulate.json``).
+MAX_CAPTION = 1 * MiB
 #: Largest lock file (``DIR/.rsb.lock``: a few hundred bytes of JSON) rsb reads.
 MAX_LOCK = 64 * 1024
 
@@ -176,7 +185,7 @@ class _Limited(io.RawIOBase):
         super().close()
 
 
-def open_read(path, limit: int, links: str = LINKS_NONE):
+def open_read(path, limit: int, links: str = LINKS_NONE, one_name: bool = False):
     """A binary reader of ``path`` after the checks of the module's docstring (use it in a ``with``).
 
     Parameters
@@ -186,18 +195,32 @@ def open_read(path, limit: int, links: str = LINKS_NONE):
         The most bytes read: a larger file is refused before reading, a file that grows past it
         while read raises on the read that crosses it.
     links : {LINKS_NONE, LINKS_WITHIN}
+        With ``LINKS_NONE`` a file below a held directory (:func:`held`) is reached from the
+        directory's descriptor, no link followed on the way.
+    one_name : bool
+        Refuse a file with more than one name (a hard link): rsb's stored results are created new,
+        with one name.
 
     Raises
     ------
     UnsafeFile
-        A link (out of its directory), a FIFO, a socket, a device, a directory, a file larger than ``limit``.
+        A link (out of its directory), a FIFO, a socket, a device, a directory, a file larger than
+        ``limit``, a hard link (``one_name``).
     FileNotFoundError, PermissionError, OSError
         As ``open`` raises them.
     """
     path = Path(path)
     target = _check_link(path) if links == LINKS_WITHIN else path
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        if links == LINKS_NONE and _anchor(path)[0] is not None:
+            parent = open_parent(path)
+            try:
+                fd = os.open(path.name, flags, dir_fd=parent)
+            finally:
+                os.close(parent)
+        else:
+            fd = os.open(target, flags)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafeFile(path, "a symbolic link; rsb reads its own files only where it wrote them") from None
@@ -209,6 +232,9 @@ def open_read(path, limit: int, links: str = LINKS_NONE):
         if st.st_size > limit:
             raise UnsafeFile(path, f"{_size(st.st_size)}, larger than {_size(limit)}, the most rsb reads from "
                                    f"such a file", errno.EFBIG)
+        if one_name and st.st_nlink != 1:
+            raise UnsafeFile(path, f"a file with {st.st_nlink} names (a hard link); rsb stores its results "
+                                   f"under one name")
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -216,10 +242,134 @@ def open_read(path, limit: int, links: str = LINKS_NONE):
     return io.BufferedReader(_Limited(fd, path, limit), 1 << 16)
 
 
-def read_bytes(path, limit: int, links: str = LINKS_NONE) -> bytes:
+def read_bytes(path, limit: int, links: str = LINKS_NONE, one_name: bool = False) -> bytes:
     """The bytes of ``path`` (:func:`open_read`)."""
-    with open_read(path, limit, links) as fh:
+    with open_read(path, limit, links, one_name) as fh:
         return fh.read()
+
+
+def read_head(path, limit: int) -> bytes:
+    """The first ``limit`` bytes of ``path`` at most (:func:`open_read`'s checks, except its size: a larger file is
+    read only up to ``limit``; a FIFO, device or link is refused all the same)."""
+    with open_read(path, 1 << 62) as fh:
+        return fh.read(limit)
+
+
+# --- held directories: a descriptor opened once per run, every name below it reached from it ----------------
+
+_held: dict[str, list[int]] = {}  # absolute path (as the run names it) -> descriptors, innermost last
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+
+
+def _anchor(path) -> tuple[int | None, tuple[str, ...]]:
+    """(descriptor of the deepest held directory containing ``path``, the names below it); (None, ()) if none."""
+    if not _held:
+        return None, ()
+    full = os.path.abspath(path)
+    best = None
+    for root in _held:
+        if full == root or full.startswith(root.rstrip("/") + "/"):
+            if best is None or len(root) > len(best):
+                best = root
+    if best is None:
+        return None, ()
+    rest = full[len(best):].strip("/")
+    return _held[best][-1], tuple(p for p in rest.split("/") if p)
+
+
+def _walk(fd: int, names, start: Path, create: bool) -> int:
+    """A new descriptor of ``fd/names...``, each name a real directory (``O_NOFOLLOW``), made if missing (``create``)."""
+    cur = os.dup(fd)
+    here = start
+    try:
+        for name in names:
+            here = here / name
+            if create:
+                try:
+                    os.mkdir(name, 0o777, dir_fd=cur)
+                except FileExistsError:
+                    pass
+            try:
+                nxt = os.open(name, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=cur)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    try:
+                        mode = os.lstat(name, dir_fd=cur).st_mode
+                    except OSError:
+                        mode = 0
+                    raise UnsafeFile(here, f"{_kind(mode)} where rsb keeps a directory of its own (swapped in "
+                                           f"during the run?); remove it", errno.ENOTDIR) from None
+                raise
+            os.close(cur)
+            cur = nxt
+    except BaseException:
+        os.close(cur)
+        raise
+    return cur
+
+
+def lexists(path) -> bool:
+    """``os.path.lexists`` reached like :func:`open_read` (from a held directory's descriptor, no link followed on
+    the way): False also when a directory on the way is not one rsb may use (the read then refuses it)."""
+    if _anchor(path)[0] is None:
+        return os.path.lexists(path)
+    try:
+        parent = open_parent(path)
+    except (FileNotFoundError, UnsafeFile):
+        return False
+    try:
+        os.lstat(Path(path).name, dir_fd=parent)
+        return True
+    except FileNotFoundError:
+        return False
+    finally:
+        os.close(parent)
+
+
+def open_dir(path, create: bool = False) -> int:
+    """A descriptor of the directory ``path`` (close it): from the deepest held directory containing it, one name
+    at a time with no link followed; a directory outside every held one is opened by its name (the user's)."""
+    fd, names = _anchor(path)
+    if fd is None:
+        if create:
+            os.makedirs(path, exist_ok=True)
+        return os.open(path, _DIR_FLAGS)
+    root = Path(os.path.abspath(path))
+    for _ in names:
+        root = root.parent
+    return _walk(fd, names, root, create)
+
+
+def open_parent(path, create: bool = False) -> int:
+    """:func:`open_dir` of the directory of ``path`` (the file is then reached as ``path.name`` with ``dir_fd``)."""
+    return open_dir(Path(os.path.abspath(path)).parent, create)
+
+
+class held:
+    """Context manager: hold ``directory`` (a descriptor opened now) as the anchor of every name below it.
+
+    ``directory`` below a held one is opened from it with no link followed; the outermost is the directory
+    the user named and is opened by its name.  Reentrant and nestable; not thread-aware (rsb's writers run in
+    the main thread).
+    """
+
+    def __init__(self, directory) -> None:
+        self.path = os.path.abspath(directory)
+        self.fd: int | None = None
+
+    def __enter__(self) -> int:
+        self.fd = open_dir(self.path)
+        _held.setdefault(self.path, []).append(self.fd)
+        return self.fd
+
+    def __exit__(self, *exc) -> None:
+        stack = _held.get(self.path, [])
+        if self.fd in stack:
+            stack.remove(self.fd)
+        if not stack:
+            _held.pop(self.path, None)
+        os.close(self.fd)
 
 
 def create_new(path, mode: int = 0o600) -> int:
@@ -272,7 +422,8 @@ def own_dir(parent, *names: str) -> Path:
     """``parent/names[0]/names[1]/...``, each made if missing and each a real directory (no link followed).
 
     ``parent`` itself is the directory the user named and may be a link; below it, a name rsb
-    chooses is never a link.
+    chooses is never a link.  Below a held directory (:func:`held`) the names are walked from its
+    descriptor.
 
     Raises
     ------
@@ -282,6 +433,9 @@ def own_dir(parent, *names: str) -> Path:
         As ``mkdir`` raises it.
     """
     path = Path(parent)
+    if _anchor(path)[0] is not None:
+        os.close(_walk(open_dir(path), names, path, True))
+        return path.joinpath(*names)
     for name in names:
         path = path / name
         try:
@@ -296,8 +450,15 @@ def no_link(path) -> bool:
     """True if ``path`` is a real directory, False if nothing is there; :class:`UnsafeFile` for anything else.
 
     For the sub-directories rsb names (``runs``, ``chunks``, ``corrupt``): checked before rsb lists,
-    writes or removes anything in them, so that no link takes its work elsewhere.
+    writes or removes anything in them, so that no link takes its work elsewhere.  Below a held
+    directory (:func:`held`) the names are walked from its descriptor.
     """
+    if _anchor(path)[0] is not None:
+        try:
+            os.close(open_dir(path))
+        except FileNotFoundError:
+            return False
+        return True
     try:
         st = os.lstat(path)
     except FileNotFoundError:

@@ -76,6 +76,19 @@ RECORD_CELLS = 1 << 24
 #: CVXPY's memory per step of the common levels and arm (measured: 695 MB for 325 718 steps, K = 2).
 CVXPY_STEP_BYTES = 1024
 
+#: Bytes per entry of a sweep's list of chunks (the chunk, its future and its bookkeeping; a generous bound: the
+#: entries are built before any trial runs, ``--trials 1e8 --chunk 1`` is 1e8 of them).
+CHUNK_BYTES = 1024
+
+#: Most chunks (stored files of partial results) one sweep makes: ``--chunk`` is then too small for ``--trials``.
+MAX_CHUNKS = 10**6
+
+#: Bytes per replicate and trial of the percentile bootstrap (the int64 resampling indices and the float64
+#: resampled regrets, proofs_checks.slope_fit.fit_slope), and per replicate and horizon (the replicates' means,
+#: their logs and slopes).
+BOOT_CELL_BYTES = 16
+BOOT_ROW_BYTES = 64
+
 #: The offset of the coordinates eps (n + offset) of each grid kind (rsb_theory.grids.Grid.offset).
 _OFFSET = {"etc": 0.0, "ucb": 0.5}
 
@@ -97,12 +110,28 @@ class Estimate(NamedTuple):
 
 
 def _num(x: int) -> str:
-    return str(x) if x < 10**6 else f"{float(x):.3g}"
+    """A count in words: exact below 10^6, else three digits and an exponent (also above the floats' range)."""
+    if x < 10**6:
+        return str(x)
+    if x < 10**300:
+        return f"{float(x):.3g}"
+    digits = len(str(x))
+    return f"{int(str(x)[:3]) / 100:.3g}e+{digits - 1}"
 
 
 def grid_budget(K: int, eps: float, kind: str = "ucb") -> int:
-    """m = max total of the integer coordinates (:attr:`rsb_theory.grids.Grid.budget`)."""
-    return int(math.floor(1.0 / eps - K * _OFFSET[kind] + 1e-9))
+    """m = max total of the integer coordinates (:attr:`rsb_theory.grids.Grid.budget`).
+
+    Exact (rational arithmetic) when 1/eps is beyond the floats' range (``eps = 5e-324``): the count is
+    then refused by the estimates (:func:`rsb_theory.workload.grid_points` is far above any limit), never an
+    overflow.
+    """
+    inv = 1.0 / eps
+    if math.isfinite(inv):
+        return int(math.floor(inv - K * _OFFSET[kind] + 1e-9))
+    from fractions import Fraction
+
+    return math.floor(1 / Fraction(eps) - K * Fraction(_OFFSET[kind]).limit_denominator())
 
 
 def grid_points(K: int, eps: float, kind: str = "ucb") -> int:
@@ -150,6 +179,8 @@ class Memory(NamedTuple):
 
 
 def _bytes(n: int) -> str:
+    if n >= 1 << 60:
+        return f"{_num(n >> 30)} GiB"
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= size:
             return f"{n / size:.3g} {unit}"
@@ -179,6 +210,24 @@ def simulate_memory(algo: str, K: int, T: int, trials: int, eps: float | None, r
         parts["the grid"] = min(grid_points(K, eps, grid), STORE_POINTS) * K \
             * POINT_BYTES
     return _largest(parts)
+
+
+def chunk_list_memory(runs: int, trials: int, chunk: int | None) -> int:
+    """Bytes of a sweep's list of chunks: ``runs`` runs of ``trials`` trials in chunks of ``chunk`` (None: one)."""
+    per_run = 1 if chunk is None else -(-int(trials) // max(1, int(chunk)))
+    return int(runs) * per_run * CHUNK_BYTES
+
+
+def chunk_count(trials: int, chunk: int | None) -> int:
+    """Chunks of one run (None: the run is one chunk)."""
+    return 1 if chunk is None else -(-int(trials) // max(1, int(chunk)))
+
+
+def bootstrap_memory(n_boot: int, trials: int, horizons: int) -> Memory:
+    """Peak memory of the slope's percentile bootstrap (``rsb slopes --bootstrap``): one horizon's resampling at a
+    time (``n_boot x trials`` cells) and every horizon's replicate means."""
+    return _largest({f"{n_boot} bootstrap replicates": int(n_boot) * int(trials) * BOOT_CELL_BYTES
+                     + int(n_boot) * int(horizons) * BOOT_ROW_BYTES})
 
 
 def optimize_memory(K: int, eps: float | None, kind: str = "ucb", steps: int = 0) -> Memory:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from . import values
+from . import values, work
 from .errors import fail
 
 LIBRARY_FLAGS = {"h": "--dr", "expr": "--dr", "algo": "--algos", "scheduler": "scheduler"}
@@ -74,11 +74,17 @@ def validate(args) -> Request:
         label = str(args.label).strip()
         if not label or len(label) > 200 or not label.isprintable():
             raise fail("--label", "need a title of 1 to 200 printable characters on one line")
+    sweep = values.sweep_options(args, default_jobs=1)
+    chunk = sweep.get("chunk", work.SWEEP_CHUNK)
+    hint = "fewer algorithms or trials, or shorter --Ts"
+    work.check(work.runs(algos, K, Ts, trials, None), args, hint)
+    work.check_memory(work.runs_memory(algos, K, Ts, trials, None, chunk, int(sweep.get("jobs") or 1)), args, hint)
+    work.check_chunks(trials, chunk)
     check_out(args.out)
     fields = {"algos": tuple(algos), "Ts": tuple(Ts), "trials": trials, "seed": seed, "dr": dr,
               "params": tuple(params.items()), "p": None if p is None else tuple(p), "arms": arms,
               "radius_scale": rs, "label": label, **tune}
-    return Request(None, fields, args.out, values.sweep_options(args, default_jobs=1), args.format,
+    return Request(None, fields, args.out, sweep, args.format,
                    bool(args.quiet))
 
 

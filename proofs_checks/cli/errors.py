@@ -33,6 +33,16 @@ class UsageError(ValueError):
         self.prog = prog
 
 
+def did_you_mean(word: str, known) -> str:
+    """`` (did you mean X?)`` for the known name closest to ``word`` (case and ``_``/``-`` aside), or nothing."""
+    import difflib
+
+    norm = {k.lower().replace("_", "-"): k for k in known}
+    w = str(word).lower().replace("_", "-")
+    hit = [w] if w in norm else difflib.get_close_matches(w, list(norm), n=1, cutoff=0.6)
+    return f" (did you mean {norm[hit[0]]}?)" if hit else ""
+
+
 def fail(flag: str, message: str) -> UsageError:
     """``UsageError("argument '<flag>': <message>")``."""
     return UsageError(f"argument '{flag}': {message}")

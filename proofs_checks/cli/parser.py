@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from .errors import UsageError
+from .errors import UsageError, did_you_mean
 from rsb_sim.policies import catalog
 
 from .names import ALGORITHMS, DISTORTIONS, EXPERIMENTS, EXTENSIONS, FORMATS, GRIDS, METHODS, PLOTS
@@ -79,10 +79,11 @@ def _explain(message: str, parser: Parser) -> str:
     m = re.match(r"argument ([^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
     if m:
         flag, value, known = m.groups()
-        known = ", ".join(k.strip(" '") for k in known.split(","))
+        names = [k.strip(" '") for k in known.split(",")]
+        known = ", ".join(names)
         what = "command" if flag.startswith("{") or flag == "command" else "value"
         flag = "command" if what == "command" else flag
-        return f"argument '{flag}': unknown {what} {value!r}; write one of: {known}"
+        return f"argument '{flag}': unknown {what} {value!r}{did_you_mean(value, names)}; write one of: {known}"
     m = re.match(r"argument ([^:]+): expected one argument", message)
     if m:
         flag = m.group(1).split("/")[0]
@@ -110,8 +111,9 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
     sub = _subparser(top, ns)
     first = extras[0]
     if first.startswith("-"):
-        return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}; see {sub.prog} --help",
-                          sub.prog)
+        flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
+        return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}"
+                          f"{did_you_mean(first.split('=')[0], flags)}; see {sub.prog} --help", sub.prog)
     # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4" (or behind "--p=0.4")
     for j, token in enumerate(argv):
         if token != first or j < 1:
@@ -373,6 +375,7 @@ def build_parser() -> Parser:
     r.option("--seed", "--seed 0", default=None, help="root seed (default 0)")
     _format(r)
     _sweep(r, "the number of CPUs")
+    _max_memory(r)
     _quiet(r)
     r.set_defaults(module="reproduce")
 
@@ -405,6 +408,7 @@ def build_parser() -> Parser:
              help="output directory (runs are cached in OUT/runs: reruns resume)")
     _format(c)
     _sweep(c, "1")
+    _max_work(c)
     _quiet(c)
     c.set_defaults(module="compare")
 

@@ -66,6 +66,7 @@ def validate(args) -> Request:
     _check_grids(args.algo, len(p), Ts)
     work.check(work.runs((args.algo,), len(p), Ts, trials, None), args, "fewer arms or trials, or shorter --Ts")
     sweep = values.sweep_options(args, default_jobs=1)
+    work.check_chunks(trials, sweep.get("chunk", work.SWEEP_CHUNK))
     work.check_memory(work.runs_memory((args.algo,), len(p), Ts, trials, None, sweep.get("chunk", work.SWEEP_CHUNK),
                                        int(sweep.get("jobs") or 1)), args, "fewer arms or trials, or shorter --Ts")
     check_out(args.out)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..outputs import check_out
-from . import values
+from . import values, work
 
 LIBRARY_FLAGS = {"scheduler": "scheduler"}
 
@@ -32,9 +32,37 @@ class Request:
 def validate(args) -> Request:
     trials = None if args.trials is None else values.count(args.trials, "--trials", 1)
     seed = None if args.seed is None else values.count(args.seed, "--seed", 0)
+    sweep = values.sweep_options(args)
+    _check_memory(args, args.experiment, trials, seed, sweep)
     check_out(args.out)
-    return Request(args.experiment, args.out, trials, seed, values.sweep_options(args), args.format,
-                   bool(args.quiet))
+    return Request(args.experiment, args.out, trials, seed, sweep, args.format, bool(args.quiet))
+
+
+def _check_memory(args, experiment: str, trials: int | None, seed: int | None, sweep: dict) -> None:
+    """The chunk count and the memory estimate of the experiments' runs (each run a sweep of chunks on the workers),
+    refused before anything is written (``--chunk``, ``--max-memory``)."""
+    from rsb_theory.workload import simulate_memory
+
+    from ..experiments import NAMES, get_experiment
+
+    names = NAMES if experiment == "all" else (experiment,)
+    chunk = sweep.get("chunk", work.SWEEP_CHUNK)
+    workers = int(sweep.get("jobs") or 1)
+    for name in names:
+        exp = get_experiment(name)
+        n = exp.trials if trials is None else trials
+        runs = exp.runs(n, seed)
+        worst = max((simulate_memory(r.spec["algo"], len(r.spec["p"]), int(r.spec["config"]["T"]), min(n, chunk),
+                                     r.spec["config"].get("eps")) for r in runs), key=lambda m: m.bytes)
+        from rsb_theory.workload import Memory, chunk_list_memory
+
+        held = worst.bytes * max(1, workers)
+        listed = chunk_list_memory(len(runs), n, chunk)
+        what = "mostly the list of chunks (--trials / --chunk)" if listed > held else (
+            worst.what if workers <= 1 else f"{worst.what}, on {workers} workers")
+        work.check_memory(Memory(held + listed, what), args,
+                          "fewer --trials, a larger --chunk or fewer --jobs")
+        work.check_chunks(n, chunk)
 
 
 def execute(req: Request) -> str:

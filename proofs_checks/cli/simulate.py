@@ -119,8 +119,16 @@ def validate(args) -> Request:
     levels = len(support) if support is not None else config.get("quantize", 2)
     keep = _keep(args)
     held = config["trials"] if keep is None else min(config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
-    work.check_memory(simulate_memory(algo, K, T, held, eps, record is not None, levels, state=policy.state,
-                                      grid=policy.grid), args)
+    memory = simulate_memory(algo, K, T, held, eps, record is not None, levels, state=policy.state, grid=policy.grid)
+    if keep is not None:  # a sweep of chunks: their list is built before any trial runs
+        from rsb_theory.workload import Memory, chunk_list_memory
+
+        listed = chunk_list_memory(1, config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
+        memory = Memory(memory.bytes + listed, "mostly the list of chunks (--chunk)" if listed > memory.bytes
+                        else memory.what)
+    work.check_memory(memory, args)
+    if keep is not None:
+        work.check_chunks(config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
     return Request(algo, dr, params, p, support, probs, config, args.format, bool(args.quiet), tuple(notes),
                    keep, record, arms)
 

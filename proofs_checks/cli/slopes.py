@@ -90,6 +90,12 @@ def validate(args) -> Request:
     work.check(total(work.runs((r.algo,), len(r.p) if r.p is not None else values.arm_count(r.arms), r.Ts, r.trials, r.eps) for r in requests), args,
                "a coarser --eps, fewer arms, instances or trials, or shorter --Ts")
     chunk = None if args.no_cache else sweep.get("chunk", work.SWEEP_CHUNK)  # --no-cache: every trial at once
+    if chunk is not None:
+        work.check_chunks(trials, chunk)
+    from rsb_theory.workload import bootstrap_memory
+
+    work.check_memory(bootstrap_memory(n_boot, trials, len(requests[0].Ts) if requests else 0), args,
+                      "fewer --bootstrap replicates or --trials")
     for r in requests:
         work.check_memory(work.runs_memory((r.algo,), len(r.p) if r.p is not None else values.arm_count(r.arms), r.Ts,
                                            r.trials, r.eps, chunk, int(sweep.get("jobs") or 1)), args,

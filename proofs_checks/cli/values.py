@@ -20,7 +20,7 @@ from typing import Mapping
 from rsb_theory import expressions as ex
 from rsb_theory.laws.spec import MAX_REWARD, reward_too_large
 
-from .errors import UsageError, fail
+from .errors import UsageError, did_you_mean, fail
 from .names import DISTORTIONS, EXTENSIONS
 
 #: A row of ``--probs`` whose masses sum to 1 within this much *per mass* is accepted and divided by
@@ -197,9 +197,10 @@ def finite_arms(support_text, probs_text) -> tuple[tuple[float, ...], tuple[tupl
     says so); any other row is refused, naming the arm (1..K) and its sum.
     """
     if support_text is None or probs_text is None:
-        missing = "--support" if support_text is None else "--probs"
-        raise fail(missing, "finite-support arms need both --support and --probs "
-                            "(e.g. --support 0,0.5,1 --probs \"0.2,0.3,0.5;0.6,0.2,0.2\")")
+        # the error names the flag that was given (a flag the user did not write would puzzle them) and the missing one
+        given, missing = ("--probs", "--support") if support_text is None else ("--support", "--probs")
+        raise fail(given, f"needs {missing} beside it: finite-support arms need both --support and --probs "
+                          "(e.g. --support 0,0.5,1 --probs \"0.2,0.3,0.5;0.6,0.2,0.2\")")
     support = numbers(support_text, "--support")
     if len(support) < 2:
         raise fail("--support", f"need at least two support points, got {support_text!r}")
@@ -268,8 +269,11 @@ def distortion(text, flag: str, param_names=()) -> str:
         distortion(name[5:-1], flag, param_names)  # h*(u) = h(1) - h(1 - u) of a name or an expression
         return text
     if name.isidentifier() and name not in {"u", *param_names}:
-        raise fail(flag, f"{name!r} is neither a registered distortion ({', '.join(DISTORTIONS + EXTENSIONS)}, or "
-                         f"dual(NAME)) nor an expression in u")
+        known = DISTORTIONS + EXTENSIONS
+        if name.lower() in known:  # names are case-insensitive (Gini, CVaR); expressions are not
+            return name.lower()
+        raise fail(flag, f"{name!r} is neither a registered distortion{did_you_mean(name, known)} "
+                         f"({', '.join(known)}, or dual(NAME)) nor an expression in u")
     try:
         ex.check(text, flag, ("u", *param_names))
     except ex.ExpressionError as exc:
@@ -288,6 +292,10 @@ def choices(text, flag: str, known: tuple[str, ...], what: str) -> tuple[str, ..
     return tuple(items)
 
 
+#: Most local worker processes of a sweep (each is a process with its own interpreter and memory).
+MAX_JOBS = 256
+
+
 def sweep_options(args, default_jobs: int | None = None, *, used: bool = True) -> dict:
     """Keyword arguments of :func:`rsb_sim.sweep.sweep` from ``--jobs``, ``--scheduler``, ``--chunk`` and ``--wait``.
 
@@ -303,6 +311,9 @@ def sweep_options(args, default_jobs: int | None = None, *, used: bool = True) -
                 raise fail(f"--{name}", "has no effect with --no-cache (the runs are simulated in this process)")
         return {}
     jobs = None if args.jobs is None else count(args.jobs, "--jobs", 1)
+    if jobs is not None and jobs > MAX_JOBS:
+        raise fail("--jobs", f"{jobs} worker processes, more than {MAX_JOBS}; use at most the number of CPUs "
+                             f"({os.cpu_count() or 1} here)")
     opts: dict = {}
     if args.chunk is not None:
         opts["chunk"] = count(args.chunk, "--chunk", 1)

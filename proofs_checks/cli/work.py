@@ -9,6 +9,7 @@ what dominates it), exit status 2.
 from __future__ import annotations
 
 from rsb_theory import expressions
+from rsb_theory.workload import _num
 from rsb_theory.workload import DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Estimate, Memory, parse_bytes, simulate_work, total
 
 from . import values
@@ -58,7 +59,7 @@ def check(estimate: Estimate, args, hint: str | None = None) -> None:
     has it: no ``--max-work`` can run it.
     """
     if estimate.points > MAX_GRID_POINTS and hasattr(args, "eps"):  # a command without --eps: --max-work below
-        raise fail("--eps", f"the grid has {float(estimate.points):.3g} points, more than rsb can index (2^63) "
+        raise fail("--eps", f"the grid has {_num(estimate.points)} points, more than rsb can index (2^63) "
                             f"whatever --max-work; use a coarser --eps (or fewer arms)")
     msg = estimate.refusal(limit(args)) if hint is None else estimate.refusal(limit(args), hint=hint)
     if msg is not None:
@@ -94,16 +95,37 @@ SWEEP_CHUNK = 1000
 
 def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SWEEP_CHUNK, workers: int = 1) -> Memory:
     """The largest memory estimate of a family of runs (each algorithm at each horizon), each run holding
-    ``chunk`` trials at a time (a sweep; None: all of them) on ``workers`` processes at once."""
+    ``chunk`` trials at a time (a sweep; None: all of them) on ``workers`` processes at once, plus the sweep's list
+    of chunks (built before any trial runs)."""
     from rsb_sim.policies.catalog import get
-    from rsb_theory.workload import BASE_BYTES, simulate_memory
+    from rsb_theory.workload import chunk_list_memory, simulate_memory
 
     held = trials if chunk is None else min(trials, chunk)
     worst = max((simulate_memory(a, K, T, held, eps_at(eps_rule, K, T), state=get(a).state, grid=get(a).grid)
                  for a in algos for T in Ts),
                 key=lambda m: m.bytes)
     extra = (max(1, workers) - 1) * worst.bytes  # each worker holds one chunk (the main process: results only)
-    return Memory(worst.bytes + extra, worst.what if workers <= 1 else f"{worst.what}, on {workers} workers")
+    listed = chunk_list_memory(len(algos) * len(Ts), trials, chunk)
+    what = worst.what if workers <= 1 else f"{worst.what}, on {workers} workers"
+    if listed > worst.bytes + extra:
+        what = f"mostly the list of {_chunks(trials, chunk) * len(algos) * len(Ts)} chunks (--chunk)"
+    return Memory(worst.bytes + extra + listed, what)
+
+
+def _chunks(trials: int, chunk: int | None) -> int:
+    from rsb_theory.workload import chunk_count
+
+    return chunk_count(trials, chunk)
+
+
+def check_chunks(trials: int, chunk: int | None) -> None:
+    """UsageError naming --chunk when one run would be cut into more than MAX_CHUNKS stored chunks."""
+    from rsb_theory.workload import MAX_CHUNKS
+
+    n = _chunks(trials, chunk)
+    if n > MAX_CHUNKS:
+        raise fail("--chunk", f"{trials} trials in chunks of {chunk} make {n} stored chunks, more than "
+                              f"{MAX_CHUNKS}; use a larger --chunk (at least {-(-trials // MAX_CHUNKS)})")
 
 
 class LineProgress:

@@ -134,6 +134,10 @@ class TofEps:
     tail_start: int
 
 
+#: Largest horizon :func:`T_of_eps` searches (T_eps = 2/eps (T_0 - 1) must stay a float).
+_T_MAX = 2.0**900
+
+
 def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: float) -> TofEps:
     """Compute T_0(eps) and T(eps) (definitions before ``theorem:UCB upper bound``).
 
@@ -169,6 +173,9 @@ def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: floa
         lo, hi = start, 2 * start
         while not in_Q(hi, *args):
             lo, hi = hi, 2 * hi
+            if hi > _T_MAX:  # no horizon a float can hold: the constants (rho, eps, Delta_min) are too small
+                raise ValueError(f"argument 'rho': T_0(eps) of eq:T_eps exceeds {_T_MAX:.3g} with rho = {rho!r}, "
+                                 f"eps = {eps!r}, Delta_min = {Delta_min!r}; use a larger rho")
         while hi - lo > 1:  # invariant: lo not in Q, hi in Q
             mid = (lo + hi) // 2
             if in_Q(mid, *args):

@@ -213,6 +213,9 @@ EXPRESSION_FLAGS = [
     (_SIM, "--max-memory"),
     (_SLOPES, "--max-memory"),
     (_PLOT, "--max-memory"),
+    (_REPRO, "--max-memory"),
+    (_COMPARE, "--max-work"),
+    (_COMPARE, "--max-memory"),
     (["derive", "--h", "gini"], "--arms"),
     (["optimize", "--dr", "gini"], "--arms"),
     (_SIM_ARMS, "--arms"),
@@ -405,7 +408,8 @@ def test_probs_errors_name_the_arm_and_its_sum(capsys, probs, needle):
     (["simulate", "--dr", "gini", "--p", "0.4,0.9"], "argument '--algo': required (e.g. --algo rs-ucb-m); also "
                                                      "missing: --T"),
     (["simulate", "--algo", "rs-ucb", "--dr", "gini", "--p", "0.4,0.9", "--T", "10"],
-     "argument '--algo': unknown value 'rs-ucb'; write one of: rs-etc-m, rs-ucb-m, ce-ucb-m, uniform"),
+     "argument '--algo': unknown value 'rs-ucb' (did you mean rs-ucb-m?); write one of: rs-etc-m, rs-ucb-m, "
+     "ce-ucb-m, uniform"),
     (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--bogus", "1"],
      "argument '--bogus': unknown flag of rsb simulate"),
     (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--r", "1"],

@@ -174,7 +174,7 @@ def test_plot_bounds_arms(capsys, tmp_path, monkeypatch):
         code = main(base + extra + ["--out", "x"])
         assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
     for extra, flag in ((["--algo", "ce-ucb-m"], "--quantize"),
-                        (["--algo", "uniform", "--quantize", "8"], "--quantize")):
+                        (["--algo", "rs-etc-m", "--quantize", "8"], "--quantize")):
         code = main(long + extra + ["--out", "x"])
         assert code == 2 and f"argument '{flag}'" in capsys.readouterr().err and not (tmp_path / "x").exists()
 

@@ -441,3 +441,138 @@ def test_report_page_planted_as_a_link_is_replaced(tmp_path, victim):
     path = report.write([], out, docs=None)
     _unchanged(victim)
     assert not path.is_symlink() and "<html" in path.read_text()
+
+
+# ---------------------------------------------------------------------------
+# a sub-directory swapped for a link in the middle of a run
+# ---------------------------------------------------------------------------
+def _swap_after_first(out: Path, victim_dir: Path):
+    """A progress wrapper that, once the first chunk is stored, moves ``out`` away and plants a link at its name."""
+    def progress(items, total=None):
+        for i, item in enumerate(items):
+            yield item
+            if i == 0:
+                out.rename(out.with_name(out.name + ".moved"))
+                out.symlink_to(victim_dir, target_is_directory=True)
+    return progress
+
+
+def test_directory_swapped_for_a_link_mid_run_is_not_followed(tmp_path, victim):
+    """mv D/runs away, ln -s VICTIM D/runs while the sweep runs: nothing lands in the victim's directory."""
+    out = tmp_path / "D" / "runs"
+    out.mkdir(parents=True)
+    spec = {**SPEC, "config": {**SPEC["config"], "trials": 6}}
+    try:
+        sw.sweep([spec], out, chunk=1, progress=_swap_after_first(out, victim.parent), notify=lambda m: None)
+    except UnsafeFile as exc:
+        assert "\n" not in str(exc)
+    _unchanged(victim)
+    moved = out.with_name("runs.moved")
+    key = store.key_of(spec)
+    assert store.check(moved, key) is None  # the run finished in the directory it held
+
+
+def test_held_directory_anchors_every_write(tmp_path, victim):
+    """Below a held directory a write walks from its descriptor: a swapped sub-directory is refused."""
+    d = tmp_path / "D"
+    (d / "sub").mkdir(parents=True)
+    with safe_files.held(d):
+        files.write_bytes(d / "sub" / "a.json", b"1")
+        (d / "sub").rename(d / "sub.moved")
+        (d / "sub").symlink_to(victim.parent, target_is_directory=True)
+        with pytest.raises(UnsafeFile, match="symbolic link"):
+            files.write_bytes(d / "sub" / "b.json", b"2")
+        with pytest.raises(UnsafeFile):
+            safe_files.read_bytes(d / "sub" / "victim.txt", 100)
+        files.remove_tree(d / "sub")  # the link itself goes, never its target
+    _unchanged(victim)
+    assert (d / "sub.moved" / "a.json").read_bytes() == b"1"
+
+
+def test_held_directory_itself_swapped_keeps_writing_where_it_was_opened(tmp_path, victim):
+    d = tmp_path / "D"
+    d.mkdir()
+    with safe_files.held(d):
+        d.rename(tmp_path / "D.moved")
+        d.symlink_to(victim.parent, target_is_directory=True)
+        files.write_bytes(d / "a.json", b"1")
+    _unchanged(victim)
+    assert (tmp_path / "D.moved" / "a.json").read_bytes() == b"1"
+
+
+def test_simulate_cli_with_runs_swapped_mid_run(tmp_path, victim):
+    """The command-line reproducer: D/runs swapped for a link once D/runs/chunks exists; the victim is untouched."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "D"
+    cmd = [sys.executable, "-m", "proofs_checks.cli", "simulate", "--algo", "rs-etc-m", "--dr", "gini", "--p",
+           "0.4,0.9", "--T", "20000", "--trials", "40", "--chunk", "2", "--explore", "T/10", "--quiet", "--out",
+           str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parents[2])
+    deadline = time.monotonic() + 120
+    while not (out / "runs" / "chunks").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if proc.poll() is None:
+        (out / "runs").rename(out / "runs.moved")
+        (out / "runs").symlink_to(victim.parent, target_is_directory=True)
+    _stdout, err = proc.communicate(timeout=300)
+    assert "Traceback" not in err
+    if proc.returncode:
+        one_line(err)
+    _unchanged(victim)
+
+
+def test_hard_linked_stored_result_is_refused_before_it_is_read(stored, tmp_path):
+    d = tmp_path / "runs"
+    d.mkdir()
+    key = store.key_of(SPEC)
+    other = tmp_path / "other.json"
+    other.write_bytes((stored / f"{key}.json").read_bytes())
+    os.link(other, d / f"{key}.json")
+    (d / f"{key}.npz").write_bytes((stored / f"{key}.npz").read_bytes())
+    reason = store.check(d, key)
+    assert reason is not None and "hard link" in reason
+
+
+# ---------------------------------------------------------------------------
+# rsb report: the files beside a figure (its caption) go through the one reader
+# ---------------------------------------------------------------------------
+def test_report_caption_reads_no_linked_file(tmp_path):
+    from proofs_checks.report import figures
+
+    secret_csv = tmp_path / "secret.csv"
+    secret_csv.write_text('# {"experiment": {"title": "SECRET-CSV", "name": "x", "figure": "fig:1"}}\n')
+    secret_json = tmp_path / "secret.json"
+    secret_json.write_text('{"algo": "SECRET-JSON"}')
+    out = tmp_path / "D"
+    (out / "sub").mkdir(parents=True)
+    (out / "x.png").write_bytes(b"\x89PNG fake")
+    (out / "x.csv").symlink_to(secret_csv)
+    (out / "sub" / "trajectory.png").write_bytes(b"\x89PNG fake")
+    (out / "sub" / "simulate.json").symlink_to(secret_json)
+    caps = " ".join(c for _n, _m, _d, c in _bounded(lambda: figures(out, None)))
+    assert "SECRET" not in caps
+
+
+def test_report_caption_of_a_huge_file_reads_a_bounded_head(tmp_path):
+    """A 6 GB sparse CSV beside a figure: read up to MAX_CAPTION bytes, never the whole file."""
+    from proofs_checks.report import figures
+
+    out = tmp_path / "D"
+    out.mkdir()
+    (out / "x.png").write_bytes(b"\x89PNG fake")
+    with open(out / "x.csv", "wb") as fh:
+        fh.truncate(6 << 30)
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    caps = _bounded(lambda: figures(out, None))
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert [n for n, *_ in caps] == ["x.png"]
+    assert (after - before) * 1024 < 64 << 20
+    os.mkfifo(out / "y.csv")
+    (out / "y.png").write_bytes(b"\x89PNG fake")
+    assert len(_bounded(lambda: figures(out, None))) == 2  # a FIFO beside a figure does not block its caption

@@ -401,3 +401,119 @@ def test_hunt_odd_arms(tmp_path, capsys, arms):
     for argv in (["derive", "--h", "gini"], ["optimize", "--dr", "gini", "--eps", "0.25"],
                  ["simulate", "--algo", "rs-etc-m", "--dr", "cvar", "--T", "30", "--trials", "2", "--explore", "3"]):
         refused(capsys, *argv, "--arms", arms, flag="--arms")
+
+
+# ---------------------------------------------------------------------------
+# the API: one validator (rsb_theory.arguments) -> ValueError naming the argument, never a TypeError
+# ---------------------------------------------------------------------------
+def _api_type_cases():
+    import numpy as np
+
+    from proofs_checks import api
+
+    return {
+        "p=0.4": (lambda: api.simulate("gini", "uniform", 0.4, T=10), "p"),
+        "p=2-d array": (lambda: api.simulate("gini", "uniform", np.array([[0.4, 0.9]]), T=10), "p"),
+        "complex p": (lambda: api.simulate("gini", "uniform", [0.4 + 1j, 0.9], T=10), "p"),
+        "p=[True, False]": (lambda: api.simulate("gini", "uniform", [True, False], T=10), "p"),
+        "p as text": (lambda: api.simulate("gini", "uniform", "0.4,0.9", T=10), "p"),
+        "distortion(['gini'])": (lambda: api.distortion(["gini"]), "h"),
+        "T=10**30": (lambda: api.simulate("gini", "uniform", [0.4, 0.9], T=10**30), "T"),
+        "T=True": (lambda: api.simulate("gini", "uniform", [0.4, 0.9], T=True), "T"),
+        "T=100.5": (lambda: api.simulate("gini", "uniform", [0.4, 0.9], T=100.5), "T"),
+        "trials=1e12": (lambda: api.simulate("gini", "uniform", [0.4, 0.9], T=100, trials=10**12), "max_work"),
+        "eps=1e-320": (lambda: api.simulate("gini", "rs-ucb-m", [0.4, 0.9], T=100, eps=1e-320), "eps"),
+        "eps=5e-324": (lambda: api.simulate("gini", "rs-ucb-m", [0.4, 0.9], T=100, eps=5e-324), "eps"),
+        "rho=complex": (lambda: api.simulate("gini", "rs-ucb-m", [0.4, 0.9], T=100, rho=0.1j), "rho"),
+        "radius_scal": (lambda: api.simulate("gini", "rs-ucb-m", [0.4, 0.9], T=100, radius_scal=0.1), "radius_scal"),
+        "algo typo": (lambda: api.simulate("gini", "rs-ucb", [0.4, 0.9], T=100), "algo"),
+        "algos=3": (lambda: api.compare("gini", 3, [0.4, 0.9], T=100), "algos"),
+        "probs without support": (lambda: api.optimum("gini", probs=[[0.5, 0.5], [0.2, 0.8]]), "probs"),
+    }
+
+
+@pytest.mark.parametrize("name", list(_api_type_cases()))
+def test_api_bad_values_are_value_errors_naming_the_argument(name):
+    fn, arg = _api_type_cases()[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=rf"^argument '{arg}'"):
+            fn()
+
+
+def test_api_unknown_keyword_is_named_as_unknown_with_a_suggestion():
+    from proofs_checks import api
+
+    with pytest.raises(ValueError) as info:
+        api.simulate("gini", "rs-ucb-m", [0.4, 0.9], T=100, radius_scal=0.1)
+    assert "unknown option" in str(info.value) and "did you mean radius_scale" in str(info.value)
+    assert "not used by" not in str(info.value) and "does not use" not in str(info.value)
+
+
+def test_api_algos_as_comma_separated_text_are_names_not_characters():
+    from proofs_checks import api
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        comp = api.compare("gini", "uniform, rs-etc-m", [0.4, 0.9], T=60, trials=2)
+    assert list(comp.results) == ["uniform", "rs-etc-m"]
+
+
+# ---------------------------------------------------------------------------
+# command line: the flag named is one that was given; early checks of --out; first-use nits
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [
+    ["optimize", "--dr", "gini"], ["derive", "--h", "gini"],
+    ["simulate", "--algo", "uniform", "--dr", "gini", "--T", "10"],
+])
+@pytest.mark.parametrize("given, other", [("--probs", "0"), ("--support", "0,1")])
+def test_a_missing_partner_flag_is_named_by_the_flag_given(capsys, command, given, other):
+    code, out, err = run(capsys, *command, given, other)
+    if code == 2 and "argument '" in err:
+        assert err.count("\n") == 1
+        named = err.split("argument '", 1)[1].split("'", 1)[0]
+        assert named in command or named == given, err
+
+
+def test_probs_without_support_names_probs(capsys):
+    line = refused(capsys, "optimize", "--dr", "gini", "--probs", "0", flag="--probs")
+    assert "--support" in line  # and says what it needs
+
+
+@pytest.mark.parametrize("name", ["a" * 256, "a" * 250, "b" * 5000])
+def test_an_overlong_out_name_is_refused_early_naming_out(tmp_path, capsys, name):
+    out = tmp_path / name if len(name) < 1000 else tmp_path / "/".join([name[:200]] * 25)
+    refused(capsys, "simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", *FAST_SIM, "--out", out,
+            flag="--out")
+
+
+def test_out_never_creates_a_directory_at_the_top_of_the_file_system(capsys):
+    import os
+
+    target = "/rsb-nonexistent-top-dir"
+    assert not os.path.lexists(target)
+    line = refused(capsys, "report", "--out", f"{target}/dir/x", flag="--out")
+    assert "top of the file system" in line
+    assert not os.path.lexists(target)
+
+
+@pytest.mark.parametrize("argv, suggestion", [
+    (["simulte"], "simulate"),
+    (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10", "--radius_scale", "1"],
+     "--radius-scale"),
+    (["derive", "--h", "ginni"], "gini"),
+    (["simulate", "--algo", "UCB1", "--dr", "gini", "--p", "0.4,0.9", "--T", "10"], "ucb1"),
+])
+def test_did_you_mean(capsys, argv, suggestion):
+    line = refused(capsys, *argv)
+    assert f"did you mean {suggestion}?" in line
+
+
+@pytest.mark.parametrize("name", ["Gini", "GINI", "CVaR"])
+def test_distortion_names_are_case_insensitive(capsys, name):
+    extra = ["--param", "alpha=0.1"] if name == "CVaR" else []
+    code, out, err = run(capsys, "derive", "--h", name, *extra, "--format", "json")
+    assert code == 0, err
+    from proofs_checks import api
+
+    assert api.distortion(name, **({"alpha": 0.1} if extra else {})).key == name.lower()

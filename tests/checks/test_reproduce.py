@@ -207,13 +207,15 @@ def test_plot_bounds_small(tmp_path, dr, algo, extra):
     assert res["derived"]["exponent"] is not None
 
 
-def test_plot_bounds_cli_uniform_has_no_bound(tmp_path, capsys):
-    assert main(["plot", "bounds", "--dr", "mean", "--p", "0.2,0.7", "--algo", "uniform", "--out", str(tmp_path),
-                 "--Ts", "100,300", "--trials", "3", "--quiet"]) == 0
-    rows = read_csv(tmp_path / "bounds-mean-uniform.csv")
-    assert [r["bound"] for r in rows] == ["", ""]
-    # uniform on (0.2, 0.7) with h = mean: regret = 0.7 - 0.45 exactly for even T
-    assert all(math.isclose(float(r["mean_regret"]), 0.25) for r in rows)
+@pytest.mark.parametrize("algo", ["uniform", "ucb-fw", "ucb1"])
+def test_plot_bounds_refuses_an_algorithm_without_a_bound(tmp_path, capsys, algo):
+    """No figure of a bound that does not exist: refused at once, naming --algo, nothing written."""
+    out = tmp_path / "o"
+    assert main(["plot", "bounds", "--dr", "mean", "--p", "0.2,0.7", "--algo", algo, "--out", str(out),
+                 "--Ts", "100,300", "--trials", "3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "argument '--algo'" in err and "no regret bound" in err and err.count("\n") == 1
+    assert not out.exists()
 
 
 # ---------------------------------------------------------------------------
@@ -241,7 +243,7 @@ def test_variant_titles_name_only_the_algorithms_run():
 
 
 def test_plot_bounds_seeds_horizons_by_stream(tmp_path):
-    plot_bounds_command("gini", {}, (0.3, 0.8), "uniform", tmp_path, Ts=(100, 200), trials=2, seed=4)
+    plot_bounds_command("gini", {}, (0.3, 0.8), "rs-etc-m", tmp_path, Ts=(100, 200), trials=2, seed=4)
     configs = sorted((json.loads(p.read_text())["config"] for p in (tmp_path / "runs").glob("*.json")),
                      key=lambda c: c["T"])
     assert [(c["seed"], c["stream"]) for c in configs] == [(4, [0]), (4, [1])]
@@ -260,7 +262,7 @@ def test_reproduce_bad_argument_writes_nothing(tmp_path, capsys, argv, flag):
 
 @pytest.mark.parametrize("argv, flag", [
     (["--algo", "rs-etc-m", "--radius-scale", "0.01"], "--radius-scale"),
-    (["--algo", "uniform", "--explore", "T/10"], "--explore"),
+    (["--algo", "uniform", "--explore", "T/10"], "--algo"),  # no bound to plot: refused before its options
     (["--algo", "rs-ucb-m", "--explore", "T/1000"], "--explore"),  # 0.1 pulls at T = 100
     (["--algo", "rs-ucb-m", "--dr", "u+1"], "--dr"),
 ])

@@ -316,8 +316,8 @@ def test_cli_simulate_finite_support(capsys):
 
 
 @pytest.mark.parametrize("extra, flag", [
-    (["--support", "0,0.5,1"], "'--probs'"),
-    (["--probs", "0.5,0.5;0.2,0.8"], "'--support'"),
+    (["--support", "0,0.5,1"], "'--support'"),  # the flag given is named, with the one it needs
+    (["--probs", "0.5,0.5;0.2,0.8"], "'--probs'"),
     (["--support", "0,1", "--probs", "0.5,0.6;0.2,0.8"], "'--probs'"),
     (["--support", "1,0", "--probs", "0.5,0.5;0.2,0.8"], "'--support'"),
     (["--support", "0,1", "--probs", "0.5,0.5;0.2,0.8", "--p", "0.2,0.3"], "'--p'"),

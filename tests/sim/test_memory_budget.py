@@ -184,3 +184,114 @@ def test_estimates_bound_measured_peaks(tmp_path):
         est = workload.simulate_memory(algo, 2, T, trials, eps, state={"ce-ucb-m": "ucb", "rs-etc-m": "other"}[algo],
                                        grid={"ce-ucb-m": "ucb", "rs-etc-m": "etc"}[algo])
         assert got["peak_kb"] * 1024 < est.bytes, (algo, got["peak_kb"], est)
+
+
+# ---------------------------------------------------------------------------
+# every command that takes --trials, --Ts, --bootstrap, --jobs or --chunk: estimated before any allocation
+# ---------------------------------------------------------------------------
+def _refused_in_process(capsys, argv, flag):
+    from proofs_checks.cli import main
+
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    assert code == 2, (code, out.err[-400:])
+    lines = [ln for ln in out.err.split("\n") if ln]
+    assert len(lines) == 1 and "Traceback" not in out.err, out.err
+    assert f"argument '{flag}'" in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv, flag", [
+    # the list of chunks: 1e8 entries before any trial runs
+    (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "2", "--trials", "1e8", "--chunk",
+      "1", "--out", "OUT"], "--max-memory"),
+    (["simulate", "--algo", "rs-etc-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "2", "--trials", "1e7", "--chunk",
+      "1", "--out", "OUT", "--max-memory", "64G"], "--chunk"),
+    (["slopes", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "100,200", "--trials", "1e7", "--chunk", "1", "--out",
+      "OUT", "--max-work", "1e18", "--max-memory", "1T"], "--chunk"),
+    (["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-etc-m", "--Ts", "100,200", "--trials", "1e7",
+      "--chunk", "1", "--out", "OUT", "--max-work", "1e18", "--max-memory", "1T"], "--chunk"),
+    # the bootstrap: 1e9 replicates of 100 trials
+    (["slopes", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "100,200", "--bootstrap", "1e9", "--out", "OUT"],
+     "--max-memory"),
+    # rsb compare had no budget at all
+    (["compare", "--algos", "rs-etc-m,uniform", "--dr", "gini", "--p", "0.4,0.9", "--trials", "1e18", "--out", "OUT"],
+     "--max-work"),
+    (["compare", "--algos", "rs-etc-m,uniform", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "100,200", "--trials", "1e6",
+      "--out", "OUT", "--max-memory", "300M"], "--max-memory"),
+    (["compare", "--algos", "rs-etc-m,uniform", "--dr", "gini", "--p", "0.4,0.9", "--jobs", "1e18", "--out", "OUT"],
+     "--jobs"),
+    # rsb reproduce had no memory budget
+    (["reproduce", "vs-gap", "--trials", "1e12", "--out", "OUT"], "--max-memory"),
+    (["reproduce", "vs-gap", "--trials", "1e7", "--chunk", "1", "--out", "OUT", "--max-memory", "1T"], "--chunk"),
+])
+def test_lists_and_arrays_are_estimated_before_any_allocation(tmp_path, capsys, argv, flag):
+    out = tmp_path / "D"
+    _refused_in_process(capsys, [str(out) if a == "OUT" else a for a in argv], flag)
+    assert not out.exists()  # nothing written: not even D/runs
+
+
+def test_chunk_list_and_bootstrap_estimates():
+    assert workload.chunk_list_memory(1, 10**8, 1) == 10**8 * workload.CHUNK_BYTES
+    assert workload.chunk_list_memory(3, 1000, None) == 3 * workload.CHUNK_BYTES
+    assert workload.chunk_count(1001, 1000) == 2
+    m = workload.bootstrap_memory(10**9, 100, 4)
+    assert m.bytes > 74 << 30 and "bootstrap" in m.what  # the 74.5 GiB of the traceback, and more
+
+
+# ---------------------------------------------------------------------------
+# every float flag of every subcommand at its extremes: one line naming a flag, or a normal (small) run
+# ---------------------------------------------------------------------------
+_BASE = {
+    "simulate": ["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--T", "60", "--trials", "2",
+                 "--quiet", "--out", "OUT"],
+    "optimize": ["optimize", "--dr", "gini", "--p", "0.4,0.9"],
+    "slopes": ["slopes", "--algo", "rs-ucb-m", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "60,120", "--trials", "2",
+               "--quiet", "--out", "OUT"],
+    "compare": ["compare", "--algos", "rs-ucb-m,uniform", "--dr", "gini", "--p", "0.4,0.9", "--Ts", "60,120",
+                "--trials", "2", "--quiet", "--out", "OUT"],
+    "plot": ["plot", "bounds", "--dr", "gini", "--p", "0.4,0.9", "--algo", "rs-ucb-m", "--Ts", "60,120", "--trials",
+             "2", "--quiet", "--out", "OUT"],
+    "reproduce": ["reproduce", "vs-gap", "--trials", "2", "--quiet", "--out", "OUT"],
+}
+_FLAGS = {
+    "simulate": ["--eps", "--rho", "--radius-scale", "--T", "--trials", "--explore", "--chunk", "--max-work",
+                 "--max-memory", "--quantize", "--threads", "--p"],
+    "optimize": ["--eps", "--max-work", "--max-memory", "--p"],
+    "slopes": ["--eps", "--rho", "--radius-scale", "--trials", "--bootstrap", "--tol", "--jobs", "--chunk",
+               "--max-work", "--max-memory", "--Ts"],
+    "compare": ["--radius-scale", "--trials", "--jobs", "--chunk", "--max-work", "--max-memory", "--Ts"],
+    "plot": ["--rho", "--radius-scale", "--trials", "--jobs", "--chunk", "--max-work", "--max-memory", "--Ts"],
+    "reproduce": ["--trials", "--jobs", "--chunk", "--max-memory"],
+}
+#: The extremes: the smallest subnormal, a subnormal whose reciprocal overflows, the largest floats (whose square,
+#: reciprocal-product or product with T overflows), and what is not a number (1e18 counts: the budget tests above).
+_EXTREMES = ["5e-324", "1e-320", "1e308", "nan"]
+
+
+def _with(argv, flag, value):
+    argv = list(argv)
+    if flag == "--p":
+        value = f"0.4,{value}"
+    if flag == "--Ts":
+        value = f"60,{value}"
+    if flag in argv:
+        argv[argv.index(flag) + 1] = value
+    else:
+        argv += [flag, value]
+    return argv
+
+
+@pytest.mark.parametrize("value", _EXTREMES)
+@pytest.mark.parametrize("command, flag", [(c, f) for c, fs in _FLAGS.items() for f in fs])
+def test_every_float_flag_at_its_extremes(tmp_path, capsys, command, flag, value):
+    from proofs_checks.cli import main
+
+    out = tmp_path / "D"
+    argv = _with([str(out) if a == "OUT" else a for a in _BASE[command]], flag, value)
+    code = main(argv)
+    got = capsys.readouterr()
+    assert "Traceback" not in got.err and code in (0, 2), (argv, code, got.err[-500:])
+    if code == 2:
+        lines = [ln for ln in got.err.split("\n") if ln]
+        assert len(lines) == 1 and "argument '" in lines[0], got.err
