@@ -449,7 +449,11 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     from . import compare as cmp
 
     # "ucb-fw,u-ucb" is two names, not characters; a user's policy object is taken as it is
-    policies = [_algo(a) for a in (arguments.names(algos, "algos") if isinstance(algos, str) else list(algos))]
+    from rsb_sim.policies.base import Policy
+
+    if isinstance(algos, str) or not isinstance(algos, (list, tuple)):
+        algos = arguments.names(algos, "algos")
+    policies = [a if isinstance(a, Policy) else _algo(arguments.names([a], "algos")[0]) for a in algos]
     algos = [a.name for a in policies]
     if not algos or len(set(algos)) != len(algos):
         raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")

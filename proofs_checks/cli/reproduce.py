@@ -41,6 +41,7 @@ def validate(args) -> Request:
 def _check_memory(args, experiment: str, trials: int | None, seed: int | None, sweep: dict) -> None:
     """The chunk count and the memory estimate of the experiments' runs (each run a sweep of chunks on the workers),
     refused before anything is written (``--chunk``, ``--max-memory``)."""
+    from rsb_sim.policies import catalog
     from rsb_theory.workload import simulate_memory
 
     from ..experiments import NAMES, get_experiment
@@ -53,7 +54,8 @@ def _check_memory(args, experiment: str, trials: int | None, seed: int | None, s
         n = exp.trials if trials is None else trials
         runs = exp.runs(n, seed)
         worst = max((simulate_memory(r.spec["algo"], len(r.spec["p"]), int(r.spec["config"]["T"]), min(n, chunk),
-                                     r.spec["config"].get("eps")) for r in runs), key=lambda m: m.bytes)
+                                     r.spec["config"].get("eps"), state=catalog.get(r.spec["algo"]).state,
+                                     grid=catalog.get(r.spec["algo"]).grid) for r in runs), key=lambda m: m.bytes)
         from rsb_theory.workload import Memory, chunk_list_memory
 
         held = worst.bytes * max(1, workers)
