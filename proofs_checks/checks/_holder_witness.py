@@ -110,7 +110,7 @@ class Witness:
 
 def commit_probability(n: int, eps: Fraction) -> float:
     """P(1 <= k_1 < p_1 n and (1 - eps) k_1 + eps k_2 >= p_1 n), k_i ~ Bin(n, p_i) independent: e_1 is the unique
-    empirical maximiser (a sum of binomial terms over the k_1 within 40 standard deviations, which carry all the mass
+    empirical maximiser with value h = 1 (a lower bound on the probability of committing to e_1) (a sum of binomial terms over the k_1 within 40 standard deviations, which carry all the mass
     to double precision; thresholds in exact integer arithmetic)."""
     from scipy.stats import binom
 
@@ -180,3 +180,20 @@ def tables_hold_everywhere() -> tuple[bool, str]:
     ok = worst <= 1 + 1e-9
     return ok, (f"the family constants (q, L) of the Hölder lemmas hold on all pairs of Bernoulli laws (401-point grid "
                 f"of [0, 1]) for {', '.join(names)}: largest ratio / L = {worst:.6f}")
+
+
+def deviation_probabilities(w: Witness, y: float) -> tuple[float, float]:
+    """At the witness ``w`` (n samples per arm): (a lower bound on P(not E_1,N(Delta_min/2)), i.e. P(|U_h(F_hat_2) -
+    U_h(F_2)| > Delta_min/2) for a* = e_2, from the event p_hat_2 > 0.6 where h = 0; and sum_i P(||F_i,N - F_i||_W >
+    y) = sum_i P(|p_hat_i - p_i| > y)), both exact binomial tails."""
+    from scipy.stats import binom
+
+    n = w.n
+    hi = MEANS[1]
+    lhs = float(binom.sf((hi.numerator * n) // hi.denominator, n, float(hi)))  # k_2 > 0.6 n: h(p_hat_2) = 0
+    assert float(abs(value((0, 1)) - 0)) > w.Delta_min / 2  # the deviation there is V(a*) = 0.6
+    rhs = 0.0
+    for p in MEANS:
+        pf = float(p)
+        rhs += float(binom.cdf(math.ceil((pf - y) * n) - 1, n, pf) + binom.sf(math.floor((pf + y) * n), n, pf))
+    return lhs, rhs

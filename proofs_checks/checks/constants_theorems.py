@@ -338,7 +338,8 @@ def _with_witness(claim: Claim, base: CheckResult, counter: list, ev: str) -> Ch
                          f"{num(counter[0][1], 4)}); {base.derived} under {hw.REPAIR}")
                 if counter else base.derived,
                 evidence=base.evidence + "  " + ev + f"  The repair holds at the paper's uses: {at_uses} ({where}).")
-    return replace(res, condition_at_uses=at_uses) if res.status == "conditional" else res
+    # the witness is a fact only this check knows: the findings list the display under the Hölder-outside-Xi cause
+    return replace(res, condition_at_uses=at_uses, cause=_steps.HOLDER_CAUSE) if res.status == "conditional" else res
 
 
 def check_etc_display(claim: Claim) -> CheckResult:
@@ -566,8 +567,8 @@ def check_rsetc_display(claim: Claim) -> CheckResult:
     # O(.): the ratio regret / rate grows along T while the regret does not fall: no constant covers it
     grows = (last[0].regret_lower / last[1]) > 10 * (first[0].regret_lower / first[1])
     counter = rows if grows and min(w.regret_lower for w, _r in rows) > 0.05 and _holder_on_xi_only(claim) else []
-    wev = (f"Witness in the setting (theorem: ETC upper bound#display's; beta = 1 exists: Delta_min(eps) = 0.2 eps, q = "
-           f"r = 1, gamma = 2 beta/(2 beta + r) = 2/3): for every eps = 1/m the vertex e_1 is on the ETC grid and "
+    wev = ("Witness in the setting (theorem: ETC upper bound#display's; beta = 1 exists: Delta_min(eps) = 0.2 eps, q = "
+           "r = 1, gamma = 2 beta/(2 beta + r) = 2/3): for every eps = 1/m the vertex e_1 is on the ETC grid and "
            "RS-ETC-M commits to it with probability -> 1/2, so the regret stays near 0.1 while the rate -> 0: "
            + "; ".join(f"{hw.describe(w)}, rate {num(r_, 4)}" for w, r_ in rows) + ".  "
            + ("False with Hölder continuity on Xi only." if counter else "The claim assumes Hölder continuity on every "
