@@ -11,7 +11,10 @@ steps of the proofs of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M``.
 * ``RESULT#display``: the displayed statement of the theorem judged by the same computation as its chain, on the
   statement axis (the chain is the proof's node): ``theorem: ETC upper bound#display`` and
   ``corollary:RS-UCB-M#display`` the printed bound against the proof's, ``theorem:RS-ETC-M#display`` the printed
-  rate's exponents of T and log T against the proof's at gamma (its power of K is the chain's, a proof gap).
+  rate's exponents of T and log T against the proof's at gamma (its power of K is the chain's, a proof gap).  Both
+  ETC displays are also judged at the in-setting witness of :mod:`._holder_witness` (a non-monotone h, Hölder on Xi
+  only), which makes them false with assumption:Holder as printed: conditional on Hölder continuity on every law the
+  algorithm forms, which every distortion of the tables has (the condition holds at the paper's uses).
 """
 
 from __future__ import annotations
