@@ -38,19 +38,10 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 
+from ._mid_point import grid_point  # the one definition (also used by the tracking checks)
+
 ID = "lemma:oversampling"
 _eps, _T0 = sp.symbols("eps T_0", positive=True)
-
-
-def grid_point(K: int, eps: Fraction, n: tuple[int, ...]) -> tuple[Fraction, ...]:
-    """Mid-point grid point eps (n_i + 1/2), i < K, last coordinate = 1 - sum (footnote); exact."""
-    head = [eps * (Fraction(k) + Fraction(1, 2)) for k in n]
-    if len(head) != K - 1:
-        raise ValueError(f"argument 'n': need K-1 = {K - 1} coordinates, got {len(head)}")
-    last = 1 - sum(head)
-    if last < eps / 2:
-        raise ValueError(f"argument 'n': {n} is not on the mid-point grid (last coordinate {last} < eps/2)")
-    return tuple(head + [last])
 
 
 def mid_point_budget(K: int, eps: Fraction) -> int:
