@@ -122,9 +122,10 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "not test the bounds that are analysed.",
           "experiments", Rule(statuses=("refuted", "conditional"), nodes=("experiment",))),
     Cause("holder_outside_xi", "Hölder continuity is applied to empirical laws outside Xi",
-          "Steps of the ETC and UCB proofs apply assumption:Holder, stated on the convex hull Xi of the arms' laws, "
-          "to empirical or optimistic laws outside it, so the proofs need Hölder continuity on every law of the "
-          "model (which the Hölder lemmas' family constants give for the risks of Table 1).",
+          "The regret theorems need Hölder continuity on every law the algorithms form, not only on the hull Xi of "
+          "assumption:Holder (a non-monotone h that is Hölder on Xi only makes theorem: ETC upper bound and "
+          "theorem:RS-ETC-M false, and the ETC and UCB proofs apply eq:Holder to empirical or optimistic laws "
+          "outside Xi), but every distortion of the tables has it on all Bernoulli laws, so the tables stand.",
           "proof", Rule(explicit=True)),
     Cause("proof_steps", "Other proof steps that do not follow, or are false in their context",
           "These steps leave the proofs incomplete as written, although none of them alone makes a statement false "
@@ -164,16 +165,23 @@ def node_of(entry_or_id) -> str:
 
 
 def cause_of(entry) -> Cause | None:
-    """The cause an entry belongs to, or None (impact ``none``, or not assessed).
+    """The cause an entry belongs to, or None (it holds, is not assessed, or its impact is ``none`` without a cause
+    its check set).
 
-    The cause its check set (``CheckResult.cause``) when the entry fails (its impact is not ``none``); else the first
+    The cause its check set (``CheckResult.cause``) when the entry fails, even with impact ``none`` (a statement
+    conditional on a condition that holds at every use, listed beside the steps of the same cause); else the first
     specific cause of :data:`CAUSES` whose rule its facts satisfy, else the first generic one.
     """
-    if entry.impact in (None, "none") or entry.status in ("verified", "loose", "unchecked"):
+    if entry.status in ("verified", "loose", "unchecked"):
         return None
     explicit = getattr(entry, "cause", None)
-    if explicit:
+    # a check's own cause lists the entry even when its condition holds at every use (impact none): the statements
+    # a systematic gap makes conditional belong to its finding; a finding of such entries only is not shown
+    # (:func:`proofs_checks.findings.what_matters`)
+    if explicit and entry.impact is not None:
         return CAUSES[explicit]
+    if entry.impact in (None, "none"):
+        return None
     node = node_of(entry)
     ordered = [c for c in CAUSES.values() if not c.generic] + [c for c in CAUSES.values() if c.generic]
     return next((c for c in ordered if c.rule.matches(entry, node)), None)

@@ -165,9 +165,11 @@ def what_matters(entries: list[CheckResult]) -> list[Finding]:
     impact_rank = {imp: k for k, imp in enumerate(IMPACTS)}
     out = []
     for key, members in groups.items():
+        if all(e.impact == "none" for _k, e in members):
+            continue  # every member's condition holds at every use: the paper loses nothing
         cause = causes.CAUSES[key]
         worst_status = worst(*(e.status for _k, e in members))
-        impact = min((e.impact for _k, e in members), key=impact_rank.__getitem__)
+        impact = min((e.impact for _k, e in members if e.impact != "none"), key=impact_rank.__getitem__)
         finding = Finding(key, cause.title, cause.conclusion, causes.RANKS.index(cause.rank) + 1, cause.rank, impact,
                           worst_status, tuple(Member(e.id, e.status, e.impact, causes.node_of(e), sentence(e))
                                               for _k, e in members))

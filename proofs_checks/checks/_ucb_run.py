@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from ..numfmt import num
 from . import _steps
-from . import oversampling as ov
+from ._mid_point import grid_point
 
 
 def mid_point_aligned(K: int, eps: Fraction) -> bool:
@@ -108,7 +108,7 @@ def setting(member: str, p: tuple, eps: Fraction, rho: Fraction) -> Setting:
     m = _steps.member(member)
     opt = fast_optimum(m.d, tuple(float(x) for x in p), float(eps), "ucb")
     n = tuple(int(round(float(x) / float(eps) - 0.5)) for x in opt.a_star[:-1])
-    a = ov.grid_point(K, Fraction(eps), n)
+    a = grid_point(K, Fraction(eps), n)
     h = T_of_eps(float(eps), float(rho), float(opt.Delta_min), K, m.L, m.q)
     return Setting(member, tuple(Fraction(x) for x in p), Fraction(eps), Fraction(rho), a, int(opt.n_optimal),
                    float(opt.Delta_min), int(h.T0), Fraction(2) / Fraction(eps) * (h.T0 - 1))

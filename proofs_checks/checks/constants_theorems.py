@@ -11,7 +11,10 @@ steps of the proofs of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M``.
 * ``RESULT#display``: the displayed statement of the theorem judged by the same computation as its chain, on the
   statement axis (the chain is the proof's node): ``theorem: ETC upper bound#display`` and
   ``corollary:RS-UCB-M#display`` the printed bound against the proof's, ``theorem:RS-ETC-M#display`` the printed
-  rate's exponents of T and log T against the proof's at gamma (its power of K is the chain's, a proof gap).
+  rate's exponents of T and log T against the proof's at gamma (its power of K is the chain's, a proof gap).  Both
+  ETC displays are also judged at the in-setting witness of :mod:`._holder_witness` (a non-monotone h, Hölder on Xi
+  only), which makes them false with assumption:Holder as printed: conditional on Hölder continuity on every law the
+  algorithm forms, which every distortion of the tables has (the condition holds at the paper's uses).
 """
 
 from __future__ import annotations
@@ -313,6 +316,73 @@ def mutants_etc_chain(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("bound", f"({claim.printed.value('bound')})/4"), "bound / 4")]
 
 
+def _holder_on_xi_only(claim: Claim) -> bool:
+    """The claim reads assumption:Holder as printed (on Xi only), not on every law the algorithm forms."""
+    from .. import paper_claims
+
+    return claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
+
+
+def _with_witness(claim: Claim, base: CheckResult, counter: list, ev: str) -> CheckResult:
+    """The display's entry: the chain's verdict on the tables' distortions (``base``), and the in-setting witness of
+    :mod:`._holder_witness` (``counter``: the (eps, T) where it beats the display).  Beaten with Hölder continuity on
+    Xi only, the display holds under :data:`._holder_witness.REPAIR` when the chain holds, and that repair holds at the
+    paper's uses when every distortion of the tables is Hölder on all Bernoulli laws."""
+    from dataclasses import replace
+
+    from . import _holder_witness as hw
+
+    at_uses, where = hw.tables_hold_everywhere()
+    chain_holds = base.status in ("verified", "loose")
+    res = entry(claim, holds=chain_holds and not counter, sharper=base.status == "loose",
+                repair=hw.REPAIR if counter and chain_holds else None, repair_at_uses=at_uses, method="numeric",
+                derived=(f"false with Hölder continuity on Xi only (witness: E regret >= {num(counter[0][0].regret_lower, 4)}"
+                         f" at eps = {num(counter[0][0].eps)}, T = {num(counter[0][0].T, 4)}, against "
+                         f"{num(counter[0][1], 4)}); {base.derived} under {hw.REPAIR}")
+                if counter else base.derived,
+                evidence=base.evidence + "  " + ev + f"  The repair holds at the paper's uses: {at_uses} ({where}).")
+    # the witness is a fact only this check knows: the findings list the display under the Hölder-outside-Xi cause
+    return replace(res, condition_at_uses=at_uses, cause=_steps.HOLDER_CAUSE) if res.status == "conditional" else res
+
+
+def check_etc_display(claim: Claim) -> CheckResult:
+    """theorem: ETC upper bound's display: the chain (:func:`check_etc_chain`) on the tables' distortions, and the
+    in-setting witness h of :mod:`._holder_witness` that is Hölder on Xi (q = 1, L = 1) but not on the empirical laws
+    the algorithm forms."""
+    import mpmath
+
+    from . import _holder_witness as hw
+
+    base = check_etc_chain(claim)
+    c = hw.on_hull()
+    printed, syms = _steps.printed(claim.printed.value("bound"), ("L", "K", "W", "q", "N", "T"))
+    fp = _mp(printed, tuple(syms[k] for k in ("L", "K", "W", "q", "N", "T")))
+    rows = []
+    for w in hw.witnesses():
+        with mpmath.workdps(30):
+            bound = float(fp(c.L, len(hw.MEANS), c.W, c.q, mpmath.mpf(w.N), mpmath.mpf(w.T))) + w.Delta
+        rows.append((w, bound))
+    counter = [(w, b) for w, b in rows if w.regret_lower > b] if _holder_on_xi_only(claim) else []
+    ev = (f"Witness in the setting (h: [0, 1] -> [0, 1], not monotone, sec:setting): h(0) = 0, h = 1 on (0, 0.4), h(u) = "
+          f"u on [0.4, 0.6], h = 0 on (0.6, 1]; arms Bern(0.4), Bern(0.6).  On Xi U_h(G) = p_G: q = {num(c.q)}, L = "
+          f"{num(c.L)}, r = {num(c.r)}, L_MH = {num(c.L_MH)}, W = {num(c.W)}, B = {num(c.B)}; ETC grid eps = 1/m, Delta(eps) "
+          "= 0, Delta_min(eps) = 0.2 eps; N(eps) from rsb_theory.rates.N_eps_value, n = ceil(N/K) per arm.  With the "
+          "empirical mean of arm 1 in (0, 0.4) the vertex e_1 is the unique empirical maximiser (h = 1), the algorithm "
+          "commits to arm 1 and the regret is 0.2 (1 - n/T); its probability is an exact sum of binomial terms: "
+          + "; ".join(f"{hw.describe(w)} against the display {num(b, 4)}" for w, b in rows) + ".  "
+          + ("The display is false with Hölder continuity on Xi only (assumption:Holder as printed): the proof applies "
+             "eq:Holder to the empirical laws (eq:alpha_to_1), outside Xi." if counter else
+             "The claim assumes Hölder continuity on every law, which the witness lacks (U_h jumps at 0 and 0.6): it "
+             "is excluded." if not _holder_on_xi_only(claim) else "The witness stays below the display."))
+    return _with_witness(claim, base, counter, ev)
+
+
+def mutants_etc_display(claim: Claim, result: CheckResult) -> list[Claim]:
+    from . import _holder_witness as hw
+
+    return mutants_etc_chain(claim, result) + [claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR)]
+
+
 #: (q, r, beta) at which theorem:RS-ETC-M's K-exponent is compared with the proof's.
 QRB = tuple((q_, r_, b_) for q_ in (sp.Rational(1, 4), sp.Rational(1, 2), 1) for r_ in (sp.Rational(1, 2), 1, 2)
             for b_ in (sp.Rational(1, 2), 1, 2, 4))
@@ -486,8 +556,34 @@ def check_rsetc_display(claim: Claim) -> CheckResult:
           + ("the proof's rate in T and log T." if holds else "not the proof's rate.")
           + "  The power of K (c_E q r/(2 beta)) is judged by theorem:RS-ETC-M#chain (the proof covers it only under "
             f"{CE_CONDITION}: a gap of the proof, no counterexample).")
-    return entry(claim, holds=holds, method="symbolic",
+    base = entry(claim, holds=holds, method="symbolic",
                  derived=f"T^({d.delta.T_exponent}) (log T)^({d.delta.log_exponent})", evidence=ev)
+    # the in-setting witness (Hölder on Xi only): the regret stays near 0.1 while the printed rate tends to 0
+    from . import _holder_witness as hw
+
+    c = hw.on_hull()
+    f = sp.lambdify(rates.T, rate(claim.printed.value("rate")).subs(
+        {rates.K: len(hw.MEANS), rates.q: c.q, rates.r: c.r, rates.beta: 1,
+         rates.gamma_sym: sp.Rational(2, 3)}), "mpmath")
+    rows = [(w, float(f(w.T))) for w in hw.witnesses()]
+    first, last = min(rows, key=lambda wr: wr[0].T), max(rows, key=lambda wr: wr[0].T)
+    # O(.): the ratio regret / rate grows along T while the regret does not fall: no constant covers it
+    grows = (last[0].regret_lower / last[1]) > 10 * (first[0].regret_lower / first[1])
+    counter = rows if grows and min(w.regret_lower for w, _r in rows) > 0.05 and _holder_on_xi_only(claim) else []
+    wev = ("Witness in the setting (theorem: ETC upper bound#display's; beta = 1 exists: Delta_min(eps) = 0.2 eps, q = "
+           "r = 1, gamma = 2 beta/(2 beta + r) = 2/3): for every eps = 1/m the vertex e_1 is on the ETC grid and "
+           "RS-ETC-M commits to it with probability -> 1/2, so the regret stays near 0.1 while the rate -> 0: "
+           + "; ".join(f"{hw.describe(w)}, rate {num(r_, 4)}" for w, r_ in rows) + ".  "
+           + ("False with Hölder continuity on Xi only." if counter else "The claim assumes Hölder continuity on every "
+              "law, which excludes the witness." if not _holder_on_xi_only(claim) else ""))
+    return _with_witness(claim, base, counter, wev)
+
+
+def mutants_rsetc_display(claim: Claim, result: CheckResult) -> list[Claim]:
+    from . import _holder_witness as hw
+
+    return [claim.reprinted(claim.printed.with_value("rate", f"({claim.printed.value('rate')})/T"), "the rate times 1/T"),
+            claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR)]
 
 
 def _c(ident: str, check, mutants, printed: str | None = None) -> Claim:
@@ -497,12 +593,12 @@ def _c(ident: str, check, mutants, printed: str | None = None) -> Claim:
 
 CLAIMS = claim_map(
     _c("theorem: ETC upper bound#chain", check_etc_chain, mutants_etc_chain),
-    _c("theorem: ETC upper bound#display", check_etc_chain, mutants_etc_chain, "theorem: ETC upper bound#chain"),
+    _c("theorem: ETC upper bound#display", check_etc_display, mutants_etc_display, "theorem: ETC upper bound#chain"),
     _c(RSE + "eq:Discrete_order", _rate_step("etc", "discrete", _ETC_DISCRETE), _rate_mutants),
     _c(RSE + "eq:delta_order", _rate_step("etc", "delta", _DELTA + "the same eps"), _rate_mutants),
     _c(RSE + "eq:ETC upper bound gamma appendix", check_gamma_appendix, mutants_gamma),
     _c("theorem:RS-ETC-M#chain", check_rsetc_chain, _steps.condition_mutants(CE_CONDITION, "K_exponent", "1/2", "K^(1/2)")),
-    _c("theorem:RS-ETC-M#display", check_rsetc_display, _rate_mutants, "theorem:RS-ETC-M#chain"),
+    _c("theorem:RS-ETC-M#display", check_rsetc_display, mutants_rsetc_display, "theorem:RS-ETC-M#chain"),
     _c("theorem:UCB upper bound#chain.rs-ucb-m", check_ucb_chain_rs, mutants_ucb_chain),
     _c("theorem:UCB upper bound#chain.ce-ucb-m", check_ucb_chain_ce, mutants_ucb_chain),
     _c(COR + "eq:T_epsilon_actual", check_feasibility, mutants_feasibility),

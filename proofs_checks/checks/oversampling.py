@@ -38,19 +38,10 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 
+from ._mid_point import grid_point  # the one definition (also used by the tracking checks)
+
 ID = "lemma:oversampling"
 _eps, _T0 = sp.symbols("eps T_0", positive=True)
-
-
-def grid_point(K: int, eps: Fraction, n: tuple[int, ...]) -> tuple[Fraction, ...]:
-    """Mid-point grid point eps (n_i + 1/2), i < K, last coordinate = 1 - sum (footnote); exact."""
-    head = [eps * (Fraction(k) + Fraction(1, 2)) for k in n]
-    if len(head) != K - 1:
-        raise ValueError(f"argument 'n': need K-1 = {K - 1} coordinates, got {len(head)}")
-    last = 1 - sum(head)
-    if last < eps / 2:
-        raise ValueError(f"argument 'n': {n} is not on the mid-point grid (last coordinate {last} < eps/2)")
-    return tuple(head + [last])
 
 
 def mid_point_budget(K: int, eps: Fraction) -> int:
@@ -245,19 +236,47 @@ def check(claim: Claim) -> CheckResult:
           f"explored arm over-sampled forever), which the lemma does not use.  These trajectories start the tracking at "
           f"T_0, as the proof does; RS-UCB-M's forced exploration (algorithm:B-UCB-M) can run past T_0 and past "
           f"T_0 + m (lemma:oversampling#step:eq:m_finite has the witness), and then O_t is not empty just after "
-          f"T_0 + m.  The printed statement is existential ('there exists a finite time'), and a time exists "
-          f"(2 ceil(rho T eps/4)/eps after the exploration at the latest), but it grows with T.")
+          f"T_0 + m.  ")
+    # the printed statement in RS-UCB-M's context, read with the paper's T(eps) = T_0 + m (the quantity of
+    # theorem:UCB upper bound's hypothesis T > T(eps)): does O_t empty by T(eps) when the exploration outlasts it?
+    from . import _sampling_context as sc
+    from . import _ucb_run as ur
+
+    repaired = claim.assumes("range") == sc.REPAIR
+    ctx = sc.cases(lambda a, tau, t: bool(ur.over_sampled(a, tau, t)),
+                   lambda run: T_eps(run.setting.eps, run.setting.T0, m_text))
+    ev += sc.words(ctx, "O_t = {}")
+    in_context = not any(c.witness for c in ctx) or repaired
+    repair_ok = holds and all(c.holds_from_start for c in ctx)
+    at_uses = repair_ok and all(c.holds_at_T for c in ctx)
+    ev += f"  Used only at t = T (theorem:UCB upper bound), where it holds: {at_uses}."
+    past_E = [c for c in ctx if c.witness and c.witness[0] > c.run.E]
+    if past_E:
+        ev += (f"  The range t >= max(T(eps), K ceil(rho T eps/4)) (the end of the exploration) is not enough: in "
+               f"{len(past_E)} runs the failure is after both (t = {past_E[0].witness[0]} > E = {past_E[0].run.E}): the "
+               "exploration's arms with a*(i) < 1/K leave O_t only at (2/eps)(ceil(rho T eps/4) - 1).")
+    status = decide(holds=holds and in_context, repair=sc.REPAIR if repair_ok and not in_context else None,
+                    repair_at_uses=at_uses)
     return CheckResult(ID, "Under the complement of E3 (fixed target a* from T_0 on), O_t is empty for every "
-                           f"t > T(eps) = T_0 + m, m = {m_text}",
+                           f"t > T(eps) = T_0 + m, m = {m_text}" + (f", read for {sc.REPAIR}" if repaired else ""),
                        f"O_t = {{}} for t > T(eps) = T_0 + m, m = {m_text}",
-                       "holds (exact tracking, every start)" if holds else "violated",
-                       decide(holds=holds), "simulation", ev)
+                       ("holds (exact tracking, every start)" if in_context else
+                        f"holds from T_0 on (exact tracking, every start); in RS-UCB-M's context only for {sc.REPAIR}")
+                       if holds else "violated",
+                       status, "simulation", ev,
+                       condition_at_uses=at_uses if status == "conditional" else None)
 
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
-    """A smaller m (half the printed one): the exact exit times then come after T_0 + m."""
+    """A smaller m (half the printed one): the exact exit times then come after T_0 + m; and the statement read for
+    the repaired range of t (:data:`._sampling_context.REPAIR`)."""
+    from . import _sampling_context as sc
+
     half = f"({claim.printed})/2"
-    return [claim.reprinted(half, f"m = {half}")]
+    out = [claim.reprinted(half, f"m = {half}")]
+    if result.status == "conditional":
+        out.append(claim.assuming("range", sc.REPAIR, f"for {sc.REPAIR}"))
+    return out
 
 
 CLAIMS = claim_map(Claim(ID, paper_claims.OVERSAMPLING_M, check, mutants))

@@ -395,12 +395,44 @@ def check_alpha_to_1(claim: Claim) -> CheckResult:
     head = (f"P(not E_1,N(Delta_min/2)) against sum_i P(||F_i,N - F_i||_W > {st.value('threshold')}) with q, L "
             f"derived for each distortion on [0, 1] (the Hölder lemmas' family constants), exactly.  Largest ratio "
             f"where it holds: {fmt(worst_ratio)}.  {why}")
-    return _steps.holder_cause(_law_verdict(claim, bad, head, lambda c: f"{fmt(c[2])} > {fmt(c[3])}.", "",
-                                            follows=follows), follows)
+    res = _law_verdict(claim, bad, head, lambda c: f"{fmt(c[2])} > {fmt(c[3])}.", "", follows=follows)
+    if not follows:
+        res = _holder_witness_verdict(claim, res, lambda w: f(w.Delta_min, len(w_mod().MEANS), w_mod().on_hull().L,
+                                                               w_mod().on_hull().q))
+    return _steps.holder_cause(res, follows)
+
+
+def w_mod():
+    """The in-setting witness of Hölder continuity on Xi only (:mod:`._holder_witness`)."""
+    from . import _holder_witness
+
+    return _holder_witness
+
+
+def _holder_witness_verdict(claim: Claim, res: CheckResult, threshold) -> CheckResult:
+    """eq:alpha_to_1 in its proof's context at the in-setting witness (h Hölder with q = L = 1 on Xi only; n =
+    ceil(N(eps)/K) of the proof): P(not E_1,N) against the printed sum, exactly.  The step is false in its proof's
+    context there (``refuted``, cause :data:`._steps.HOLDER_CAUSE`), else ``res`` (a gap) stands."""
+    from dataclasses import replace
+
+    hw = w_mod()
+    w = hw.witness(hw.GRID_M[0], hw.T_OVER_N[0])
+    y = threshold(w)
+    lhs, rhs = hw.deviation_probabilities(w, y)
+    ev = (f"  In the proof's context at the in-setting witness of theorem: ETC upper bound#display (h(0) = 0, h = 1 on "
+          f"(0, 0.4), h(u) = u on [0.4, 0.6], h = 0 on (0.6, 1]; Bern(0.4), Bern(0.6); on Xi q = L = 1; {hw.describe(w)}): "
+          f"P(not E_1,N(Delta_min/2)) >= P(p_hat_2 > 0.6) = {fmt(lhs)} (there U_h(F_2,N) = 0, U_h(F_2) = 0.6) against "
+          f"sum_i P(|p_hat_i - p_i| > {fmt(y)}) = {fmt(rhs)}, exact binomial tails.")
+    if lhs <= rhs:
+        return replace(res, evidence=res.evidence + ev + "  It holds there.")
+    out = entry(claim, holds=False, method="numeric", derived=f"P(not E_1,N) >= {fmt(lhs)} > {fmt(rhs)}",
+                evidence=res.evidence + ev + "  False in its proof's context: eq:Holder is applied to F_2,N, outside Xi, "
+                "where U_h jumps; with Hölder continuity on every law (the tables' distortions) it follows.")
+    return replace(out, cause=_steps.HOLDER_CAUSE)
 
 
 def mutants_alpha_to_1(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status == "gap":
+    if result.cause == _steps.HOLDER_CAUSE:
         return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
     return [claim.reprinted(claim.printed.with_value("threshold", "(D/L)**(1/q)"),
                             "threshold (Delta_min/L)^(1/q) (no 2K)")]

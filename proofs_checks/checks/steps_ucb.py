@@ -1029,13 +1029,17 @@ def check_lastline_CE(claim: Claim) -> CheckResult:
         if printed < chain * (1 - 1e-12):
             bad.append((v, printed, chain))
     from ._etc_exact import TwoPointArms
+    from .theorem_W import TAIL, sup_W
 
     W_bern = TwoPointArms((0.4, 0.9)).W
+    w_sup = sup_W()[0]
     ev = (f"eq:discrete_error_CE's bracket over T (C_5 + 2 L K W^q (T^2((1/T^2+1)^K - 1) + K^q T^(1-q)) + B T((1/T^2+1)^K "
           f"- 1)) against ({st.value('coefficient')}) (32 eps^-1/2 rho^-1/2 T^-1/2 S)^q at {n} seeded points"
           + (" with W >= 1, B <= L K" if conditioned else "") + ".  The reason given, W > 1 for sub-Gaussian laws, is "
-          f"false: W = (max p - min p)/2 <= 1/2 for Bernoulli arms (W = {num(W_bern, 6)} for the experiments' Bern(0.4), "
-          "Bern(0.9)); theorem:W bounds W from above (sqrt(2 pi)), not below.  ")
+          f"false: in the setting (laws on R_+) under the proof's reading {TAIL}, sup W = {num(w_sup, 6, 'f')} < 1 "
+          f"(theorem:W: delta_0 against the law with survival min(1, 2 exp(-u^2/2))), W = 0 for identical arms, and W = "
+          f"(max p - min p)/2 <= 1/2 for Bernoulli arms (W = {num(W_bern, 6)} for the experiments' Bern(0.4), "
+          "Bern(0.9)); theorem:W bounds W from above, not below.  ")
     if bad:
         v, pr, ch = min(bad, key=lambda c: (c[0]["K"], c[0]["W"]))
         ev += (f"The printed line is below the bracket at {len(bad)} points, e.g. "
@@ -1043,8 +1047,9 @@ def check_lastline_CE(claim: Claim) -> CheckResult:
                "T -> oo (the C_4 and C_1 terms are of lower order), so 5 L K W falls short at every large T when W < 2/5, "
                "and at moderate T the other terms ask for more.")
     if bad:
-        ev += ("  " + W_AT_LEAST_1 + " would close it, but no instance on [0, 1] has W >= 1 (W <= 1/2 for Bernoulli "
-               "arms), so it is no repair where the paper applies the theorem." + NO_COUNTEREXAMPLE)
+        ev += ("  " + W_AT_LEAST_1 + f" would close it, but no instance of the setting under {TAIL} has W >= 1 (sup "
+               f"W = {num(w_sup, 6, 'f')}; W <= 1/2 for Bernoulli arms), so it is no repair where the paper applies the "
+               "theorem." + NO_COUNTEREXAMPLE)
     return entry(claim, holds=True, follows=not bad, method="numeric",
                  derived="(2 L K (1 + W^q) + B) (32 eps^-1/2 rho^-1/2 T^-1/2 S)^q" if bad else "holds", evidence=ev)
 

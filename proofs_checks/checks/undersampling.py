@@ -121,11 +121,28 @@ def _check_bound(claim: Claim) -> CheckResult:
           f"and sum_j D_j = 0, so D_i <= K - 1; hence |tau_t(i)/t - a(i)| <= (K-1)/t (< K/t as printed).  The proof's "
           f"own bound (eq:UK_oneside) is 1/t on the over-sampled side.  These starts at T_0 leave out RS-UCB-M's forced "
           f"exploration, which can run past T(eps) (lemma:undersampling#step:eq:UK_oneside has the witness); the bound "
-          f"then fails just after T(eps) and holds again once the exploration's over-sampled arms are back on target.")
-    return CheckResult(ID, f"{shown} for all t >= T(eps) under the complement of E3",
+          f"then fails just after T(eps) and holds again once the exploration's over-sampled arms are back on target.  ")
+    # the printed statement in RS-UCB-M's context with the paper's T(eps) (theorem:UCB upper bound's hypothesis)
+    from . import _sampling_context as sc
+
+    repaired = claim.assumes("range") == sc.REPAIR
+    ctx = sc.cases(lambda a, tau, t: not _within(max(abs(t * Fraction(x) - c) for x, c in zip(a, tau)),
+                                                 _numerator(numerator, len(a)), relation),
+                   lambda run: run.setting.T_eps)
+    ev += sc.words(ctx, shown)
+    in_context = not any(c.witness for c in ctx) or repaired
+    repair_ok = holds and all(c.holds_from_start for c in ctx)
+    at_uses = repair_ok and all(c.holds_at_T for c in ctx)
+    ev += f"  Used only at t = T (theorem:UCB upper bound, eq:samlingequiv's bound), where it holds: {at_uses}."
+    status = decide(holds=holds and in_context, repair=sc.REPAIR if repair_ok and not in_context else None,
+                    sharper=sharper, repair_at_uses=at_uses)
+    return CheckResult(ID, f"{shown} for all t >= T(eps) under the complement of E3"
+                       + (f", read for {sc.REPAIR}" if repaired else ""),
                        paper_claims.SAMPLING_CLAIMS[ID] if claim.printed == paper_claims.UNDERSAMPLING_BOUND else shown,
-                       "(K-1)/t (and tau_t(i) - t a*(i) <= 1)" if holds else "violated",
-                       decide(holds=holds, sharper=sharper), "simulation", ev)
+                       ("(K-1)/t (and tau_t(i) - t a*(i) <= 1)" + ("" if in_context else
+                                                                    f" in RS-UCB-M's context only for {sc.REPAIR}"))
+                       if holds else "violated",
+                       status, "simulation", ev, condition_at_uses=at_uses if status == "conditional" else None)
 
 
 #: (T, rho) at which the time an arm becomes under-sampled is computed exactly (K = 2, eps = sqrt(K log T / T)).
@@ -165,7 +182,11 @@ def _check_rho(claim: Claim) -> CheckResult:
 
 
 def mutants_bound(claim: Claim, result: CheckResult) -> list[Claim]:
+    from . import _sampling_context as sc
+
     out = []
+    if result.status == "conditional":
+        out.append(claim.assuming("range", sc.REPAIR, f"for {sc.REPAIR}"))
     if result.status in ("loose", "refuted"):
         out.append(claim.reprinted(("K - 1", "<="), "|tau_t(i)/t - a*(i)| <= (K-1)/t (the derived bound)"))
     out.append(claim.reprinted(("1", "<="), "|tau_t(i)/t - a*(i)| <= 1/t (stronger)"))

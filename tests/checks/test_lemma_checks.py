@@ -274,19 +274,27 @@ def test_doubled_lipschitz_ball_doubles_the_dual():
 
 
 def test_theorem_W_two_readings():
-    """Centred: N(0,1) vs N(m,1) has W = m/2, unbounded; tail reading: sup W = int_0^oo min(1, 2 e^{-u^2/2}) du."""
+    """On R_+ (the setting). Centred: delta_0 vs delta_m has W = m/2, unbounded (delta_0, delta_6: 3 > sqrt(2 pi));
+    tail reading: sup W = (1/2) int_0^oo min(1, 2 e^{-u^2/2}) du = 0.888 < 1, attained by delta_0 against the
+    extremal law; the tail reading holds at the Bernoulli uses, so the statement is conditional with impact none."""
     c = math.sqrt(2 * math.log(2))
     closed = c + 2 * math.sqrt(2 * math.pi) * stats.norm.sf(c)
     head_tail, moment = theorem_W.tail_supremum()
     assert head_tail == pytest.approx(closed, rel=1e-9) and moment == pytest.approx(closed, rel=1e-7)
-    assert closed < math.sqrt(2 * math.pi)
+    assert theorem_W.sup_W()[0] == pytest.approx(closed / 2, rel=1e-9) and 0.888 < closed / 2 < 0.8883 < 1
     for m, w in theorem_W.centred_pairs():
-        assert w == pytest.approx(m / 2, rel=1e-6)
+        assert w == pytest.approx(m / 2, rel=1e-9)
+    assert dict(theorem_W.centred_pairs())[6.0] == 3.0 > math.sqrt(2 * math.pi)
     claim = theorem_W.CLAIMS[theorem_W.ID]
-    assert claim.run().status == "conditional"
+    res = claim.run()
+    assert res.status == "conditional" and res.condition == theorem_W.TAIL and res.condition_at_uses is True
+    assert "delta_0, delta_6" in res.evidence and "0.888287" in res.derived
     tail = claim.assuming("reading", "tail", "")
-    assert tail.run().status == "loose"  # sup W = 1.78 < sqrt(2 pi)
-    assert tail.reprinted("1", "").run().status == "refuted"
+    assert tail.run().status == "loose"  # sup W = 0.888 < sqrt(2 pi)
+    assert tail.reprinted("1", "").run().status == "loose"  # 0.888 < 1: no sub-Gaussian instance has W >= 1
+    assert tail.reprinted("0.88", "").run().status == "refuted"
+    # a mutant changes the status
+    assert {m.run().status for m in theorem_W.mutants(claim, res)} == {"loose", "refuted"}
 
 
 def test_checks_are_deterministic():

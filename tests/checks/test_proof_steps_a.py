@@ -158,12 +158,19 @@ def test_expected_absolute_value_is_the_lipschitz_sup():
 
 
 def test_w8_centred_counterexample_by_hand():
-    """N(0, 1) and N(m, 1): W1 = m (a shift), ||alpha - beta||_1 = 2: the bound sqrt(2 pi) * 2 fails for m > 5.013."""
-    from scipy import integrate, stats
+    """On R_+: delta_0 and delta_m: W1 = m, ||alpha - beta||_1 = 2: the bound sqrt(2 pi) * 2 fails for m > 5.013;
+    under the tail reading the ratio is at most 0.888 (delta_0 against the extremal law), E|X| at most 1.777."""
+    from scipy import integrate
     m = 5.25
-    w1, _ = integrate.quad(lambda x: abs(stats.norm.cdf(x) - stats.norm.cdf(x, m)), -12, 20, points=[0, m], limit=200)
-    assert w1 == pytest.approx(m, rel=1e-7) and w1 > 2 * math.sqrt(2 * math.pi)
-    assert steps_w.abs_mean_normal(2.75) > math.sqrt(2 * math.pi) > steps_w.abs_mean_normal(2.5)
+    w1, _ = integrate.quad(lambda x: 1.0 if x < m else 0.0, 0, m + 1, points=[m])
+    assert w1 == pytest.approx(m, rel=1e-9) and w1 > 2 * math.sqrt(2 * math.pi)
+    from proofs_checks.registry import claims, evaluate
+
+    res = evaluate(claims()["theorem:W#step:eq:W_8"], mutants=True)
+    assert res.mutant_caught and res.status == "verified" and res.derived.startswith("0.888287 ||alpha - beta||_1")
+    assert "delta_0" in res.note and "N(" not in res.note
+    res = evaluate(claims()["theorem:W#step:after:eq:W_7"], mutants=True)
+    assert res.mutant_caught and res.status == "verified" and "2.75" in res.note
 
 
 def test_chained_constants():

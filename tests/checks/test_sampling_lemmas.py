@@ -112,8 +112,8 @@ def test_E3_printed_bound_dominates_union_over_sample_sizes(T, K):
 
 
 @pytest.mark.parametrize("fn,status", [
-    (lambda: undersampling.check("bound"), "loose"), (lambda: undersampling.check("rhoT2"), "refuted"),
-    (lambda: ov.CLAIMS[ov.ID].run(), "verified"), (lambda: probability_E3.CLAIMS[probability_E3.ID].run(), "verified"),
+    (lambda: undersampling.check("bound"), "conditional"), (lambda: undersampling.check("rhoT2"), "refuted"),
+    (lambda: ov.CLAIMS[ov.ID].run(), "conditional"), (lambda: probability_E3.CLAIMS[probability_E3.ID].run(), "verified"),
     (lambda: etc_commit.check("6"), "conditional"), (lambda: etc_commit.check("5"), "refuted")])
 def test_checks_statuses(fn, status):
     r = fn()
@@ -128,10 +128,35 @@ def test_printed_values_are_the_claims_data():
     assert e3.reprinted((e3.printed[0], "1/32"), "").run().status == "verified"
     assert e3.reprinted((e3.printed[0], "1/8"), "").run().status == "conditional"
     under = undersampling.CLAIMS[undersampling.ID]
-    assert under.reprinted(("K - 1", "<="), "").run().status == "verified"
+    assert under.reprinted(("K - 1", "<="), "").run().status == "conditional"  # from T_0 on it holds; see below
     assert under.reprinted(("1", "<="), "").run().status == "refuted"
     six = etc_commit.CLAIMS[etc_commit.ID]
     assert six.assuming("condition", etc_commit.CONDITION_6, "").run().status == "verified"
+
+
+def test_sampling_lemmas_in_context_need_the_exploration_to_be_over():
+    """Read with the paper's T(eps), both statements fail just after T(eps) when RS-UCB-M's forced exploration leaves
+    arms over-sampled past it (an exact run of the proof's context); they hold from max(T(eps), (2/eps)(ceil(rho T
+    eps/4) - 1)) on and at t = T, their only use: conditional, the condition holding at the use; stating the range
+    makes them hold (the mutant)."""
+    from proofs_checks.checks import _sampling_context as sc
+    from proofs_checks.checks import _ucb_run as ur
+
+    ctx = sc.cases(lambda a, tau, t: bool(ur.over_sampled(a, tau, t)), lambda run: run.setting.T_eps)
+    bad = [c for c in ctx if c.witness]
+    assert bad and all(c.holds_from_start and c.holds_at_T and c.start <= c.run.T for c in ctx)
+    for c in bad:  # second route: the witness by the definition, with the exploration's closed form / stepped tracker
+        t, tau = c.witness
+        s = c.run.setting
+        assert t > c.T_eps and any(tau[i] > t * s.a[i] + 1 for i in range(s.K))
+        # the exploration's over-sampled arm is never pulled after E: its count is still N
+        assert t <= c.run.E or min(tau) == c.run.N
+    # the end of the exploration is not enough: a failure after both T(eps) and E
+    assert any(c.witness[0] > c.run.E for c in bad)
+    for claim, mod in ((ov.CLAIMS[ov.ID], ov), (undersampling.CLAIMS[undersampling.ID], undersampling)):
+        res = claim.run()
+        assert res.status == "conditional" and res.condition == sc.REPAIR and res.condition_at_uses is True
+        assert claim.assuming("range", sc.REPAIR, "").run().status in ("verified", "loose")
 
 
 def test_e3_needs_twice_the_radius():
