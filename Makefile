@@ -15,7 +15,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet -c constraints.txt pip
 
 $(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[test,dask]"
 	touch $@
 
 install: $(VENV)/.installed
@@ -29,6 +29,7 @@ demo: install
 # by the workers (tests/conftest.py); no test's result depends on the number of workers
 PYTEST_WORKERS ?= auto
 test: install
+	$(BIN)/ruff check rsb_theory rsb_sim proofs_checks tests benchmarks
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --durations=10
 
 docs: install

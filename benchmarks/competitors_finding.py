@@ -47,7 +47,7 @@ for name, inst in ROWS:
                 continue
             try:
                 r = run(SimConfig(T=T, trials=TRIALS, seed=0, **opts), inst, d, algo)
-            except ValueError as exc:
+            except ValueError:
                 cells.append("refused")
                 continue
             se = r.std_regret / np.sqrt(TRIALS)

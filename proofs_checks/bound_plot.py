@@ -32,7 +32,6 @@ writes ``bounds-<dr>-<algo>.{png,pdf,csv,txt}``.  The CSV has one row per T
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path

@@ -103,7 +103,7 @@ def _short(text: str, n: int = 200) -> str:
 def to_text(result: str, used: tuple[ProofUse, ...]) -> str:
     """Lines for a terminal: each used node with its verdicts and places, then the used claims that fail."""
     if not used:
-        return f"uses: nothing of the paper (the dependency graph, proofs_checks/paper_uses.py)"
+        return "uses: nothing of the paper (the dependency graph, proofs_checks/paper_uses.py)"
     width = max(len(u.label) for u in used)
     lines = [f"uses ({len(used)}; the dependency graph, proofs_checks/paper_uses.py):"]
     for u in used:

@@ -454,8 +454,8 @@ def _probe(address: str, timeout: float = 5.0) -> None:
 def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None:
     try:
         from dask.distributed import Client, as_completed
-    except ImportError:  # pragma: no cover - dask is a dependency
-        raise ValueError("argument 'executor': dask is not installed (pip install \"dask[distributed]\")") from None
+    except ImportError:  # the optional extra rsb[dask]
+        raise ValueError("argument 'executor': dask is not installed (pip install \"rsb[dask]\")") from None
     own = client is None
     if own:
         try:

@@ -254,7 +254,7 @@ def check(claim: Claim) -> CheckResult:
            "cells have a mass at |S/tau - p| = y/a, which floating point puts on either side)")
     if undecided:
         ev += f"; {len(undecided)} cases undecided by the log bracket"
-    derived = (f"false for y < 512/sqrt(tau); holds (exact tails) for y >= 512/sqrt(tau)" if bad else
+    derived = ("false for y < 512/sqrt(tau); holds (exact tails) for y >= 512/sqrt(tau)" if bad else
                f"holds (exact tails) for {claimed}")
     from .concentration import condition_at_uses
 

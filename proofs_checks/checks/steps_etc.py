@@ -1249,7 +1249,6 @@ def check_disc_up(claim: Claim) -> CheckResult:
           f"(eq: ETC A2T final with delta = 1/T^2, eq: ETC A3T final) against Delta(eps) + {st.value('discrete')}, at "
           f"{len(pts)} points (the Bernoulli points of eq:UP_ETC_eqn1" +
           ("" if conditioned else "; and arms on R_+ with W > 1: point masses at 0 and 3 (1-sub-Gaussian), W = 3/2") + ").  ")
-    repair = None
     if bad:
         name, q, L, W, K, N, T, ch, pr = bad[0]
         ev += (f"Fails at {name}, K = {K}, q = {num(q, 6)}, L = {num(L, 6)}, W = {num(W, 6)}, N = {fmt(N)}, T = {T}: chain {fmt(ch)} > "

@@ -565,13 +565,13 @@ def check_UB10_1(claim: Claim) -> CheckResult:
                f"(optimistic values of the tied points differ by {_steps.fmt(w['margin'], 3)}"
                + ("; OPT~_t does not contain the point tracked, so the rule that keeps a^U_(t-1) only while it is "
                   "optimistic-optimal switches target" if optimal[0] not in tilde else "") + ").  For Gini on these laws "
-               f"the two optimistic values are equal only when p_hat(1) + p_hat(2) - 1 = (r(2) - r(1))/4, a line in "
-               f"the confidence box; off it OPT~_t is one point, so P(OPT~_t != OPT | E_0,t) > 0 for every t >= "
-               f"T_0(eps) at which the counts differ.  A single OPT is no repair: the paper applies the theorem to Gini "
-               f"deviation (example utility, the experiments' Bern(0.4), Bern(0.9), where 8 of the 39 mid-point grids "
-               f"with 1/eps = 2..40 tie) and designs the algorithm for several optimal mixtures.  With the literal "
-               f"eq:discrete_gap (min over a != a*) a tie gives Delta_min(eps) = 0 and T(eps) = inf, and the step "
-               f"would be outside every T the theorem allows." if not single else "")
+               "the two optimistic values are equal only when p_hat(1) + p_hat(2) - 1 = (r(2) - r(1))/4, a line in "
+               "the confidence box; off it OPT~_t is one point, so P(OPT~_t != OPT | E_0,t) > 0 for every t >= "
+               "T_0(eps) at which the counts differ.  A single OPT is no repair: the paper applies the theorem to Gini "
+               "deviation (example utility, the experiments' Bern(0.4), Bern(0.9), where 8 of the 39 mid-point grids "
+               "with 1/eps = 2..40 tie) and designs the algorithm for several optimal mixtures.  With the literal "
+               "eq:discrete_gap (min over a != a*) a tie gives Delta_min(eps) = 0 and T(eps) = inf, and the step "
+               "would be outside every T the theorem allows." if not single else "")
     res = _state_entry(claim, n, bad, head + witness, fail, "OPT~_t = OPT in every state.", "T0",
                        derived_bad="OPT~_t is within OPT; equal iff OPT is a single point")
     if single or not (bad or in_context):

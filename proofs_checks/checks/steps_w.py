@@ -32,7 +32,6 @@ from scipy import stats
 from rsb_theory.expressions import to_sympy
 from rsb_theory.riskmetric import wasserstein1_finite
 
-from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import compare, decide

@@ -19,7 +19,7 @@ import numpy as np
 
 from .empirical import read_column
 from .law import BernoulliLaw, ContinuousLaw, FiniteLaw, empirical_law
-from .names import BOUNDED_EXAMPLES, CONTINUOUS, parameter_names
+from .names import CONTINUOUS, parameter_names
 from .spec import MAX_REWARD, PROB_TOL, ArmSpec, LawError, parse_specs, reward_too_large
 
 __all__ = ["parse_arms", "build_laws", "build_law", "continuous_law", "finite_law", "bernoulli_law",

@@ -338,7 +338,7 @@ def test_empirical_fifo_on_the_command_line(tmp_path, capsys):
     fifo = tmp_path / "f.csv"
     os.mkfifo(fifo)
     for argv in (["derive", "--h", "gini", "--arms", f"empirical({fifo}:x);beta(2,5)"],
-                 ["optimize", "--dr", "gini", "--arms", f"empirical(/dev/zero:x);beta(2,5)", "--eps", "0.2"]):
+                 ["optimize", "--dr", "gini", "--arms", "empirical(/dev/zero:x);beta(2,5)", "--eps", "0.2"]):
         code, stdout, err = _bounded(lambda: run(capsys, *argv), 60)
         assert code == 2 and stdout == ""
         assert "argument '--arms'" in one_line(err)

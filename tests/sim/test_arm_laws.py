@@ -165,7 +165,7 @@ def test_quantisation_error_bound_holds_for_values():
                 qs.append(np.asarray(inst.support)[inst.outcome(u, i)])
                 ws.append(np.full(200, a[i] / 200))
             x, w, xq = np.concatenate(xs), np.concatenate(ws), np.concatenate(qs)
-            o, oq = np.argsort(x), np.argsort(xq)
+            o = np.argsort(x)
             exact = finite_support(d.numeric, x[o], w[o][None, :])[0] if len(set(x)) == x.size else None
             ux, inv = np.unique(xq, return_inverse=True)
             quant = finite_support(d.numeric, ux, np.bincount(inv, weights=w)[None, :])[0]

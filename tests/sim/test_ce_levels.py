@@ -86,7 +86,6 @@ def test_piecewise_linear_sum_equals_the_sum_over_levels(name):
 def test_quadratic_form_equals_the_sum_over_levels():
     """U_h of a mixture for a quadratic h: c0 W + c1 <m, a> + c2 a'Q a equals sum_j w_j h(S_j(a))."""
     rng = np.random.default_rng(0)
-    d = get("gini")
     fns = levels.compiled()
     for K, J in [(2, 1), (3, 7), (5, 40)]:
         w = rng.random(J)

@@ -21,7 +21,7 @@ from rsb_theory.distortions import (EXTENSIONS, FAMILIES, REGISTRY, TAILS, U, Di
                                     get, names, resolve)
 from rsb_theory.holder import holder
 from rsb_theory.laws import parse_arms
-from rsb_theory.laws.build import continuous_law, finite_law
+from rsb_theory.laws.build import finite_law
 from rsb_theory.laws.values import value
 from rsb_theory.oracle import NotDCPError, optimal_mixture, to_cvxpy
 from rsb_theory.riskmetric import bernoulli_closed_form, quadrature

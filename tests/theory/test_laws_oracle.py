@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rsb_theory.distortions import resolve
 from rsb_theory.laws import parse_arms
-from rsb_theory.laws.build import bernoulli_law, continuous_law, finite_law
+from rsb_theory.laws.build import bernoulli_law, continuous_law
 from rsb_theory.laws.rule import step_form
 from rsb_theory.laws.values import arm_values, mixture_value, union_support
 from rsb_theory.oracle import NotDCPError, optimal_mixture, optimal_mixture_laws, optimality_gap_laws

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rsb_theory.laws import (BernoulliLaw, ContinuousLaw, EmpiricalLaw, FiniteLaw, LawError, parse_arms,
-                             parse_specs)
+from rsb_theory.laws import (BernoulliLaw, ContinuousLaw, EmpiricalLaw, FiniteLaw, LawError, parse_arms)
 from rsb_theory.laws.build import bernoulli_laws, continuous_law, finite_law, finite_laws
 from rsb_theory.laws.names import CONTINUOUS, SPECIAL, parameter_names
 
