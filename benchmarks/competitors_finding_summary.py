@@ -89,7 +89,7 @@ def main(out_csv, dirs):
             mt = [t for t in tests if int(t["T"]) == T and t["metric"] == metric]
             best = min(algos, key=lambda a: vals[a].mean())
 
-            def verdict(a, b):
+            def verdict(a, b, mt=mt):
                 for t in mt:
                     if {t["algo_a"], t["algo_b"]} == {a, b}:
                         return t["smaller_by_t"], t["smaller_by_wilcoxon"], t
