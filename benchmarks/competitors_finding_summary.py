@@ -1,6 +1,7 @@
 """The finding of docs/competitors.md, summarised from the output directories of ``rsb compare --tune``.
 
-Run: PYTHONPATH=. python benchmarks/competitors_finding_summary.py OUT_CSV DIR [DIR ...] > tables.md
+Run: PYTHONPATH=. python benchmarks/competitors_finding_summary.py OUT_CSV DIR [DIR ...] > details.txt
+then PYTHONPATH=. python benchmarks/competitors_finding_summary.py --markdown OUT_CSV > tables.md
 
 Each DIR is one ``rsb compare --tune`` run (one distortion and instance).  At the largest horizon of each run it
 writes, for both metrics (the terminal mixture regret of eq:regret and the pseudo-regret sum_k Delta_k N_k):
@@ -14,8 +15,8 @@ writes, for both metrics (the terminal mixture regret of eq:regret and the pseud
   paired t and Wilcoxon tests (read from compare_tests.csv, not recomputed);
 * the algorithms not shown worse than the smallest mean by either Holm-adjusted paired test ("best set").
 
-The bootstrap streams are spawned from one SeedSequence(0), one per run directory and metric, so the output
-does not depend on the order of the directories' contents.
+The bootstrap streams are spawned from one SeedSequence(0), one per run directory and metric in the order the
+directories are given: the same command gives the same intervals.
 """
 
 import csv
@@ -127,8 +128,42 @@ def main(out_csv, dirs):
         w = csv.DictWriter(f, fieldnames=list(out[0]))
         w.writeheader()
         for row in out:
-            w.writerow({k: (num(v) if isinstance(v, float) else v) for k, v in row.items()})
+            w.writerow({k: (num(v, 3) if isinstance(v, float) else v) for k, v in row.items()})
+
+
+ORDER = ("rs-etc-m", "ce-ucb-m", "rs-ucb-m", "ucb-fw", "u-ucb", "cvar-ucb", "b-cvts", "dr-ucb", "ucb1", "ts-mix",
+         "plugin-track")
+
+
+def markdown(summary_csv):
+    """The finding's tables (one per metric, then the ratios) as Markdown, from the summary CSV."""
+    with open(summary_csv) as f:
+        rows = list(csv.DictReader(f))
+    runs = list(dict.fromkeys(r["run"] for r in rows))
+    for metric in METRICS:
+        algos = [a for a in ORDER if any(r["algo"] == a and r["metric"] == metric for r in rows)]
+        print(f"\n| run | {' | '.join(algos)} |\n|---|{'---|' * len(algos)}")
+        for run in runs:
+            cells = []
+            for a in algos:
+                r = next((r for r in rows if r["run"] == run and r["metric"] == metric and r["algo"] == a), None)
+                if r is None:
+                    cells.append("")
+                    continue
+                cell = f"{r['mean']} [{r['ci_low']}, {r['ci_high']}]"
+                if r["multiplier"] not in ("", "None"):
+                    cell += f" x{num(float(r['multiplier']))}"
+                cells.append(f"**{cell}**" if r["in_best_set"] == "True" else cell)
+            print(f"| {run} | {' | '.join(cells)} |")
+    print("\n| run | metric | ratio | of means [95 % paired bootstrap] | paired t (Holm) | Wilcoxon (Holm) |\n|---|---|---|---|---|---|")
+    for r in rows:
+        if "/" in r["algo"]:
+            vt, vw = (v.split(": ", 1)[1] for v in r["in_best_set"].split("; "))
+            print(f"| {r['run']} | {r['metric']} | {r['algo']} | {r['mean']} [{r['ci_low']}, {r['ci_high']}] | {vt} | {vw} |")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    if sys.argv[1] == "--markdown":
+        markdown(sys.argv[2])
+    else:
+        main(sys.argv[1], sys.argv[2:])
