@@ -15,6 +15,10 @@ writes, for both metrics (the terminal mixture regret of eq:regret and the pseud
   paired t and Wilcoxon tests (read from compare_tests.csv, not recomputed);
 * the algorithms not shown worse than the smallest mean by either Holm-adjusted paired test ("best set").
 
+The summary CSV has one row per run, metric and algorithm (column ``best_set_or_verdicts``: whether the
+algorithm is in the best set), and one per ratio, ``algo`` = "learner/paper algorithm", whose
+``best_set_or_verdicts`` holds the two tests' verdicts.
+
 The bootstrap streams are spawned from one SeedSequence(0), one per run directory and metric in the order the
 directories are given: the same command gives the same intervals.
 """
@@ -107,7 +111,7 @@ def main(out_csv, dirs):
                 print(f"  {a}{extra}: {num(vals[a].mean())} [{num(lo)}, {num(hi)}]{dflt}")
                 out.append({"run": d.name, "dr": head["dr"], "T": T, "metric": metric, "algo": a,
                             "multiplier": mult[a], "trials": len(vals[a]), "mean": vals[a].mean(),
-                            "ci_low": lo, "ci_high": hi, "in_best_set": a in best_set,
+                            "ci_low": lo, "ci_high": hi, "best_set_or_verdicts": a in best_set,
                             "default_mean": np.mean(default[a]) if a in default and metric == "regret" else ""})
             paper = [a for a in PAPER if a in algos]
             if not paper:
@@ -123,7 +127,7 @@ def main(out_csv, dirs):
                       f"Wilcoxon (Holm): {vw}")
                 out.append({"run": d.name, "dr": head["dr"], "T": T, "metric": metric, "algo": f"{f}/{ref}",
                             "multiplier": "", "trials": len(vals[f]), "mean": r, "ci_low": lo, "ci_high": hi,
-                            "in_best_set": f"t: {vt}; wilcoxon: {vw}", "default_mean": ""})
+                            "best_set_or_verdicts": f"t: {vt}; wilcoxon: {vw}", "default_mean": ""})
     with open(out_csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(out[0]))
         w.writeheader()
@@ -153,12 +157,12 @@ def markdown(summary_csv):
                 cell = f"{r['mean']} [{r['ci_low']}, {r['ci_high']}]"
                 if r["multiplier"] not in ("", "None"):
                     cell += f" x{num(float(r['multiplier']))}"
-                cells.append(f"**{cell}**" if r["in_best_set"] == "True" else cell)
+                cells.append(f"**{cell}**" if r["best_set_or_verdicts"] == "True" else cell)
             print(f"| {run} | {' | '.join(cells)} |")
     print("\n| run | metric | ratio | of means [95 % paired bootstrap] | paired t (Holm) | Wilcoxon (Holm) |\n|---|---|---|---|---|---|")
     for r in rows:
         if "/" in r["algo"]:
-            vt, vw = (v.split(": ", 1)[1] for v in r["in_best_set"].split("; "))
+            vt, vw = (v.split(": ", 1)[1] for v in r["best_set_or_verdicts"].split("; "))
             print(f"| {r['run']} | {r['metric']} | {r['algo']} | {r['mean']} [{r['ci_low']}, {r['ci_high']}] | {vt} | {vw} |")
 
 
