@@ -2,8 +2,9 @@
 
 :class:`DistortionProfile` (one per distortion, from :func:`of`) holds what every consumer reads about
 h: its Hölder data q, L_H on an interval (``assumption:Holder``), its maximisers and sup h, h', the
-breakpoints, the W1-Hölder constant L_H b^(1-q) of U_h for laws on [0, b], and the family row below;
-each is derived once and kept on the object (per interval where it depends on one).
+breakpoints, the W1-Hölder constant L_H b^(1-q) of U_h for laws on [0, b], the family row below and
+the compiled h of the simulator's kernels (:func:`rsb_theory.argmax.edge_lines.compiled_h`); each is
+derived once and kept on the object (per interval where it depends on one).
 :func:`family_profile` is the Bernoulli-family view of ``table:table_risks``
 and ``table:table_regrets`` (q and L_H on [0, 1], r for the class of
 instances the row's shading refers to, beta from ``lemma:beta_lemma_monotone``
@@ -48,7 +49,12 @@ class DistortionProfile:
     distortion: Distortion
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def _memo(self, key, make):
+    def memo(self, key, make: Callable[[], object]):
+        """The value kept under ``key``, made by ``make()`` on first use.
+
+        For what a module below the profile's own imports derives about h and keeps here, e.g. the
+        compiled h of :func:`rsb_theory.argmax.edge_lines.compiled_h` (numba, imported only there).
+        """
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]
@@ -56,7 +62,7 @@ class DistortionProfile:
     def holder(self, interval=(0, 1)) -> HolderResult:
         """q and L_H of ``assumption:Holder`` on ``interval`` (:func:`rsb_theory.holder.holder`)."""
         a, b = _interval(interval)
-        return self._memo(("holder", a, b), lambda: _holder.holder(self.distortion, (a, b)))
+        return self.memo(("holder", a, b), lambda: _holder.holder(self.distortion, (a, b)))
 
     @property
     def q(self) -> sp.Expr:
@@ -77,19 +83,19 @@ class DistortionProfile:
         optimal mean of a non-decreasing h takes the largest (the arm of the largest mean).
         """
         a, b = _interval(interval)
-        return self._memo(("maximisers", a, b), lambda: _holder.optimal_means(self.distortion, a, b))
+        return self.memo(("maximisers", a, b), lambda: _holder.optimal_means(self.distortion, a, b))
 
     def sup_h(self, interval=(0, 1)) -> float:
         """max of h on ``interval`` (h at a maximiser): B = sup U_h over laws on [0, 1], V* of a Bernoulli hull."""
         a, b = _interval(interval)
-        return self._memo(("sup_h", a, b),
+        return self.memo(("sup_h", a, b),
                           lambda: float(self.distortion.numeric(np.array([float(self.maximisers((a, b))[0])]))[0]))
 
     def mixture(self, p) -> MixtureHolderResult:
         """r and L_MH of ``assumption:Holder_opt`` at Bernoulli means ``p`` (:func:`rsb_theory.holder.mixture_holder`).
         """
         key = tuple(str(x) for x in p)  # equal texts, equal means (a miss only costs a derivation)
-        return self._memo(("mixture", key), lambda: _holder.mixture_holder(self.distortion, list(p)))
+        return self.memo(("mixture", key), lambda: _holder.mixture_holder(self.distortion, list(p)))
 
     def w1_constant(self, b: float) -> float:
         """The W1-Hölder constant L_H b^(1-q) of U_h for laws on [0, b], L_H and q of h on [0, 1].
