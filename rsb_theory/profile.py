@@ -94,7 +94,10 @@ class DistortionProfile:
     def mixture(self, p) -> MixtureHolderResult:
         """r and L_MH of ``assumption:Holder_opt`` at Bernoulli means ``p`` (:func:`rsb_theory.holder.mixture_holder`).
         """
-        key = tuple(str(x) for x in p)  # equal texts, equal means (a miss only costs a derivation)
+        try:
+            key = tuple(exact_number(x, "p") for x in p)  # exact: 0.25000000000000006 is not 1/4
+        except (TypeError, ValueError):  # not numbers: mixture_holder's own message names the argument
+            return _holder.mixture_holder(self.distortion, list(p))
         return self.memo(("mixture", key), lambda: _holder.mixture_holder(self.distortion, list(p)))
 
     def w1_constant(self, b: float) -> float:
