@@ -16,9 +16,9 @@ handed to them), so the ledger does not depend on ``jobs`` (tested).  A worker
 gets the claims that share derivations together (:func:`work_units`: a row of
 the two tables, or one check module): a distortion's profile
 (:func:`rsb_theory.profile.of`) is kept per process, so one worker derives a row's
-profile for all of them instead of two workers deriving it each (measured: about
-a quarter more CPU time on the tables' entries with two workers when the units
-are whole modules).
+profile for all of them instead of two workers deriving it each (measured with two
+workers on the tables' entries and the text entries that share their rows: 14 s of
+CPU time in units by row against 22 s in units by module).
 """
 
 from __future__ import annotations
