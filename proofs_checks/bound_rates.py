@@ -301,13 +301,13 @@ def derive_rate_laws(dr: str, params: tuple, arms: str, algo: str, rule: str
     (``derived_rate`` says so).
     """
     from rsb_theory.distortions import resolve
-    from rsb_theory.holder import holder
+    from rsb_theory.profile import of
     from rsb_theory.laws import parse_arms
     from rsb_theory.oracle import optimal_mixture_laws
 
     d = resolve(dr, **dict(params))
     laws = parse_arms(arms)
-    q = holder(d).q
+    q = of(d).q
     solitary = bool(max(optimal_mixture_laws(d, laws).alpha) >= 1.0 - 1e-9)
     K = len(laws)
     eps_expr, _a, _b = eps_schedule(rule, algo, K, q, q, None)

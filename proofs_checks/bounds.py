@@ -75,14 +75,15 @@ class InstanceConstants:
 @lru_cache(maxsize=64)
 def _constants(dr: str, params: tuple, p: tuple) -> InstanceConstants:
     from rsb_theory.distortions import resolve
-    from rsb_theory.holder import holder, optimal_means
     from rsb_theory.oracle import W_bernoulli
+    from rsb_theory.profile import of
 
     d = resolve(dr, **dict(params))
-    hr = holder(d)
-    B = float(d.numeric(np.array([float(optimal_means(d, 0, 1)[0])]))[0])
+    prof = of(d)
+    hr = prof.holder()
+    B = prof.sup_h()
     lo, hi = min(p), max(p)
-    v_star = float(d.numeric(np.array([float(optimal_means(d, lo, hi)[0])]))[0])
+    v_star = prof.sup_h((lo, hi))
     xs = np.concatenate([np.linspace(lo, hi, 20001), [lo, hi]])
     v_min = float(np.min(d.numeric(xs)))
     return InstanceConstants(len(p), float(hr.q), float(hr.L_H), float(W_bernoulli(np.array(p))), B, v_star,
@@ -236,16 +237,16 @@ def laws_constants(dr: str, params: dict | None, laws) -> InstanceConstants:
     itself (U_h >= 0, so the regret is at most V*; min_alpha V is not computed for general laws).
     """
     from rsb_theory.distortions import resolve
-    from rsb_theory.holder import holder, optimal_means
     from rsb_theory.oracle import W_laws, optimal_mixture_laws
+    from rsb_theory.profile import of
 
     d = resolve(dr, **(params or {}))
-    fam = holder(d, (0, 1))
-    q = float(fam.q)
+    prof = of(d)
+    q = float(prof.q)
     b = max(law.support[1] for law in laws)
-    h_max = float(d.numeric(np.array([float(optimal_means(d, 0, 1)[0])]))[0])
+    h_max = prof.sup_h()
     v_star = float(optimal_mixture_laws(d, laws).value)
-    return InstanceConstants(len(laws), q, float(fam.L_H) * b ** (1.0 - q), float(W_laws(laws)), b * h_max,
+    return InstanceConstants(len(laws), q, prof.w1_constant(b), float(W_laws(laws)), b * h_max,
                              v_star, v_star)
 
 

@@ -369,12 +369,12 @@ def optimal_ranges(req: CompareRequest, d=None) -> list[tuple[float, float]] | N
     from scipy.optimize import linprog
 
     from rsb_theory.distortions import resolve
-    from rsb_theory.holder import optimal_means
+    from rsb_theory.profile import of
     from rsb_theory.profile import optimal_set
 
     d = d or resolve(req.dr, **dict(req.params))
     p = np.asarray(req.p, dtype=float)
-    tops = sorted(float(t) for t in optimal_means(d, float(p.min()), float(p.max())))
+    tops = sorted(float(t) for t in of(d).maximisers((float(p.min()), float(p.max()))))
     text = optimal_set(d, list(req.p), tops[0])
     K = p.size
     if text is None:

@@ -14,8 +14,8 @@ import sympy as sp
 from rsb_theory import distortions
 from rsb_theory.expressions import to_sympy
 from rsb_theory.gap import BetaEstimate, estimate_beta
-from rsb_theory.holder import MixtureHolderResult, mixture_holder
-from rsb_theory.profile import FamilyProfile, family_profile
+from rsb_theory.holder import MixtureHolderResult
+from rsb_theory.profile import FamilyProfile, family_profile, of
 
 from . import paper_claims
 
@@ -83,13 +83,13 @@ def fmt_params(params: dict) -> str:
     return "[" + ", ".join(f"{k}={v}" for k, v in params.items()) + "] " if params else ""
 
 
-@lru_cache(maxsize=None)
 def _profile(key: str, frozen: tuple[tuple[str, sp.Expr], ...]) -> FamilyProfile:
     return family_profile(distortions.get(key, **dict(frozen)))
 
 
 def profile(key: str, params: dict | None = None) -> FamilyProfile:
-    """Cached :func:`rsb_theory.profile.family_profile` for a registry row (default: ``table_params``)."""
+    """:func:`rsb_theory.profile.family_profile` of a registry row (default: ``table_params``), kept on the
+    distortion's profile (:func:`rsb_theory.profile.of`)."""
     params = table_params(key) if params is None else params
     return _profile(key, tuple(sorted((k, sp.Rational(v) if isinstance(v, str) else sp.sympify(v))
                                       for k, v in params.items())))
@@ -101,9 +101,8 @@ def beta_numeric(key: str, instance: tuple[float, ...]) -> BetaEstimate:
     return estimate_beta(profile(key).distortion, instance, grid="ucb")
 
 
-@lru_cache(maxsize=None)
 def mixture_at(key: str, instance: tuple[float, ...]) -> MixtureHolderResult:
-    return mixture_holder(profile(key).distortion, instance)
+    return of(profile(key).distortion).mixture(instance)
 
 
 def printed(text: str, params: dict[str, sp.Expr]) -> sp.Expr:

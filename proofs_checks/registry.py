@@ -14,8 +14,11 @@ Which entries check a label (:func:`ledger_ids_of`) is derived from the ids.
 forked worker processes, which look each claim up by its id (no state is
 handed to them), so the ledger does not depend on ``jobs`` (tested).  A worker
 gets the claims that share derivations together (:func:`work_units`: a row of
-the two tables, or one check module), so the caches of one process serve them
-all instead of two processes deriving the same profile.
+the two tables, or one check module): a distortion's profile
+(:func:`rsb_theory.profile.of`) is kept per process, so one worker derives a row's
+profile for all of them instead of two workers deriving it each (measured with two
+workers on the tables' entries and the text entries that share their rows: 14 s of
+CPU time in units by row against 22 s in units by module).
 """
 
 from __future__ import annotations

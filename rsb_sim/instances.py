@@ -139,11 +139,11 @@ class BernoulliInstance:
         alpha* is taken from :func:`rsb_theory.oracle.optimal_mixture_bernoulli`
         (closed form); V* from the exact maximisers of h on the hull of the means.
         """
-        from rsb_theory.holder import optimal_means
+        from rsb_theory.profile import of
         from rsb_theory.oracle import optimal_mixture_bernoulli
 
         p = np.asarray(self.p)
-        tops = optimal_means(d, float(p.min()), float(p.max()))
+        tops = of(d).maximisers((float(p.min()), float(p.max())))
         v_star = float(d.numeric(np.array([float(tops[0])]))[0])
         orc = optimal_mixture_bernoulli(d, p)
         return Optimum(tuple(float(x) for x in orc.alpha), v_star, "closed_form")

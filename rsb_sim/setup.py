@@ -209,16 +209,18 @@ def plain_setup(cfg: SimConfig, instance, name: str, eps) -> Setup:
 
 def _holder_of(d: Distortion, instance, name: str, need_finite: bool) -> tuple[float, float, float, float]:
     """(q, L, L_bonus, u_star): the Hölder data of h (``assumption:Holder``, :func:`rsb_theory.holder.holder`),
-    the W1-Hölder constant of U_h (L on [0, 1], L b^(1-q) on [0, b]) and a maximiser of h on [0, 1]."""
-    from rsb_theory.holder import holder, optimal_means
+    the W1-Hölder constant of U_h (L on [0, 1], L b^(1-q) on [0, b]) and a maximiser of h on [0, 1], read from
+    the distortion's profile (:func:`rsb_theory.profile.of`)."""
+    from rsb_theory.profile import of
 
-    hr = holder(d)
+    prof = of(d)
+    hr = prof.holder()
     q, L = float(hr.q), float(hr.L_H)
     if need_finite and not (hr.attained and math.isfinite(L)):
         raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
                          f"{name} needs one")
-    L_bonus = L * instance.width ** (1.0 - q) if instance.kind != "bernoulli" else L
-    u_star = float(optimal_means(d, 0, 1)[0])
+    L_bonus = prof.w1_constant(instance.width) if instance.kind != "bernoulli" else L
+    u_star = float(prof.maximisers()[0])
     return q, L, L_bonus, u_star
 
 
@@ -308,15 +310,16 @@ def w1_bonus_constants(cfg: SimConfig, instance, d: Distortion, name: str) -> di
     """(q, L, L_bonus, radius_c) of a bonus L_H r^q on the paper's W1 radius r = radius_c / sqrt(tau) of
     ``eq:UCB_confidence_sets`` (radius_c = radius_scale * 16 (sqrt(2 e log T) + 32)), L_H = L b^(1-q) the
     W1-Hölder constant of U_h (``assumption:Holder``).  ValueError naming ``dr`` when L is not finite."""
-    from rsb_theory.holder import holder
+    from rsb_theory.profile import of
 
-    hr = holder(d)
+    prof = of(d)
+    hr = prof.holder()
     q, L = float(hr.q), float(hr.L_H)
     if not (hr.attained and math.isfinite(L)):
         raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
                          f"{name} needs one for its bonus L_H r^q")
     radius_c = cfg.radius_scale * radius_constant(cfg.T) if cfg.T > 1 else 0.0
-    return {"q": q, "L": L, "L_bonus": L * instance.width ** (1.0 - q), "radius_c": radius_c}
+    return {"q": q, "L": L, "L_bonus": prof.w1_constant(instance.width), "radius_c": radius_c}
 
 
 def radius_covers(setup_like: dict, cfg: SimConfig, instance, n0: int) -> float | None:

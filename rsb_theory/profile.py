@@ -1,5 +1,10 @@
-"""Everything rsb derives about one distortion: family-level and per instance.
+"""Everything rsb derives about one distortion: its profile, family-level and per instance.
 
+:class:`DistortionProfile` (one per distortion, from :func:`of`) holds what every consumer reads about
+h: its Hölder data q, L_H on an interval (``assumption:Holder``), its maximisers and sup h, h', the
+breakpoints, the W1-Hölder constant L_H b^(1-q) of U_h for laws on [0, b], the family row below and
+the compiled h of the simulator's kernels (:func:`rsb_theory.argmax.edge_lines.compiled_h`); each is
+derived once and kept on the object (per interval where it depends on one).
 :func:`family_profile` is the Bernoulli-family view of ``table:table_risks``
 and ``table:table_regrets`` (q and L_H on [0, 1], r for the class of
 instances the row's shading refers to, beta from ``lemma:beta_lemma_monotone``
@@ -9,17 +14,133 @@ view of one Bernoulli instance p, used by ``rsb derive``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 import sympy as sp
 
+from . import holder as _holder
 from . import rates
-from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on
-from .gap import AnalyticBeta, BetaEstimate, beta_monotone, estimate_beta
-from .distortions import exact_number
-from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent, holder, mixture_holder, optimal_means
-from .oracle import alpha_star_bernoulli
+from .distortions import (U, Distortion, _pieces, _sign_on_unit_interval_on, breakpoints, exact_number,
+                          numeric_derivative)
+from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent
+
+if TYPE_CHECKING:  # the beta estimates and the oracle are imported where used: the simulator's set-up reads q and L
+    from .gap import AnalyticBeta, BetaEstimate
+
+
+def _interval(interval) -> tuple[sp.Expr, sp.Expr]:
+    """The exact (a, b) of an interval (the key of a profile's per-interval derivations)."""
+    return _holder._check_interval(*interval)
+
+
+@dataclass(frozen=True, eq=False)
+class DistortionProfile:
+    """What is derived about one distortion h, each piece once (made by :func:`of`, one per distortion).
+
+    The Hölder data (``assumption:Holder``) and the maximisers (``eq:optimal alpha``: for Bernoulli
+    arms V(alpha) = h(<alpha, p>), so the optimal mixtures are those whose mean maximises h on
+    [min p, max p]) depend on an interval and are kept per interval; the rest once.  Every consumer
+    (the simulator's set-up, the bounds, ``rsb derive``, the checks) reads them here.
+    """
+
+    distortion: Distortion
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key, make: Callable[[], object]):
+        """The value kept under ``key``, made by ``make()`` on first use.
+
+        For what a module below the profile's own imports derives about h and keeps here, e.g. the
+        compiled h of :func:`rsb_theory.argmax.edge_lines.compiled_h` (numba, imported only there).
+        """
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def holder(self, interval=(0, 1)) -> HolderResult:
+        """q and L_H of ``assumption:Holder`` on ``interval`` (:func:`rsb_theory.holder.holder`)."""
+        a, b = _interval(interval)
+        return self.memo(("holder", a, b), lambda: _holder.holder(self.distortion, (a, b)))
+
+    @property
+    def q(self) -> sp.Expr:
+        """The Hölder exponent of h on [0, 1]."""
+        return self.holder().q
+
+    @property
+    def L(self) -> float:
+        """The Hölder constant L_H of h on [0, 1] (``inf`` when q is a limit only)."""
+        return float(self.holder().L_H)
+
+    def maximisers(self, interval=(0, 1)) -> tuple[sp.Expr, ...]:
+        """Every maximiser of h on ``interval``, increasing (:func:`rsb_theory.holder.optimal_means`).
+
+        ``eq:optimal alpha`` takes alpha* in the argmax, a set: with a flat top (CVaR on
+        [1 - alpha, 1]) all of them are optimal and h has the same value at each.  A consumer that
+        needs one mean for its value (sup h, V*) may take any; one that splits instances by the
+        optimal mean of a non-decreasing h takes the largest (the arm of the largest mean).
+        """
+        a, b = _interval(interval)
+        return self.memo(("maximisers", a, b), lambda: _holder.optimal_means(self.distortion, a, b))
+
+    def sup_h(self, interval=(0, 1)) -> float:
+        """max of h on ``interval`` (h at a maximiser): B = sup U_h over laws on [0, 1], V* of a Bernoulli hull."""
+        a, b = _interval(interval)
+        return self.memo(("sup_h", a, b),
+                          lambda: float(self.distortion.numeric(np.array([float(self.maximisers((a, b))[0])]))[0]))
+
+    def mixture(self, p) -> MixtureHolderResult:
+        """r and L_MH of ``assumption:Holder_opt`` at Bernoulli means ``p`` (:func:`rsb_theory.holder.mixture_holder`).
+        """
+        try:
+            key = tuple(exact_number(x, "p") for x in p)  # exact: 0.25000000000000006 is not 1/4
+        except (TypeError, ValueError):  # not numbers: mixture_holder's own message names the argument
+            return _holder.mixture_holder(self.distortion, list(p))
+        return self.memo(("mixture", key), lambda: _holder.mixture_holder(self.distortion, list(p)))
+
+    def w1_constant(self, b: float) -> float:
+        """The W1-Hölder constant L_H b^(1-q) of U_h for laws on [0, b], L_H and q of h on [0, 1].
+
+        U_h(F) = int_0^b h(1 - F(x)) dx, so |U_h(F) - U_h(G)| <= L_H int |F - G|^q dx
+        <= L_H b^(1-q) W1(F, G)^q by Hölder's inequality on [0, b] (the appendix's paragraph on
+        Hölder exponents); b = 1 gives L_H.
+        """
+        q = float(self.q)
+        return self.L * float(b) ** (1.0 - q)
+
+    @cached_property
+    def h_prime(self) -> Callable[[np.ndarray], np.ndarray]:
+        """Vectorised h' (:func:`rsb_theory.distortions.numeric_derivative`)."""
+        return numeric_derivative(self.distortion)
+
+    @cached_property
+    def breakpoints(self) -> tuple[sp.Expr, ...]:
+        """Interior points of (0, 1) where the piecewise definition of h switches."""
+        return breakpoints(self.distortion.expr)
+
+    @cached_property
+    def family(self) -> FamilyProfile:
+        """The derived row of ``table:table_risks`` (:func:`family_profile`)."""
+        return _family_profile(self.distortion)
+
+
+#: The one profile of each distortion in this process (equal distortions share it).
+_PROFILES: dict[Distortion, DistortionProfile] = {}
+
+
+def of(d: Distortion) -> DistortionProfile:
+    """The profile of ``d``, made on first use and kept for the process.
+
+    Forked workers inherit the profiles their parent made; a worker that meets a distortion
+    (by its equal value, however it was resolved) derives its profile once.
+    """
+    _holder._check_distortion(d)
+    prof = _PROFILES.get(d)
+    if prof is None:
+        prof = _PROFILES[d] = DistortionProfile(d)
+    return prof
 
 
 @dataclass(frozen=True)
@@ -74,7 +195,7 @@ def mixture_witness(d: Distortion) -> tuple[bool, str]:
     """
     if d.shape.is_monotone:
         return False, f"h is {d.shape.monotone} ({d.shape.monotone_method}): argmax over [min p, max p] is max p"
-    tops = optimal_means(d, 0, 1)
+    tops = of(d).maximisers((0, 1))
     interior = [t for t in tops if 0 < t < 1]
     if interior:
         t = interior[0]
@@ -117,9 +238,13 @@ def family_beta(d: Distortion) -> FamilyBeta:
 
 
 def family_profile(d: Distortion) -> FamilyProfile:
-    """The derived row of ``table:table_risks`` for distortion ``d``."""
+    """The derived row of ``table:table_risks`` for distortion ``d`` (kept on its profile, :func:`of`)."""
+    return of(d).family
+
+
+def _family_profile(d: Distortion) -> FamilyProfile:
     mixture, why = mixture_witness(d)
-    h = holder(d, (0, 1))
+    h = of(d).holder((0, 1))
     r, r_ev = family_mixture_exponent(d, solitary=not mixture)
     beta = family_beta(d) if not mixture else FamilyBeta(None, None, None, "mixture-optimal rows: no analytic beta")
     return FamilyProfile(d, not mixture, why, h, r, r_ev, beta)
@@ -155,12 +280,16 @@ def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstancePro
     ValueError
         ``p`` empty or outside [0, 1] (message names argument ``p``).
     """
+    from .gap import beta_monotone, estimate_beta
+    from .oracle import alpha_star_bernoulli
+
     arr = np.asarray(p, dtype=float)
     if arr.ndim != 1 or arr.size < 2 or np.any(~np.isfinite(arr)) or np.any((arr < 0) | (arr > 1)):
         raise ValueError(f"argument 'p': need at least two Bernoulli means in [0, 1], got {list(p)!r}")
-    fam = holder(d, (0, 1))
-    inst = holder(d, (min(arr), max(arr)))
-    mix = mixture_holder(d, arr)
+    prof = of(d)
+    fam = prof.holder((0, 1))
+    inst = prof.holder((min(arr), max(arr)))
+    mix = prof.mixture(arr)
     alpha = alpha_star_bernoulli(arr, mix.p_star)
     b_an = beta_monotone(d, arr)
     b_num = estimate_beta(d, arr) if numeric_beta and arr.size <= 4 else None
@@ -182,7 +311,7 @@ def optimal_set(d: Distortion, p, p_star) -> str | None:
     """
     ps = [exact_number(x) for x in p]
     lo, hi = min(ps), max(ps)
-    tops = list(optimal_means(d, lo, hi))
+    tops = list(of(d).maximisers((lo, hi)))
     top_value = d.expr.subs(U, tops[0])
     parts: list[sp.Set] = []
     i = 0

@@ -101,13 +101,13 @@ def maximiser(key: str, pinned: dict) -> sp.Expr | None:
     """The interior maximiser m of h on [0, 1] when it is one number for the whole range (None: m = 1 or a
     parameter-dependent or flat top)."""
     from rsb_theory import distortions
-    from rsb_theory.holder import optimal_means
+    from rsb_theory.profile import of
 
     fam = family(key)
     if any(p.name not in pinned for p in fam.parameters):
         return None
     d = distortions.get(key, **{k: v for k, v in pinned.items()})
-    best = optimal_means(d, 0, 1)
+    best = of(d).maximisers((0, 1))
     if len(best) == 1 and 0 < best[0] < 1:
         return best[0]
     return None

@@ -39,7 +39,8 @@ import numpy as np
 import sympy as sp
 
 from rsb_theory.distortions import Distortion, get
-from rsb_theory.holder import HolderResult, holder, local_order, mixture_holder, optimal_means, sup_one_point_ratio
+from rsb_theory.holder import HolderResult, local_order, sup_one_point_ratio
+from rsb_theory.profile import of
 
 from .. import derived, paper_claims
 from ..claims import Claim
@@ -72,15 +73,19 @@ def dist(key: str, params: tuple = ()) -> Distortion:
     return get(key, **dict(params))
 
 
-@lru_cache(maxsize=None)
 def holder_on(key: str, params: tuple, a: sp.Expr = sp.Integer(0), b: sp.Expr = sp.Integer(1)) -> HolderResult:
-    return holder(dist(key, params), (a, b))
+    """q and L_H of h on [a, b], from the distortion's profile (:func:`rsb_theory.profile.of`)."""
+    return of(dist(key, params)).holder((a, b))
 
 
-@lru_cache(maxsize=None)
 def maximiser(key: str, params: tuple) -> sp.Expr:
-    """The largest maximiser m of h on [0, 1] (m = 1 for increasing h)."""
-    return optimal_means(dist(key, params), 0, 1)[-1]
+    """The largest maximiser m of h on [0, 1] (m = 1 for increasing h).
+
+    The largest, because it splits the solitary instances by the optimal arm: for a non-decreasing h with
+    a flat top (CVaR) every mean of the top is optimal (``eq:optimal alpha``) and the lemmas take the arm
+    of the largest mean, p* = max p.
+    """
+    return of(dist(key, params)).maximisers()[-1]
 
 
 def printed_value(text: str, params: dict) -> sp.Expr:
@@ -138,7 +143,7 @@ def class_exponent(key: str, params: tuple, instances: str) -> ClassExponent:
     if instances == "mixture":
         if not 0 < m < 1:
             raise ValueError(f"argument 'instances': {key} has no interior maximiser (m = {m})")
-        mix = mixture_holder(d, [0, 1])
+        mix = of(d).mixture([0, 1])
         L = mix.L_exact if mix.L_exact is not None else round(mix.L_MH, 6)
         return ClassExponent(mix.r, mix.r, f"mixture instances (min p < {m} < max p): {mix.evidence()}; the hull "
                                           f"of any such instance lies in [0, 1], so L_MH <= {L} for all of them")

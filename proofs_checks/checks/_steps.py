@@ -49,26 +49,25 @@ class Member:
     L: float
 
 
-@lru_cache(maxsize=None)
 def _member(name: str, params: tuple[tuple[str, str], ...]) -> Member:
     from rsb_theory.distortions import get
-    from rsb_theory.holder import holder
+    from rsb_theory.profile import of
 
     d = get(name, **dict(params))
-    hr = holder(d)
+    hr = of(d).holder()
     L = hr.L_exact if hr.L_exact is not None else hr.L_H
     return Member(d.describe(), d, float(hr.q), float(L))
 
 
 def defaults() -> tuple[Member, ...]:
-    """The nine registered distortions at their default parameters, with q, L from rsb_theory.holder."""
+    """The nine registered distortions at their default parameters, with q, L from their profiles."""
     from rsb_theory.distortions import names
 
     return tuple(_member(n, ()) for n in names())
 
 
 def holder_sweep() -> tuple[Member, ...]:
-    """:func:`defaults` and :data:`EXTRA_PARAMETERS` (cached per member)."""
+    """:func:`defaults` and :data:`EXTRA_PARAMETERS` (q and L kept on each distortion's profile)."""
     return defaults() + tuple(_member(n, p) for n, p in EXTRA_PARAMETERS)
 
 
@@ -84,17 +83,18 @@ def member(name: str) -> Member:
     return m
 
 
-@lru_cache(maxsize=None)
 def top(name: str) -> float:
-    """A maximiser of h on [0, 1] (rsb_theory.holder.optimal_means)."""
-    from rsb_theory.holder import optimal_means
+    """A maximiser of h on [0, 1] (the smallest; h has the same value at each)."""
+    from rsb_theory.profile import of
 
-    return float(optimal_means(member(name).d, 0, 1)[0])
+    return float(of(member(name).d).maximisers()[0])
 
 
 def sup_h(name: str) -> float:
     """max of h on [0, 1]: the supremum B of U_h over laws on [0, 1]."""
-    return float(np.asarray(member(name).d.numeric(np.array([top(name)])))[0])
+    from rsb_theory.profile import of
+
+    return of(member(name).d).sup_h()
 
 
 @lru_cache(maxsize=None)
@@ -116,14 +116,14 @@ def holder_beyond_hull() -> tuple[tuple[str, tuple[float, float], float, float, 
     mean x outside the hull, the ratio |h(x) - h(p)| / |x - p|^q > L_H at the nearer end p), and how many
     (distortion, instance) pairs were tried.  For Bernoulli laws U_h = h(mean) and W1 = |difference of means|
     (``lemma:lipschitz-wasserstein``); q, L_H on the hull from :func:`rsb_theory.holder.holder`."""
-    from rsb_theory.holder import holder
+    from rsb_theory.profile import of
 
     x = np.linspace(0.0, 1.0, 201)
     tried = 0
     for m in holder_sweep():
         for lo, hi in HULL_INSTANCES:
             tried += 1
-            hr = holder(m.d, (lo, hi))
+            hr = of(m.d).holder((lo, hi))
             q, L = float(hr.q), float(hr.L_exact if hr.L_exact is not None else hr.L_H)
             for p in (lo, hi):
                 out = x[(x < lo) | (x > hi)]

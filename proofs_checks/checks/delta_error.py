@@ -29,7 +29,7 @@ from rsb_theory.oracle import W_bernoulli
 from rsb_theory.distortions import get, names
 from rsb_theory.expressions import to_sympy
 from rsb_theory.grids import Grid
-from rsb_theory.holder import holder, mixture_holder
+from rsb_theory.profile import of
 
 from .. import paper_claims
 from ..claims import Claim, claim_map
@@ -94,11 +94,11 @@ def cases() -> tuple[Case, ...]:
     out = []
     for key, p in instances():
         d = get(key)
-        mix = mixture_holder(d, p)
+        mix = of(d).mixture(p)
         if mix.r != sp.oo and mix.attained:
             r, L, pair = float(mix.r), float(mix.L_MH), f"r={mix.r}, L_MH={num(float(mix.L_MH))}"
         else:  # h flat at p*: use the Hölder pair of the hull
-            hh = holder(d, (min(p), max(p)))
+            hh = of(d).holder((min(p), max(p)))
             r, L, pair = float(hh.q), float(hh.L_H), f"r=q={hh.q}, L=L_H={num(float(hh.L_H))}"
         W = float(W_bernoulli(p))
         for grid in ("etc", "ucb"):

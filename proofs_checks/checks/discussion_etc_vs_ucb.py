@@ -25,7 +25,8 @@ import sympy as sp
 
 from rsb_theory import rates
 from rsb_theory.distortions import get
-from rsb_theory.holder import family_mixture_exponent, holder
+from rsb_theory.holder import family_mixture_exponent
+from rsb_theory.profile import of
 
 from .. import derived, paper_claims
 from ..claims import Claim, claim_map
@@ -60,7 +61,7 @@ def _qr(key: str) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     d = get(key)
     r, _ = family_mixture_exponent(d, solitary=False)
     row = paper_claims.risk_row(key)
-    return holder(d).q, r, derived.printed(row.q, {}), derived.printed(row.r, {})
+    return of(d).q, r, derived.printed(row.q, {}), derived.printed(row.r, {})
 
 
 def check(claim: Claim) -> CheckResult:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rsb_theory.distortions import get
-from rsb_theory.holder import optimal_means
+from rsb_theory.profile import of
 from rsb_theory.oracle import alpha_star_bernoulli
 
 from .. import paper_claims
@@ -27,7 +27,7 @@ def _instance() -> tuple[float, ...]:
 def check(claim: Claim) -> CheckResult:
     printed = tuple(claim.printed)
     p = np.array(_instance())
-    tops = optimal_means(get("gini"), float(p.min()), float(p.max()))
+    tops = of(get("gini")).maximisers((float(p.min()), float(p.max())))
     alpha = alpha_star_bernoulli(p, float(tops[0]))
     ok = len(tops) == 1 and len(printed) == p.size and np.allclose(alpha, printed, atol=ATOL, rtol=0)
     return CheckResult(ID, f"For Gini deviation on (Bern({p[0]}), Bern({p[1]})) the optimal mixture is alpha* = "

@@ -19,7 +19,7 @@ from rsb_theory import rates
 from rsb_theory.distortions import get
 from rsb_theory.expressions import evaluate
 from rsb_theory.gap import delta_min
-from rsb_theory.holder import holder
+from rsb_theory.profile import of
 
 from .. import paper_claims
 from ..claims import Claim, claim_map
@@ -44,7 +44,7 @@ def n_eps(K: int, T: int, eps: float, q, L, dmin: float) -> float:
 def horizon_row(exp: paper_claims.ExperimentSetup, T: int) -> tuple[bool, str]:
     """(RS-ETC-M commits before T, the evidence line) for one stated horizon."""
     d = get("gini")
-    hr = holder(d)
+    hr = of(d).holder()
     K = len(exp.p)
     eps = evaluate(exp.eps, "eps", {"T": T, "K": K})
     gp = delta_min(d, exp.p, eps, "etc")
@@ -62,7 +62,7 @@ def check(claim: Claim) -> CheckResult:
             commits, line = horizon_row(exp, T)
             never &= not commits
             rows.append(line)
-    hr = holder(get("gini"))
+    hr = of(get("gini")).holder()
     status = decide(holds=not never, repair=REPAIR)
     horizons = ", ".join(f"{e.figure} (eps = {e.eps})" for e in claim.printed)
     return CheckResult(ID, "RS-ETC-M with the exploration length N(eps) of eq:number of samples main paper commits "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from rsb_theory.distortions import from_string
-from rsb_theory.holder import holder
+from rsb_theory.profile import of
 
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
@@ -40,7 +40,7 @@ def smallest_s() -> tuple[sp.Expr, str]:
 def _below_domain() -> str:
     bits = []
     for v in BELOW:
-        res = holder(from_string(f"1 - (1 - u)**({v})"), (0, 1))
+        res = of(from_string(f"1 - (1 - u)**({v})")).holder((0, 1))
         bits.append(f"s = {v}: q = {res.q}, L_H = {res.L_exact if res.L_exact is not None else round(res.L_H, 6)}")
     return "the chain re-derived below the lemma's domain: " + "; ".join(bits)
 

@@ -131,14 +131,15 @@ def _beta_threshold(q: sp.Expr, r: sp.Expr) -> sp.Set:
 def _rows_of_table_1() -> str:
     """For which beta the RS-UCB-M row applies to each mixture row of table:table_regrets (derived and printed q, r)."""
     from rsb_theory.distortions import get
-    from rsb_theory.holder import family_mixture_exponent, holder
+    from rsb_theory.holder import family_mixture_exponent
+    from rsb_theory.profile import of
 
     bits = []
     for row in paper_claims.TABLE_REGRETS:
         if not row.shaded:
             continue
         d = get(row.key, **{k: sp.Rational(v) for k, v in paper_claims.TABLE_PARAMETERS.get(row.key, {}).items()})
-        q, (r, _why) = holder(d).q, family_mixture_exponent(d, solitary=False)
+        q, (r, _why) = of(d).q, family_mixture_exponent(d, solitary=False)
         risk = paper_claims.risk_row(row.key)
         params = {k: sp.Rational(v) for k, v in paper_claims.TABLE_PARAMETERS.get(row.key, {}).items()}
         pq, pr = derived.printed(risk.q, params), derived.printed(risk.r, params)

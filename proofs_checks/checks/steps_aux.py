@@ -28,7 +28,7 @@ import sympy as sp
 from rsb_theory.distortions import REGISTRY, from_string, numeric_derivative
 from rsb_theory.expressions import to_sympy
 from rsb_theory.grids import Grid
-from rsb_theory.holder import optimal_means
+from rsb_theory.profile import of
 from rsb_theory.oracle import W_bernoulli, W_finite
 from rsb_theory.oracle.closed_form import alpha_star_bernoulli
 from rsb_theory.riskmetric import finite_support, mixture_value, wasserstein1_finite
@@ -159,7 +159,7 @@ class DeltaCase:
 def alpha_star(key: str, p: tuple[float, ...]) -> tuple[tuple[float, ...], float]:
     """alpha* (closed form, at the first maximiser of h on [min p, max p]) and V(alpha*)."""
     d = st.dist(key, ())
-    p_star = optimal_means(d, min(p), max(p))[0]
+    p_star = of(d).maximisers((min(p), max(p)))[0]
     return tuple(float(x) for x in alpha_star_bernoulli(p, p_star)), float(d.numeric(np.array([float(p_star)]))[0])
 
 

@@ -19,7 +19,7 @@ import sympy as sp
 
 from rsb_theory.distortions import REGISTRY, U, breakpoints, get
 from rsb_theory.expressions import to_sympy
-from rsb_theory.holder import optimal_means
+from rsb_theory.profile import of
 from rsb_theory.riskmetric import P, bernoulli_cdf, wang_integral
 
 from ..claims import Claim, claim_map
@@ -69,7 +69,7 @@ def _maximisers() -> tuple[tuple[str, tuple, tuple, bool], ...]:
     for key, fp in st.hypothesis_sweep():
         d = st.dist(key, fp)
         if d.shape.is_concave and not d.shape.is_monotone:
-            out.append((key, fp, optimal_means(d, 0, 1), strictly_concave(key, fp)))
+            out.append((key, fp, of(d).maximisers((0, 1)), strictly_concave(key, fp)))
     return tuple(out)
 
 
@@ -136,7 +136,7 @@ def _dominates(claim: Claim) -> CheckResult:
     d = get("gini")
     margin = to_sympy(c.printed, "margin")
     x = sp.Symbol("x", real=True)
-    (p_star,) = optimal_means(d, 0, 1)
+    (p_star,) = of(d).maximisers((0, 1))
     gap = sp.factor(st.h_of(d, p_star) - st.h_of(d, x))  # U_h(F*) - U_h(F_i) for an arm with mean x != p*
     sides = (sp.Interval.Ropen(0, p_star), sp.Interval.Lopen(p_star, 1))
     holds = all(sp.solveset(gap > margin, x, side) == side for side in sides)

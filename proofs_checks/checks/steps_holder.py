@@ -28,7 +28,7 @@ import sympy as sp
 
 from rsb_theory.distortions import REGISTRY, U
 from rsb_theory.expressions import to_sympy
-from rsb_theory.holder import optimal_means
+from rsb_theory.profile import of
 from rsb_theory.oracle.closed_form import alpha_star_bernoulli
 from rsb_theory.riskmetric import P, bernoulli_cdf, mixture_value
 
@@ -179,7 +179,7 @@ def _bound(claim: Claim, key: str, mode: str | None) -> CheckResult:
         d = st.dist(key, fp)
         f = sp.lambdify(w, bound.subs({syms[n]: v for n, v in fp}), "numpy")
         if mode == "optimum":
-            (p_star,) = optimal_means(d, 0, 1)
+            (p_star,) = of(d).maximisers((0, 1))
             A, B = np.full_like(g, float(p_star)), g
         else:
             A, B = (m.ravel() for m in np.meshgrid(g, g, indexing="ij"))
@@ -210,13 +210,13 @@ def solitary_optima(key: str) -> tuple[int, int]:
     """(instances whose alpha* is the arm of largest mean below the maximiser / smallest above, instances tried):
     seeded K = 2..6, means all below or all above the maximiser of h."""
     d = st.dist(key, ())
-    (m,) = optimal_means(d, 0, 1)
+    (m,) = of(d).maximisers((0, 1))
     rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(2,)))
     good = total = 0
     for K in KS:
         for below in (True, False):
             p = np.round(rng.uniform(0, float(m), K) if below else rng.uniform(float(m), 1, K), 3)
-            p_star = optimal_means(d, min(p), max(p))
+            p_star = of(d).maximisers((min(p), max(p)))
             alpha = alpha_star_bernoulli(p, p_star[0])
             want = int(np.argmax(p)) if below else int(np.argmin(p))
             good += int(np.allclose(alpha, np.eye(K)[want]))
@@ -247,14 +247,14 @@ def _region(claim: Claim, key: str, region: str) -> CheckResult:
 def case2_values(key: str) -> tuple[tuple[tuple[float, ...], sp.Expr, float], ...]:
     """(instance, its optimal mean p*, V(alpha*)) for seeded instances bracketing the maximiser of h, K = 2..6."""
     d = st.dist(key, ())
-    (m,) = optimal_means(d, 0, 1)
+    (m,) = of(d).maximisers((0, 1))
     rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(3,)))
     out = []
     for K in KS:
         lo = np.round(rng.uniform(0, float(m), 1), 3)
         hi = np.round(rng.uniform(float(m), 1, 1), 3)
         p = tuple(float(x) for x in np.concatenate([lo, hi, np.round(rng.uniform(0, 1, K - 2), 3)]))
-        p_star = optimal_means(d, min(p), max(p))
+        p_star = of(d).maximisers((min(p), max(p)))
         alpha = alpha_star_bernoulli(p, p_star[0])
         value = float(mixture_value(d.numeric, [0.0, 1.0], np.stack([1 - np.array(p), np.array(p)], 1), alpha))
         out.append((p, p_star[0], value))
@@ -268,7 +268,7 @@ def _case2(claim: Claim, key: str) -> CheckResult:
     gap = to_sympy(parts["gap"], "gap", {"b": _b})
     d = st.dist(key, ())
     rows = case2_values(key)
-    (m,) = optimal_means(d, 0, 1)
+    (m,) = of(d).maximisers((0, 1))
     value_ok = all(abs(v - float(value)) < 1e-12 for _p, _ps, v in rows)
     gap_ok = st.zero_on_unit(value - d.expr.subs(U, _b) - gap, _b, tuple(hl_breaks(d)))
     holds = value_ok and gap_ok
@@ -300,7 +300,7 @@ def _typo(claim: Claim, key: str, factor: int) -> CheckResult:
     c = claim.printed
     reading = claim.assumes("reading", c.printed)
     d = st.dist(key, ())
-    (m,) = optimal_means(d, 0, 1)
+    (m,) = of(d).maximisers((0, 1))
     values = list(SIMPLE) + [sp.Rational(k, 20) for k in range(21)]
     pairs = [(a, b) for a in values for b in values]
     if reading != "F":
@@ -366,7 +366,7 @@ def maximiser_on(d, top: tuple, lo: float, hi: float) -> sp.Expr:
     nearest point of [top[0], top[-1]]; otherwise :func:`rsb_theory.holder.optimal_means` on [lo, hi]."""
     lo_, hi_ = sp.Rational(str(lo)), sp.Rational(str(hi))
     if not d.shape.is_concave:
-        return optimal_means(d, lo_, hi_)[0]
+        return of(d).maximisers((lo_, hi_))[0]
     return hi_ if hi_ < top[0] else (lo_ if lo_ > top[-1] else max(lo_, top[0]))
 
 
@@ -380,7 +380,7 @@ def _r_equals_q(claim: Claim) -> CheckResult:
         hol = hl.holder_on(key, fp)
         r = float(r_of.subs(q, hol.q))
         worst_ratio = 0.0
-        top = optimal_means(d, 0, 1)
+        top = of(d).maximisers((0, 1))
         for p in _instances():
             p_arr = np.array(p)
             p_star = maximiser_on(d, top, min(p), max(p))
@@ -454,7 +454,7 @@ def display_constant(label: str, ident: str, how: str) -> sp.Expr:
     if how == "coef":
         return sp.simplify(to_sympy(text, "bound", {"w": _w, "s": _s}).subs(_w, 1))
     r = to_sympy(hl.printed(label, how.split(":")[1]).printed, "r")
-    (m,) = optimal_means(st.dist(KEYS[label], sweep(KEYS[label])[0]), 0, 1)
+    (m,) = of(st.dist(KEYS[label], sweep(KEYS[label])[0])).maximisers((0, 1))
     gap = to_sympy(hl.parse_summary(text)["gap"], "gap", {"b": _b})
     # the coefficient of |p* - p_G|^r on either side of p* (p_G = p* -+ t)
     sides = {sp.simplify(gap.subs(_b, m + side * _t) / _t ** r) for side in (-1, 1)}

@@ -17,7 +17,8 @@ from functools import lru_cache
 import sympy as sp
 
 from rsb_theory.gap import beta_monotone, estimate_beta
-from rsb_theory.holder import mixture_holder, sup_one_point_ratio
+from rsb_theory.holder import sup_one_point_ratio
+from rsb_theory.profile import of
 
 from .. import derived, paper_claims, results
 from ..claims import Claim, claim_map
@@ -93,7 +94,7 @@ def _L(key: str, text: str, r_text: str) -> SweepFacts:
 
 @lru_cache(maxsize=None)
 def _mixture01(key: str, params: tuple):
-    return mixture_holder(derived.profile(key, dict(params)).distortion, [0, 1])
+    return of(derived.profile(key, dict(params)).distortion).mixture([0, 1])
 
 
 @lru_cache(maxsize=None)
@@ -117,7 +118,7 @@ def check_r(claim: Claim) -> CheckResult:
         # the better r holds per instance; say how its constant depends on the instance
         consts = []
         for c in ("1/100", "1/10", "1"):
-            m = mixture_holder(prof.distortion, [0, sp.Rational(c)])
+            m = of(prof.distortion).mixture([0, sp.Rational(c)])
             consts.append(f"L_MH(r={m.r}) at p=(0,{c}) is {m.L_exact if m.L_exact is not None else round(m.L_MH, 6)}")
         ev += " | per-instance constants: " + "; ".join(consts)
     cls = "solitary" if prof.solitary else "mixture"

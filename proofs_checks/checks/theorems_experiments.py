@@ -73,13 +73,13 @@ def instance_constants(p: tuple[float, ...]) -> dict:
     """Constants of Gini deviation on Bernoulli means ``p``: B, L, q, W, r, V*, the trivial bound V* - min V."""
     from rsb_theory.oracle import W_bernoulli
     from rsb_theory.distortions import get
-    from rsb_theory.holder import holder, optimal_means
+    from rsb_theory.profile import of
     from rsb_theory.profile import instance_profile
 
     d = get("gini")
     arr = np.array(p)
-    hr = holder(d)
-    top = optimal_means(d, 0, 1)[0]
+    hr = of(d).holder()
+    top = of(d).maximisers()[0]
     B = float(d.numeric(np.array([float(top)]))[0])
     ip = instance_profile(d, arr)
     vstar = ip.value

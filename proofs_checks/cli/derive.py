@@ -42,14 +42,14 @@ def validate(args) -> Request:
 
 def laws_constants(d, laws, max_memory: int | None = None) -> dict:
     """r, L_MH, W, alpha* and values of an instance of any laws (module docstring)."""
-    from rsb_theory.holder import holder
     from rsb_theory.laws import arm_values
     from rsb_theory.oracle import W_laws, optimal_mixture_laws
+    from rsb_theory.profile import of
 
-    fam = holder(d, (0, 1))
+    prof = of(d)
+    fam = prof.holder()
     b = max(law.support[1] for law in laws)
-    q = float(fam.q)
-    L_H = float(fam.L_H) * b ** (1.0 - q)
+    L_H = prof.w1_constant(b)
     o = optimal_mixture_laws(d, laws) if max_memory is None else optimal_mixture_laws(d, laws, max_memory=max_memory)
     solo = arm_values(d, laws)
     return {
@@ -102,12 +102,11 @@ def derive_report(h, params: dict[str, str], p, max_memory: int | None = None) -
     """
     from rsb_theory import rates
     from rsb_theory.distortions import resolve
-    from rsb_theory.holder import holder
-    from rsb_theory.profile import instance_profile
+    from rsb_theory.profile import instance_profile, of
     from rsb_theory.riskmetric import bernoulli_closed_form
 
     d = h if not isinstance(h, str) else resolve(h, **params)  # a Distortion of proofs_checks.api as it is
-    fam = holder(d, (0, 1))
+    fam = of(d).holder((0, 1))
     out = {
         "h": str(d.expr),
         "name": d.key,

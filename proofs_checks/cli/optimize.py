@@ -111,13 +111,13 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     from rsb_theory.discretization import discrete_optimum
     from rsb_theory.oracle import W_bernoulli
     from rsb_theory.distortions import resolve
-    from rsb_theory.holder import optimal_means
+    from rsb_theory.profile import of
     from rsb_theory.oracle import NotDCPError, optimal_mixture_bernoulli
 
     d = dr if not isinstance(dr, str) else resolve(dr, **params)  # a Distortion of proofs_checks.api as it is
     dr = dr if isinstance(dr, str) else d.describe()
     arr = np.asarray(p, dtype=float)
-    tops = optimal_means(d, float(arr.min()), float(arr.max()))
+    tops = of(d).maximisers((float(arr.min()), float(arr.max())))
     try:
         oracle = optimal_mixture_bernoulli(d, arr, method)
     except NotDCPError as exc:

@@ -201,9 +201,9 @@ def execute(req: Request) -> str:
     d = resolve(req.dr, **req.params)
     if req.keep is not None:
         if sim_options.catalog.get(req.algo).reads_h:  # h's Hölder analysis too (rsb_sim.setup): an h SymPy cannot
-            from rsb_theory.holder import holder  # expand is refused before --out gets a runs/ directory
+            from rsb_theory.profile import of  # expand is refused before --out gets a runs/ directory
 
-            holder(d)
+            of(d).holder()
         return _execute_kept(req)
     progress = work.progress_bar("rsb simulate", req.quiet)
     res = run(SimConfig(**req.config), instance, d, req.algo, progress=progress, record=req.record)

@@ -21,7 +21,6 @@ import math
 import numpy as np
 
 from rsb_theory import argmax as am
-from rsb_theory.holder import holder
 
 from ..rewards import VectorRewards
 from ..rules import track
@@ -74,7 +73,9 @@ def run(setup, d, instance, table, make_objective, use_upper_bound: bool, bonus:
     tau = np.full((B, K), float(n0))
     rows_all = np.arange(B)
 
-    hr = holder(d)
+    from rsb_theory.profile import of  # the distortion's one profile: q and L derived once per process
+
+    hr = of(d).holder()
     L_exact = float(hr.L_exact) if (hr.attained and hr.L_exact is not None) else math.nan
     q = float(hr.q)
     # candidate sets pay off for CE-UCB-M only (see Searcher's use_candidates), and only on grids of more

@@ -42,9 +42,9 @@ class UUCB(IndexPolicy):
                  ("q", "the Hölder exponent of h (assumption:Holder)"))
 
     def constants_of(self, cfg, instance, d, warnings):
-        from rsb_theory.holder import holder
+        from rsb_theory.profile import of
 
-        hr = holder(d)
+        hr = of(d).holder()
         q, L = float(hr.q), float(hr.L_H)
         if not (hr.attained and math.isfinite(L)):
             raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "

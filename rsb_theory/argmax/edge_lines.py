@@ -106,8 +106,8 @@ P_SEP = 1e-9
 REFINE_AFTER = 8
 REFINE_ITERS = 8
 
-# Per-process memos of compiled objects (never switches: they only hold what was compiled).
-_H_CACHE: dict = {}
+# Per-process memo of compiled kernels (never switches: it only holds what was compiled); a compiled h is
+# kept on the distortion's profile (rsb_theory.profile.of).
 _COMPILED: dict = {}
 
 
@@ -241,12 +241,16 @@ def compiled_h(d: Distortion):
     (about 0.5 s of compilation per distortion saved) and another h never finds it.  The
     result is checked against ``d.numeric`` at nine points; None if they differ.
     """
+    from ..profile import of
+
+    return of(d).memo("compiled_h", lambda: _compile_h(d))
+
+
+def _compile_h(d: Distortion):
+    """:func:`compiled_h` without the profile's memo."""
     numba = _numba()
     if numba is None:
         return None
-    key = d.expr
-    if key in _H_CACHE:
-        return _H_CACHE[key]
     import sympy as sp
 
     try:
@@ -259,7 +263,6 @@ def compiled_h(d: Distortion):
             fn = None
     except Exception:  # noqa: BLE001 - any compile or evaluation failure means: not available
         fn = None
-    _H_CACHE[key] = fn
     return fn
 
 

@@ -826,9 +826,9 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
     from .rule import TIE_TOL
 
     if L is None:
-        from ..holder import holder
+        from ..profile import of
 
-        hr = holder(d)
+        hr = of(d).holder()
         q, L = float(hr.q), float(hr.L_H)
     else:
         q = 1.0
