@@ -129,11 +129,14 @@ def _used_verdict(node: str, used: frozenset, entries: list[CheckResult], statem
     """The verdict of the parts ``used`` of the result ``node`` (None in ``used``: its whole statement)."""
     if node not in results.BY_LABEL:
         return None
-    if None in used:
-        return statements.get(node)
     by_id = {e.id: e for e in entries}
-    found = [by_id[i].status for name in used for i in results.ids_of_part(node, name, by_id)]
-    return worst(*found) if found else None
+    if None in used and not by_id:
+        return statements.get(node)
+    names = [p.name for p in results.BY_LABEL[node].parts] if None in used else list(used)
+    # a condition that holds wherever the paper uses the claim (condition_at_uses) does not break the user's proof
+    found = [by_id[i].status if not (by_id[i].status == "conditional" and by_id[i].condition_at_uses) else "verified"
+             for name in names for i in results.ids_of_part(node, name, by_id)]
+    return worst(*found) if found else (statements.get(node) if None in used else None)
 
 
 def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = None,

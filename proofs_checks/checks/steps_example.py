@@ -17,10 +17,10 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from rsb_theory.distortions import REGISTRY, U, breakpoints, get
+from rsb_theory.distortions import REGISTRY, U, get
 from rsb_theory.expressions import to_sympy
 from rsb_theory.profile import of
-from rsb_theory.riskmetric import P, bernoulli_cdf, wang_integral
+from rsb_theory.riskmetric import P
 
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
@@ -94,7 +94,7 @@ def _unique(claim: Claim) -> CheckResult:
                f"point. Every strictly concave h tried has one interior maximiser ({strict_ok}); the lemma's "
                "h = u(1 - u) is one")
     text = c.claim + (f" (for {STRICT})" if restrict else "")
-    note = (f"Outside the proof's context (h other than the Gini deviation): the maximiser is not unique for "
+    note = ("Outside the proof's context (h other than the Gini deviation): the maximiser is not unique for "
             + ", ".join(st.tag(k, fp) for k, fp, _o, _s in outside) + "." if outside else "")
     return CheckResult(c.id, text, c.printed, "unique for strictly concave h" if bad and strict_ok else
                        ("unique" if not bad else "not unique"), status, "symbolic", ev, note=note)
