@@ -327,7 +327,7 @@ def build_parser() -> Parser:
     b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
     b.option("--quick", action="store_true", help="small sizes")
     b.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
-    # issue 26 (competitors)
+    # the competitors
     b.option("--competitors", action="store_true",
              help=f"only the competitors' rows ({', '.join(catalog.names('competitor'))})")
     b.set_defaults(module="bench")

@@ -48,7 +48,7 @@ def limit(args) -> int:
 
 
 #: Grid points no budget can lift: the grid's points are indexed by 64-bit integers (the compiled searches,
-#: NumPy), so a larger grid is the fault of eps, not of --max-work (``--eps 1e-300``, issue 28).
+#: NumPy), so a larger grid is the fault of eps, not of --max-work (``--eps 1e-300``).
 MAX_GRID_POINTS = 2**63 - 1
 
 

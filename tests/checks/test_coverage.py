@@ -1,4 +1,4 @@
-"""Issue 25, coverage: entries of their own for eq:meta_concentration, eq:UCB regret and lipwass2, eq:number of
+"""Coverage of displays and running text: entries of their own for eq:meta_concentration, eq:UCB regret and lipwass2, eq:number of
 samples as a claim, and the rates stated in running text about the literature."""
 
 import math

@@ -1,4 +1,4 @@
-"""The proof-step entries of Appendix:RS-ETC-M, proof:UCB upper bound and sec:SE-UCB-M proofs (issue 16, items 2-3)."""
+"""The proof-step entries of Appendix:RS-ETC-M, proof:UCB upper bound and sec:SE-UCB-M proofs, and the constants chained through them."""
 
 import math
 from fractions import Fraction

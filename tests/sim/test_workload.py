@@ -1,4 +1,4 @@
-"""Work estimates (rsb_theory.workload) and the refusal of large instances before any search (issue 18)."""
+"""Work estimates (rsb_theory.workload) and the refusal of large instances before any search."""
 
 import subprocess
 import sys
@@ -44,7 +44,7 @@ def _rsb(argv, timeout=60):
 
 @pytest.mark.parametrize("argv, size, flag", [
     (["optimize", "--dr", "gini", "--p", P10, "--eps", "0.01"], "2.75e+12 points", "--max-work"),
-    # a grid of more than 2^63 points: no --max-work can run it, so eps is named (issue 28)
+    # a grid of more than 2^63 points: no --max-work can run it, so eps is named
     (["optimize", "--dr", "gini", "--p", P50, "--eps", "0.01"], "points", "--eps"),
     (["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", P50, "--T", "10^6", "--eps", "0.01"], "points", "--eps"),
     (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10^8", "--trials", "1000"], "2e+11",
