@@ -195,13 +195,6 @@ SKETCH_TEXT: tuple[TextRate, ...] = (
 )
 
 
-def text_rate(ident: str) -> TextRate:
-    """The running-text rate with ledger id ``ident``."""
-    for t in LITERATURE_TEXT + DISCRETE_TEXT + SKETCH_TEXT:
-        if t.id == ident:
-            return t
-    raise KeyError(ident)
-
 #: Parameter values the printed rows of ``table:table_regrets`` are read at where the table fixes one.
 TABLE_PARAMETERS: dict[str, dict[str, str]] = {
     "pht": {"s": "1/2"},

@@ -424,11 +424,3 @@ def proof_labels(result: str) -> tuple[str, ...]:
 def statement_labels(result: str) -> tuple[str, ...]:
     """The labels of the displays in ``result``'s statement (``eq:meta_concentration`` of ``lemma: concentration``)."""
     return tuple(x.label for x in LABELS if x.statement == result)
-
-
-def step_label(part: str) -> str | None:
-    """The label a step part names: ``"step:eq:E1C"`` -> ``"eq:E1C"``; None for a part that names no label."""
-    if not part.startswith("step:"):
-        return None
-    name = part[len("step:"):]
-    return name if name in BY_LABEL else None

@@ -534,10 +534,6 @@ class Distortion:
         return self.numeric(np.asarray(x, dtype=float))
 
     @property
-    def label(self) -> str:
-        return REGISTRY[self.key].label if self.key in REGISTRY else "eq:wang_def"
-
-    @property
     def signed(self) -> bool:
         """True if h takes negative values on [0, 1] (a :func:`dual` of a non-monotone h).
 

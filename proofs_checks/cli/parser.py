@@ -140,12 +140,6 @@ def _scaled() -> str:
     return ", ".join(p.name for p in catalog.policies() if "radius_scale" in p.reads)
 
 
-def _radial() -> str:
-    """The policies whose radius is the paper's (they declare the constant ``radius_c``), in words."""
-    names = [p.name for p in catalog.policies() if p.uses("radius_c")]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _distortion(p: Parser, flag: str = "--dr", required: bool = True, many: bool = False) -> None:
     lst = "name(s) or expression(s) in u, comma-separated" if many else "a name or an expression in u"
     p.option(flag, "--dr gini" if flag == "--dr" else "--h 'u**0.3*(1-u)'", required=required,
