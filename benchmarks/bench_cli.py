@@ -1,4 +1,4 @@
-"""Start-up time of the ``rsb`` command line against a bare ``python -c "import numpy"`` (issue 15).
+"""Start-up time of the ``rsb`` command line against a bare ``python -c "import numpy"`` (lazy imports).
 
 Usage::
 

@@ -1,4 +1,4 @@
-"""Benchmark: a sweep with continuous arms (issue 17's target: 1000 trials, T = 10^5, K = 4 within 10 minutes on
+"""Benchmark: a sweep with continuous arms (the target: 1000 trials, T = 10^5, K = 4 within 10 minutes on
 2 cores), through :func:`rsb_sim.sweep.sweep` with ``"arms"`` specs, as ``rsb`` runs it.
 
 Usage::

@@ -1,4 +1,4 @@
-"""Answers from the stored ledger, and the full recomputation (issue 25).
+"""Answers from the stored ledger, and the full recomputation.
 
 Usage::
 

@@ -1,6 +1,6 @@
 """Numbers as the ledger prints them: exact where they are exact, and never at the resolution of rounding noise.
 
-The same input gives the same ledger on any machine (issue 24).  A floating-point value differs between machines
+The same input gives the same ledger on any machine.  A floating-point value differs between machines
 in its last bits (another order of summation in a BLAS or in numpy's vector loops, another library version), so
 evidence prints
 

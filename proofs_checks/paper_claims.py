@@ -195,13 +195,6 @@ SKETCH_TEXT: tuple[TextRate, ...] = (
 )
 
 
-def text_rate(ident: str) -> TextRate:
-    """The running-text rate with ledger id ``ident``."""
-    for t in LITERATURE_TEXT + DISCRETE_TEXT + SKETCH_TEXT:
-        if t.id == ident:
-            return t
-    raise KeyError(ident)
-
 #: Parameter values the printed rows of ``table:table_regrets`` are read at where the table fixes one.
 TABLE_PARAMETERS: dict[str, dict[str, str]] = {
     "pht": {"s": "1/2"},
@@ -551,7 +544,7 @@ ETC_COMMIT_6 = ("2*N/T", "<=")
 ETC_COMMIT_5 = ("N/(K*T)", "<")
 
 
-# ---- proof steps before Appendix:RS-ETC-M (issue 16) ----
+# ---- proof steps before Appendix:RS-ETC-M ----
 #
 # The printed steps of the proofs and the claims of the running text before ``Appendix:RS-ETC-M`` (the main text,
 # ``proof:lemma_example``, ``Appendix:W_finitess``, ``proof:Aux_Lemma``), one :class:`LemmaClaim` per ledger id
@@ -709,7 +702,7 @@ def proof_step_a(ident: str) -> LemmaClaim:
     raise KeyError(ident)
 
 
-# ---- proof steps from Appendix:RS-ETC-M on (issue 16) ----
+# ---- proof steps from Appendix:RS-ETC-M on ----
 #
 # The displayed steps of the proofs in ``Appendix:RS-ETC-M`` (``theorem: ETC upper bound``,
 # ``theorem:RS-ETC-M``), ``proof:UCB upper bound`` (``theorem:UCB upper bound`` for RS-UCB-M,
@@ -1002,7 +995,7 @@ PROOF_STEPS: tuple[ProofStep, ...] = (
     ProofStep(_COR + "eq:UCB upper bound appendix CE", "CE-UCB-M: the same maximum and, when r <= beta + q/2, "
               "O(max{K^(r(1+2kappa/q)), K^(1-kappa)} (log T/T)^(r kappa))", "R^C(T) = O(max{...} (log T/T)^(r kappa)) "
               "when r <= beta + q/2", (("condition", "beta + q/2"),)),
-    # -- the theorems' statements, for the constants chained through their proofs (issue 16, item 3) ----------------
+    # -- the theorems' statements, for the constants chained through their proofs ---------------------------------
     ProofStep("theorem: ETC upper bound#chain", "The constant of theorem: ETC upper bound, (L K + W^-q)(3 W M(eps) "
               "log T/T)^q + Delta(eps) for T > N(eps), against the bounds of its proof's steps",
               "R^E(T) <= (L K + W^-q)(3 W M(eps) log T/T)^q + Delta(eps)",

@@ -22,12 +22,12 @@ and the facts the kind was decided from:
 * ``note``: for a ``definition`` or an ``algorithm`` rule whose display has a
   relation sign, *why it is not a claim*; for a claim display, what it asserts.
 
-The rule used (issue 16): a displayed relation inside a proof that asserts
+The rule used: a displayed relation inside a proof that asserts
 something — an inequality, an identity that is not a definition, a bound,
 "it can be readily verified that ..." — is a ``claim``; a display introduced
 with ≜ or "we define" is a ``definition``, unless it is a choice made inside a
 proof whose attached sentence, with no label of its own, asserts what the choice
-achieves (``eq:number of samples``, issue 25: :data:`DEFINING_CLAIMS`).
+achieves (``eq:number of samples``: :data:`DEFINING_CLAIMS`).
 
 Which ledger entries check a label is *derived* from the registry
 (:func:`proofs_checks.registry.ledger_ids_of`), never typed here.
@@ -293,7 +293,7 @@ LABELS: tuple[PaperLabel, ...] = (
            proof=_ETC),
     _claim("eq:E2C", "<=", "union bound over at most (1/eps)^(K-1) grid points", proof=_ETC),
     _claim("eq:E3C", "=", "sum of eq:E1C and eq:E2C", proof=_ETC),
-    _claim("eq:number of samples", "def", "a claim although introduced with ≜ (issue 25): inside the proof, 'at "
+    _claim("eq:number of samples", "def", "a claim although introduced with ≜: inside the proof, 'at "
            "this step, for some delta in (0, 1), choosing N(eps) as' this display 'and leveraging eq:E3C, it can be "
            "readily verified that' P(not E_1) + P(not E_2) <= delta. The display defines N(eps) (the appendix form of "
            "eq:number of samples main paper, with delta for 1/T^2) and the sentence attached to it, which has no "
@@ -424,11 +424,3 @@ def proof_labels(result: str) -> tuple[str, ...]:
 def statement_labels(result: str) -> tuple[str, ...]:
     """The labels of the displays in ``result``'s statement (``eq:meta_concentration`` of ``lemma: concentration``)."""
     return tuple(x.label for x in LABELS if x.statement == result)
-
-
-def step_label(part: str) -> str | None:
-    """The label a step part names: ``"step:eq:E1C"`` -> ``"eq:E1C"``; None for a part that names no label."""
-    if not part.startswith("step:"):
-        return None
-    name = part[len("step:"):]
-    return name if name in BY_LABEL else None

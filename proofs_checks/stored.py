@@ -1,7 +1,7 @@
 """The stored ledger: answers at once when the code and the installed versions are those it was computed with.
 
 ``rsb verify`` (every filter), ``rsb labels`` and ``rsb report`` take their entries from
-:func:`load_or_compute` (issue 25: a filtered query used to rerun every check, about 52 s).
+:func:`load_or_compute` (without it a filtered query reruns every check, about 52 s).
 
 * **The key** (:func:`ledger_key`) is a SHA-256 over the bytes of every ``.py`` file of the three packages
   the checks can run (:data:`PACKAGES`, sorted by path), the name and version of each distribution that can

@@ -47,8 +47,6 @@ __all__ = ["LawInstance", "MAX_EXACT_LEVELS", "law_instance", "run_policy", "Qua
 #: algorithm needs ``quantize`` (never chosen silently).
 MAX_EXACT_LEVELS = 4096
 
-#: Routes of :class:`LawInstance`.
-ROUTES = ("union", "trial", "quantized")
 
 def _quantized(algo) -> bool:
     """The policy's estimates may be quantised (it reads ``quantize``: its objective reads the empirical laws at

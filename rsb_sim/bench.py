@@ -1,7 +1,7 @@
 """Throughput of each policy in trial-steps per second: vectorised engine vs the reference loop, same run.
 
-Used by ``rsb bench`` and ``benchmarks/bench_sim.py``.  The rows of issue 18 come first
-(:func:`issue_rows`): CE-UCB-M and RS-UCB-M, Gini, eps = 0.05, radius x 0.01, T = 2e4, 1000 trials,
+Used by ``rsb bench`` and ``benchmarks/bench_sim.py``.  The paper algorithms' rows come first
+(:func:`paper_rows`): CE-UCB-M and RS-UCB-M, Gini, eps = 0.05, radius x 0.01, T = 2e4, 1000 trials,
 K = 2 and 4, timed as a whole process (``rsb simulate ... --format json``, start-up included) and
 engine-only (in this process, after a warm-up), against the plain reference loop timed in the same
 run on a few of the same trials (its time per trial, times the trials).  Wall and CPU seconds are
@@ -90,10 +90,11 @@ def bench_one(algo: str, K: int, eps: float, radius_scale: float, T: int, fast_t
 
 def bench(quick: bool = False, algos=None, Ks=(2, 4), eps: float = 0.05,
           radius_scales=(1.0, 0.01), competitors_only: bool = False) -> list:
-    """Issue 18's rows (:func:`issue_rows`, :class:`IssueRow`) first, issue 26's (:func:`competitor_rows`; only
-    these with ``competitors_only``), then a :class:`BenchRow` per policy; ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's
-    number of trials: the engine's per-step cost is shared by all trials) and 5 (fewer let the
-    reference's rate vary by 1.5x between runs, measured).
+    """The paper algorithms' rows (:func:`paper_rows`, :class:`PaperRow`) first, the competitors'
+    (:func:`competitor_rows`; only these with ``competitors_only``), then a :class:`BenchRow` per policy;
+    ``quick``: T = 1000, 100 engine trials, 1 reference trial; else T = 3000, 1000 (the paper's number of trials:
+    the engine's per-step cost is shared by all trials) and 5 (fewer let the reference's rate vary by 1.5x between
+    runs, measured).
 
     ``algos``: the paper's policies of the catalog by default.  A policy that reads ``threads`` (CE-UCB-M) comes
     twice on a machine with several CPUs: its compiled loop on one thread, then on all of them (``threads``
@@ -103,7 +104,7 @@ def bench(quick: bool = False, algos=None, Ks=(2, 4), eps: float = 0.05,
         return list(competitor_rows(quick))
     T, nf, nr = (1000, 100, 1) if quick else (3000, 1000, 5)
     cpus = available_cpus()
-    rows: list = issue_rows(quick) + competitor_rows(quick)
+    rows: list = paper_rows(quick) + competitor_rows(quick)
     for algo in (catalog.names("paper") if algos is None else algos):
         reads = catalog.get(algo).reads
         for K in Ks:
@@ -113,13 +114,13 @@ def bench(quick: bool = False, algos=None, Ks=(2, 4), eps: float = 0.05,
     return rows
 
 
-#: The configuration of issue 18's rows.
-ISSUE = {"eps": 0.05, "radius_scale": 0.01, "T": 20_000, "trials": 1000, "Ks": (2, 4), "algos": ("ce-ucb-m", "rs-ucb-m")}
+#: The configuration of the paper algorithms' rows.
+PAPER = {"eps": 0.05, "radius_scale": 0.01, "T": 20_000, "trials": 1000, "Ks": (2, 4), "algos": ("ce-ucb-m", "rs-ucb-m")}
 
 
 @dataclass(frozen=True)
-class IssueRow:
-    """One row of issue 18: seconds for ``trials`` trials (the reference: per trial x trials)."""
+class PaperRow:
+    """One row of the paper algorithms: seconds for ``trials`` trials (the reference: per trial x trials)."""
 
     algo: str
     K: int
@@ -136,7 +137,7 @@ class IssueRow:
 
     def to_dict(self) -> dict:
         d = dict(self.__dict__)
-        d.update(kind="issue18", process_speedup=self.ref_wall / self.process_wall,
+        d.update(kind="paper", process_speedup=self.ref_wall / self.process_wall,
                  engine_speedup=self.ref_wall / self.engine_wall)
         return d
 
@@ -159,11 +160,11 @@ def _process(algo: str, K: int, T: int, trials: int, eps: float, rs: float) -> t
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def issue_one(algo: str, K: int, T: int, trials: int, ref_trials: int, eps: float, rs: float) -> IssueRow:
-    """One row of :func:`issue_rows` (the process first, then the engine, then the reference)."""
+def paper_one(algo: str, K: int, T: int, trials: int, ref_trials: int, eps: float, rs: float) -> PaperRow:
+    """One row of :func:`paper_rows` (the process first, then the engine, then the reference)."""
     pw, pc = _process(algo, K, T, trials, eps, rs)
     ew, ec, rw, rc, same = _engine_and_reference(algo, "gini", K, T, trials, ref_trials, eps=eps, radius_scale=rs)
-    return IssueRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw, rc, same)
+    return PaperRow(algo, K, T, trials, ref_trials, pw, pc, ew, ec, rw, rc, same)
 
 
 def _engine_and_reference(algo: str, dr: str, K: int, T: int, trials: int, ref_trials: int,
@@ -189,16 +190,16 @@ def _engine_and_reference(algo: str, dr: str, K: int, T: int, trials: int, ref_t
     return ew, ec, rw * scale, rc * scale, same
 
 
-def issue_rows(quick: bool = False) -> list[IssueRow]:
-    """Issue 18's rows: CE-UCB-M and RS-UCB-M at K = 2 and 4 (``quick``: 100 trials, 1 reference trial;
+def paper_rows(quick: bool = False) -> list[PaperRow]:
+    """The paper algorithms' rows: CE-UCB-M and RS-UCB-M at K = 2 and 4 (``quick``: 100 trials, 1 reference trial;
     else 1000 and 3)."""
-    trials, nr = (100, 1) if quick else (ISSUE["trials"], 3)
-    return [issue_one(a, K, ISSUE["T"], trials, nr, ISSUE["eps"], ISSUE["radius_scale"])
-            for a in ISSUE["algos"] for K in ISSUE["Ks"]]
+    trials, nr = (100, 1) if quick else (PAPER["trials"], 3)
+    return [paper_one(a, K, PAPER["T"], trials, nr, PAPER["eps"], PAPER["radius_scale"])
+            for a in PAPER["algos"] for K in PAPER["Ks"]]
 
 
-def format_issue_rows(rows) -> str:
-    lines = ["issue 18: Gini, eps = 0.05, radius x 0.01, T = 2e4; seconds for all trials (wall / CPU); the "
+def format_paper_rows(rows) -> str:
+    lines = ["paper algorithms: Gini, eps = 0.05, radius x 0.01, T = 2e4; seconds for all trials (wall / CPU); the "
              "reference timed on ref trials in the same run, times trials / ref",
              f"{'algo':<9} {'K':>2} {'trials':>6} {'ref':>3} {'process':>13} {'engine':>13} {'reference':>15} "
              f"{'x process':>9} {'x engine':>8} same"]
@@ -209,7 +210,7 @@ def format_issue_rows(rows) -> str:
     return "\n".join(lines)
 
 
-#: Issue 26's rows: the competitors of the catalog, each on a distortion it applies to (its ``example_dr``),
+#: The competitors' rows: each competitor of the catalog on a distortion it applies to (its ``example_dr``),
 #: T = 2e4, 1000 trials, K = 2 and 4.
 COMPETITOR_ROWS = {"T": 20_000, "trials": 1000, "Ks": (2, 4)}
 
@@ -220,8 +221,8 @@ def competitor_algos() -> dict:
 
 
 @dataclass(frozen=True)
-class CompetitorRow(IssueRow):
-    """One row of issue 26 (a competitor): the fields of :class:`IssueRow`, and the distortion."""
+class CompetitorRow(PaperRow):
+    """One row of a competitor: the fields of :class:`PaperRow`, and the distortion."""
 
     dr: str = "gini"
 
@@ -247,7 +248,7 @@ def competitor_one(algo: str, dr: str, K: int, T: int, trials: int, ref_trials: 
 
 
 def competitor_rows(quick: bool = False) -> list[CompetitorRow]:
-    """Issue 26's rows (:data:`COMPETITOR_ROWS`; ``quick``: T = 2000, 100 trials, 1 reference trial; else 2
+    """The competitors' rows (:data:`COMPETITOR_ROWS`; ``quick``: T = 2000, 100 trials, 1 reference trial; else 2
     reference trials)."""
     T, trials, nr = (2000, 100, 1) if quick else (COMPETITOR_ROWS["T"], COMPETITOR_ROWS["trials"], 2)
     return [competitor_one(a, dr, K, T, trials, nr) for a, dr in competitor_algos().items()
@@ -255,7 +256,7 @@ def competitor_rows(quick: bool = False) -> list[CompetitorRow]:
 
 
 def format_competitor_rows(rows) -> str:
-    lines = ["issue 26: the competitors, default options, T = 2e4; seconds for all trials (wall / CPU); the "
+    lines = ["competitors: default options, T = 2e4; seconds for all trials (wall / CPU); the "
              "reference timed on ref trials in the same run, times trials / ref",
              f"{'algo':<9} {'dr':<10} {'K':>2} {'trials':>6} {'ref':>3} {'process':>13} {'engine':>13} "
              f"{'reference':>15} {'x process':>9} {'x engine':>8} same"]
@@ -269,9 +270,9 @@ def format_competitor_rows(rows) -> str:
 
 def format_rows(rows) -> str:
     comp = [r for r in rows if isinstance(r, CompetitorRow)]
-    issue = [r for r in rows if isinstance(r, IssueRow) and not isinstance(r, CompetitorRow)]
-    rows = [r for r in rows if not isinstance(r, IssueRow)]
-    head = format_issue_rows(issue) + "\n\n" if issue else ""
+    paper = [r for r in rows if isinstance(r, PaperRow) and not isinstance(r, CompetitorRow)]
+    rows = [r for r in rows if not isinstance(r, PaperRow)]
+    head = format_paper_rows(paper) + "\n\n" if paper else ""
     head += format_competitor_rows(comp) + "\n\n" if comp else ""
     return head + _format_bench_rows(rows)
 

@@ -95,8 +95,8 @@ def confidence_radius(radius_c, tau):
     return radius_c / np.sqrt(tau)
 
 
-#: Most pull counts :func:`radius_table` tabulates (8 MB): no array of length T for a long horizon (issue 28:
-#: T = 1e9 made a table of 8 GB); the loops compute the radius of larger counts by the same formula.
+#: Most pull counts :func:`radius_table` tabulates (8 MB): no array of length T for a long horizon (at
+#: T = 1e9 it would be a table of 8 GB); the loops compute the radius of larger counts by the same formula.
 RADII_MAX = 2**20
 
 

@@ -14,7 +14,7 @@ a FIFO or a device, within :data:`~rsb_theory.safe_files.MAX_SUMMARY` and
 :data:`~rsb_theory.safe_files.MAX_ARRAYS` bytes; anything else fails the check like a damaged
 file (set aside -- the link itself is moved, never its target -- and recomputed).
 
-Results written before the ``"store"`` record existed (rsb before issue 19) fail the
+Results written before the ``"store"`` record existed (older rsb) fail the
 check once ("no checksum") and are recomputed, bit for bit the same numbers.
 """
 

@@ -207,13 +207,12 @@ def merge(parts: list[tuple[dict, dict]], spec: dict) -> tuple[dict, np.ndarray,
 
 
 def tqdm_progress(desc: str, unit: str = "chunk"):
-    """A progress wrapper for :func:`sweep` (tqdm on stderr: items done, rate, time left)."""
-    import sys
-
-    from tqdm import tqdm
+    """A progress wrapper for :func:`sweep` (:func:`rsb_sim.progress.track`: a tqdm bar on a terminal, else a
+    line every few seconds)."""
+    from .progress import track
 
     def progress(items, total=None):
-        return tqdm(items, total=total, file=sys.stderr, unit=unit, desc=desc, leave=False, smoothing=0.1)
+        return track(items, desc, total, unit)
 
     return progress
 

@@ -145,7 +145,7 @@ def worker_pool(processes: int) -> WorkerPool:
 
 
 def in_worker(fn, *args):
-    """``fn(*args)`` computed in one forked worker process, its result returned (issue 28).
+    """``fn(*args)`` computed in one forked worker process, its result returned (so that a signal stops it).
 
     For work made of long library calls that do not look at signals (SciPy's special functions, a
     CVXPY solver, a big-integer SymPy step): the main process only waits, so SIGINT/SIGTERM raise

@@ -32,7 +32,7 @@ routes) and refuse, e.g., ``u**0.3*(1-u)`` (D = 10), ``sin(pi*u)``,
 ``u*exp(-u)`` and ``min(u, (1-u)**0.7)``, which then take the numeric route.
 
 Before any of that, a distortion itself must be within the **structural budget**
-of :func:`structural_budget` (issue 28), checked on the tree the parser built and
+of :func:`structural_budget` (hostile inputs), checked on the tree the parser built and
 after ``--param`` values are put in, before SymPy simplifies, expands or solves
 anything: every power of a u-dependent base by a number has
 |exponent| <= :data:`MAX_SYMBOLIC_EXPONENT`, and the structural degree (u: 1, a sum: the largest

@@ -534,10 +534,6 @@ class Distortion:
         return self.numeric(np.asarray(x, dtype=float))
 
     @property
-    def label(self) -> str:
-        return REGISTRY[self.key].label if self.key in REGISTRY else "eq:wang_def"
-
-    @property
     def signed(self) -> bool:
         """True if h takes negative values on [0, 1] (a :func:`dual` of a non-monotone h).
 
@@ -622,7 +618,7 @@ def check_real(expr: sp.Expr, flag: str = "h") -> None:
 
     ``u/0`` (SymPy's ``zoo``), ``u*log(0)`` and ``u*tan(pi/2)`` are not finite; ``sqrt(-u)`` and
     ``u*sqrt(-1)`` are complex-valued (SymPy's principal roots).  Checked before h is compiled or
-    analysed: a complex h would otherwise pass as "constant" or "nondecreasing" (issue 28), and the
+    analysed: a complex h would otherwise pass as "constant" or "nondecreasing", and the
     numeric routes would drop its imaginary part.  The probe is exact where SymPy decides it
     (``I`` or ``zoo`` in the tree) and otherwise h at 17 points of [0, 1] evaluated to 30 digits.
     """

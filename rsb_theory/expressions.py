@@ -463,7 +463,7 @@ def to_sympy(text, flag: str, symbols: Mapping[str, object] | None = None, *, ju
             if a.is_number and b.is_number and abs(b) > MAX_CONSTANT_EXPONENT and abs(a) != 1:
                 raise _fail(flag, f"constant power with exponent {b} is too large in {text!r}")
             if a.is_number and b.is_number and _digits(a, b) > MAX_CONSTANT_DIGITS:
-                # exponents within the guard, nested: ((10**64)**64)**64 has 262 145 digits (issue 28)
+                # exponents within the guard, nested: ((10**64)**64)**64 has 262 145 digits
                 raise _fail(flag, f"a constant power in {text!r} has more than {MAX_CONSTANT_DIGITS} digits")
             return a ** b
         assert isinstance(node, ast.Call)

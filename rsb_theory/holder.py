@@ -177,7 +177,7 @@ def _is_zero(x: sp.Expr) -> bool:
     """True if the number ``x`` is 0: by SymPy's ``equals``, else to 100 significant digits.
 
     A jump between two pieces of ``min(u, (1-u)**0.7)`` at their crossing is ``-r + (1-r)**(7/10)``
-    with r a root of a polynomial (``CRootOf``): exactly 0, but not simplified to 0 (issue 28).  A
+    with r a root of a polynomial (``CRootOf``): exactly 0, but not simplified to 0.  A
     difference of algebraic numbers that is not 0 is far above 1e-90 for any expression a user types.
     """
     try:

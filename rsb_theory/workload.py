@@ -3,7 +3,7 @@
 A command that enumerates or searches a discrete simplex, or simulates trials x T steps, first
 computes the size of what it will read and an estimate of its work, and refuses above a limit
 (``--max-work``) in well under a second, instead of running silently for minutes or for ever
-(issue 18).  The estimates are counts (never timings): the same input gives the same answer on
+(the refusal of large instances).  The estimates are counts (never timings): the same input gives the same answer on
 any machine.
 
 * Grid size: C(m + K - 1, K - 1) points (:attr:`rsb_theory.grids.Grid.size`), with m the
@@ -17,7 +17,7 @@ any machine.
   trials x T x K + points x K.  The estimate is a scale, not a forecast: the searches of the UCBs
   cost more per step on larger grids, and their certificates skip most of them.
 
-Memory (issue 28) is estimated the same way, from the sizes of the arrays a command will hold, and
+Memory is estimated the same way, from the sizes of the arrays a command will hold, and
 refused above ``--max-memory`` (default :data:`DEFAULT_MAX_MEMORY`, 4 GiB: a 2-core, 24 GB machine
 runs several commands with room to spare) in one line naming the flag:
 

@@ -1,4 +1,4 @@
-"""Same input, same ledger, on any machine (issues 15 and 24).
+"""Same input, same ledger, on any machine.
 
 The session's ledger (computed once for every ledger test, ``tests/conftest.py``: one process, ``--jobs 1``, the
 machine's default numba/BLAS threads and CPU features) is compared byte for byte with the JSON of ``rsb verify``
@@ -8,7 +8,7 @@ run in a fresh process that differs in everything that varies between machines a
 * one numba, OpenMP and OpenBLAS thread (``NUMBA_NUM_THREADS``, ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``);
 * numpy's dispatched vector loops switched off (``NPY_DISABLE_CPU_FEATURES``: every dispatchable feature this
   processor has) and OpenBLAS on its oldest x86-64 kernels (``OPENBLAS_CORETYPE=Nehalem``): sums and dot products in
-  another order, so any printed number at the level of rounding noise comes out different (the failure of issue 24:
+  another order, so any printed number at the level of rounding noise comes out different (a failure seen once:
   "relative excess 1.3e-15" here, 1.4e-15 on another machine);
 * every core kept busy by another process (a check that consulted a clock would differ under load).
 

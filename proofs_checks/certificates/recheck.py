@@ -9,10 +9,6 @@ from __future__ import annotations
 from .kernel import PROVED, KernelError, recheck
 
 
-class RecheckFailed(Exception):
-    """Some certificate fails its re-check; ``str()`` names every failing entry and why."""
-
-
 def recheck_entries(entries) -> tuple[list[str], list[str]]:
     """(one line per re-checked certificate, one line per failure naming its entry)."""
     ok, bad = [], []

@@ -1,4 +1,4 @@
-"""Shared pieces of the step checks before ``Appendix:RS-ETC-M`` (``steps_*.py``, issue 16).
+"""Shared pieces of the step checks before ``Appendix:RS-ETC-M`` (``steps_*.py``).
 
 (A helper, not a check module: the registry skips names starting with ``_``.)
 

@@ -1,4 +1,4 @@
-"""The theorems' constants and exponents re-derived from their proofs' own steps (issue 16, item 3), and the rate
+"""The theorems' constants and exponents re-derived from their proofs' own steps, and the rate
 steps of the proofs of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M``.
 
 * ``RESULT#chain...``: the bound a proof assembles (:mod:`rsb_theory.rates.chains` for the eps-dependent

@@ -1,5 +1,5 @@
 """Claims of the main text (sections ``sec:introduction`` .. ``sec: experiments``) that are not a table cell or a
-theorem's bound (issue 16).
+theorem's bound.
 
 * ``sec:introduction#mean`` -- with h(u) = u, U_h of ``eq:wang_def`` is the mean (signed supports too);
 * ``eq:U`` -- the per-step average of arm laws is the mixture with weights tau_t(i)/t;

@@ -1,4 +1,4 @@
-"""The steps of the proof of ``theorem:W`` (``Appendix:W_finitess``, eq:W_1 .. eq:W_8) and its constant (issue 16).
+"""The steps of the proof of ``theorem:W`` (``Appendix:W_finitess``, eq:W_1 .. eq:W_8) and its constant.
 
 Every quantity of the chain is computed exactly for finite-support arms (atoms of both signs, 0 among them, as
 ``theorem:W`` allows laws on R), with d = alpha - beta and mu = sum_i d_i F_i (a signed measure of mass 0):

@@ -7,7 +7,7 @@ The display: for T > max(e^K, T(eps)) and pi in {U, C},
 Delta(eps) is on both sides (``eq:regret_decomposition``), so the display holds when the proof's bound on
 the discrete regret is at most [B + L(W^q + 1)](64 X)^q.  The horizons T > T(eps) are far beyond simulation
 (T_0(eps) needs the radius below (Delta_min/(2KL))^(1/q)/16), so the display is judged by the proof's own term
-bounds, with the one step that loses a K closed as issue 25 (kind 1) describes:
+bounds, with the one step that loses a K closed as follows:
 
 * **RS-UCB-M**: B_1 <= B P_0 (``eq:A_1 bound refer``, P_0 = (2/T^2 + 1)^K - 1), B_22 <= 2 L K W^q (T P_0 +
   (K/T)^q) (``eq:UCB_UB12`` with ``lemma:probability of E3``), and B_21 <= L (64 X)^q: by convexity of the

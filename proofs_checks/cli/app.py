@@ -9,7 +9,7 @@ A handler module of :mod:`proofs_checks.cli` exposes
   library calls that
   do not look at signals (SciPy, CVXPY, SymPy): it runs in a forked worker process
   (:func:`rsb_sim.workers.in_worker`) while this process waits, so SIGINT/SIGTERM stop the command
-  within the 5 s of ``docs/longruns.md`` (issue 28); it must write no file;
+  within the 5 s of ``docs/longruns.md``; it must write no file;
 * ``LIBRARY_FLAGS`` (optional) -- parameter names of the libraries that are not
   ``--name`` on this command (``{"h": "--dr"}``), for :func:`~proofs_checks.cli.errors.usage_error`.
 

@@ -140,12 +140,6 @@ def _scaled() -> str:
     return ", ".join(p.name for p in catalog.policies() if "radius_scale" in p.reads)
 
 
-def _radial() -> str:
-    """The policies whose radius is the paper's (they declare the constant ``radius_c``), in words."""
-    names = [p.name for p in catalog.policies() if p.uses("radius_c")]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _distortion(p: Parser, flag: str = "--dr", required: bool = True, many: bool = False) -> None:
     lst = "name(s) or expression(s) in u, comma-separated" if many else "a name or an expression in u"
     p.option(flag, "--dr gini" if flag == "--dr" else "--h 'u**0.3*(1-u)'", required=required,
@@ -327,7 +321,7 @@ def build_parser() -> Parser:
     b = sub.add_parser("bench", help="trial-steps per second of each policy (engine vs reference loop)")
     b.option("--quick", action="store_true", help="small sizes")
     b.option("--format", choices=FORMATS, default="table", help="json or table (default table)")
-    # issue 26 (competitors)
+    # the competitors
     b.option("--competitors", action="store_true",
              help=f"only the competitors' rows ({', '.join(catalog.names('competitor'))})")
     b.set_defaults(module="bench")

@@ -48,7 +48,7 @@ def limit(args) -> int:
 
 
 #: Grid points no budget can lift: the grid's points are indexed by 64-bit integers (the compiled searches,
-#: NumPy), so a larger grid is the fault of eps, not of --max-work (``--eps 1e-300``, issue 28).
+#: NumPy), so a larger grid is the fault of eps, not of --max-work (``--eps 1e-300``).
 MAX_GRID_POINTS = 2**63 - 1
 
 
@@ -128,41 +128,11 @@ def check_chunks(trials: int, chunk: int | None) -> None:
                               f"{MAX_CHUNKS}; use a larger --chunk (at least {-(-trials // MAX_CHUNKS)})")
 
 
-class LineProgress:
-    """A progress bar for stderr that is not a terminal: one line every ``every`` seconds (tqdm's
-    interface: ``update(n)``, ``close()``).  The clock only paces the lines; it decides nothing."""
-
-    def __init__(self, total: int, prog: str, unit: str = "step", every: float = 5.0, stream=None) -> None:
-        import sys
-        import time
-
-        self.total, self.prog, self.unit, self.every = int(total), prog, unit, float(every)
-        self.stream = sys.stderr if stream is None else stream
-        self.clock = time.monotonic
-        self.start = self.last = self.clock()
-        self.n = 0
-
-    def update(self, n: int) -> None:
-        self.n += int(n)
-        now = self.clock()
-        if now - self.last >= self.every:
-            self.last = now
-            pct = 100.0 * self.n / max(1, self.total)
-            print(f"{self.prog}: {pct:.0f}% ({self.n}/{self.total} {self.unit}s per trial, "
-                  f"{now - self.start:.0f} s)", file=self.stream, flush=True)
-
-    def close(self) -> None:
-        pass
-
-
 def progress_bar(prog: str, quiet: bool, unit: str = "step"):
-    """``progress(total=...)`` for a run: tqdm on a terminal, :class:`LineProgress` otherwise, None when quiet."""
-    import sys
-
+    """``progress(total=...)`` for a run (:func:`rsb_sim.progress.bar`: a tqdm bar on a terminal, else a line every
+    few seconds; the total counts ``unit``s per trial), None when quiet."""
     if quiet:
         return None
-    if sys.stderr.isatty():
-        from tqdm import tqdm
+    from rsb_sim.progress import bar
 
-        return lambda total: tqdm(total=total, file=sys.stderr, unit=unit, leave=False)
-    return lambda total: LineProgress(total, prog, unit)
+    return lambda total: bar(prog, total, unit, note=" per trial")

@@ -6,7 +6,7 @@ returns the first trial it did not finish: b1, or a trial that stopped because i
 bound), or -1 - b when trial b paused at the call's bound on work (:func:`pause_steps`,
 :data:`PAUSE_WORK`; the trial resumes at the next call).  The bound is what keeps a run
 stoppable: a compiled call cannot serve a signal, and one trial of T = 1e9 steps was a single
-call of minutes (issue 28); with at most :data:`PAUSE_WORK` units of work per call, SIGINT and
+call of minutes; with at most :data:`PAUSE_WORK` units of work per call, SIGINT and
 SIGTERM are served within a fraction of a second (``tests/checks/test_signals.py``).  A pause
 is taken where a used-up reward stream stops a trial, so it changes no decision (the exactness
 tests pause the loops every few steps).  :func:`drive` splits the trials into ``threads`` contiguous ranges, one thread each

@@ -66,15 +66,3 @@ def get(algo) -> Policy:
     if not isinstance(algo, str) or algo not in table:
         raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(table)}")
     return table[algo]
-
-
-def help_text() -> str:
-    """The ``--algo`` help of the command line: every policy's name and one line, grouped by family."""
-    words = {"paper": "the paper's", "baseline": "solitary baselines (not in the paper)",
-             "competitor": "competitors from the literature (not in the paper)"}
-    parts = []
-    for family, label in words.items():
-        items = [f"{p.name} ({p.summary})" if p.summary else p.name for p in policies() if p.family == family]
-        if items:
-            parts.append(f"{label}: {', '.join(items)}")
-    return "; ".join(parts)

@@ -42,7 +42,7 @@ MAX_TEXT = 100_000
 #: Most arms in one ``--arms``.
 MAX_ARMS = 1000
 #: Largest reward an arm may give (an atom, a CSV cell, the top of a support).  The oracle's solvers and the
-#: sums of a run lose their precision far above it (an empirical cell 1e300 failed inside CVXPY, issue 28,
+#: sums of a run lose their precision far above it (an empirical cell 1e300 failed inside CVXPY
 #: and was blamed on --method); U_h is positively homogeneous (U_h(cX) = c U_h(X)), so rescaling the rewards
 #: loses nothing.
 MAX_REWARD = 1e12

@@ -343,7 +343,7 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
     max_memory : int
         Bytes CVXPY's program on the common levels of discrete laws may take
         (:func:`rsb_theory.workload.cvxpy_memory`, checked before it is built: 1 kB per level
-        and arm; a 200 MB CSV took 15.2 GB, issue 28).
+        and arm; a 200 MB CSV took 15.2 GB).
 
     Returns
     -------

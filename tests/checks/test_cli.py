@@ -139,7 +139,7 @@ def test_optimize_more_bad_input(capsys, argv, needle):
 
 
 # ---------------------------------------------------------------------------
-# no user string is ever evaluated (issue 15)
+# no user string is ever evaluated
 # ---------------------------------------------------------------------------
 PAYLOADS = [
     "__import__('os').system('touch pwned')",
@@ -320,7 +320,7 @@ def test_help_and_argument_errors_import_nothing_heavy(tmp_path, argv):
 
 
 # ---------------------------------------------------------------------------
-# the defects a new user hit (issue 15)
+# the defects a new user hit
 # ---------------------------------------------------------------------------
 def test_names_of_the_command_line_are_the_libraries():
     from proofs_checks.cli import names
@@ -464,7 +464,7 @@ def test_every_value_flag_is_tried_with_code_carrying_strings():
 
 
 # ---------------------------------------------------------------------------
-# rsb compare (issue 26)
+# rsb compare (the competitors)
 # ---------------------------------------------------------------------------
 def test_compare_writes_the_tidy_csv_tests_and_figure_and_resumes(tmp_path):
     from proofs_checks.cli import main

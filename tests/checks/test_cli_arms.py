@@ -1,4 +1,4 @@
-"""``--arms`` on the command line: optimize, derive, simulate, slopes, plot bounds and bad specifications (issue 17)."""
+"""``--arms`` on the command line: optimize, derive, simulate, slopes, plot bounds and bad specifications."""
 
 import json
 import math

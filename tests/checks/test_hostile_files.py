@@ -1,4 +1,4 @@
-"""Hostile files (issue 28, kind 1): rsb follows no link out, writes only files it creates, reads only regular files.
+"""Hostile files: rsb follows no link out, writes only files it creates, reads only regular files.
 
 rsb runs in shared result directories: anyone who can write there can put a symbolic link, a
 hard link, a FIFO or a directory where rsb expects one of its own names.  Every file rsb opens

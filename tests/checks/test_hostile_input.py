@@ -1,4 +1,4 @@
-"""Hostile input (issue 28, kind 4): one line naming the flag, exit 2, no traceback, nothing written -- everywhere.
+"""Hostile input: one line naming the flag, exit 2, no traceback, nothing written -- everywhere.
 
 The issue's examples first (tracebacks, silently wrong answers, wrong refusals, messages that
 blamed the wrong flag or echoed control characters, the Python API), then a traceback hunt:

@@ -33,7 +33,7 @@ def test_every_label_is_classified():
         if x.element in ("lemma", "theorem"):
             assert x.kind == "claim", x.label
         if x.element == "display" and x.proof and x.relation in paper_labels.INEQUALITIES:
-            assert x.kind == "claim", x.label  # every displayed inequality of a proof is a claim (issue 16)
+            assert x.kind == "claim", x.label  # every displayed inequality of a proof is a claim
         if x.element == "display" and x.statement and x.relation in paper_labels.INEQUALITIES:
             # an inequality of a statement is a claim, or an assumption's defining inequality that says why
             assert x.kind == "claim" or (x.kind == "definition" and x.note), x.label
@@ -60,7 +60,7 @@ def test_ledger_ids_are_derived_from_the_registry():
     assert ledger_ids_of("eq:WRTD_lemma_0") == ("lemma:RTD#step:eq:WRTD_lemma_0",)
     assert "lemma:RTD#step:eq:WRTD_lemma_0" in ledger_ids_of("lemma:RTD")
     assert ledger_ids_of("eq:E2C") == ("eq:E2C",)
-    # eq:number of samples is a claim (issue 25): the proof's choice of N(eps) with the assertion attached to it
+    # eq:number of samples is a claim: the proof's choice of N(eps) with the assertion attached to it
     assert paper_labels.DEFINING_CLAIMS == ("eq:number of samples",)
     assert ledger_ids_of("eq:number of samples") == ("theorem: ETC upper bound#step:eq:number of samples",)
     # an entry of a result's statement checks the statement's display
@@ -98,7 +98,7 @@ def _claim_labels_without_entries(ledger) -> list[str]:
 
 
 def test_every_claim_has_an_entry_that_is_checked(ledger):
-    """Issue 16's "done when": every claim label (every lemma, theorem and corollary, every displayed inequality of
+    """Coverage of the ledger: every claim label (every lemma, theorem and corollary, every displayed inequality of
     the proofs) has a ledger entry whose status is not unchecked."""
     missing = _claim_labels_without_entries(ledger)
     assert not missing, f"{len(missing)} claim labels without a checked entry: {missing}"

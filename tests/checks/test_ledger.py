@@ -15,13 +15,13 @@ from proofs_checks.ledger import KEYS, METHODS, OPTIONAL_KEYS, STATUSES, CheckRe
 from proofs_checks.registry import check_modules, claims, evaluate, run_claims
 
 CHECKS_DIR = Path(__file__).resolve().parents[2] / "proofs_checks" / "checks"
-#: The entries before issue 16 (ids unchanged by the redesign of issue 15): the tables, the lemma statements, the
-#: experiments' constants.  Issue 16 added the modules of the proofs' steps (:data:`STEP_MODULES`).
+#: The entries other than the proofs' steps (:data:`STEP_MODULES`) and the coverage modules: the tables, the lemma
+#: statements, the experiments' constants.
 N_BEFORE_STEPS = 137
-#: The check modules of the proofs' steps and the constants chained through them (issue 16, items 2-3).
+#: The check modules of the proofs' steps and the constants chained through them.
 STEP_MODULES = ("constants_theorems", "steps_aux", "steps_etc", "steps_example", "steps_holder", "steps_setting",
                 "steps_tracking", "steps_ucb", "steps_w")
-#: The check modules of issue 25's coverage: displays that had no entry of their own, and running-text claims.
+#: The check modules of displays that had no entry of their own, and of running-text claims.
 COVERAGE_MODULES = ("analysis_text", "concentration_exact", "lipwass_exact", "literature_text", "ucb_regret_display",
                     "analysis_comparisons")
 #: The check modules of hypotheses judged where the paper uses them (a policy's random count, beta at the experiments).
@@ -29,7 +29,7 @@ USE_MODULES = ("beta_hypothesis", "concentration_policy")
 
 
 def _n_entries() -> int:
-    """The ledger's size, derived: the entries before issue 16 and those of :data:`STEP_MODULES` and
+    """The ledger's size, derived: :data:`N_BEFORE_STEPS` and the entries of :data:`STEP_MODULES` and
     :data:`COVERAGE_MODULES`."""
     import importlib
 
@@ -259,7 +259,7 @@ def test_decide():
     assert verdict.decide(holds=True, vacuous=True, sharper=True) == "vacuous"
     assert verdict.decide(holds=False) == "refuted"
     assert verdict.decide(holds=False, repair="x < 1") == "conditional"
-    # issue 25: a step that does not follow but has no counterexample in context is a gap, not a refutation
+    # a step that does not follow but has no counterexample in context is a gap, not a refutation
     assert verdict.decide(holds=True, follows=False) == "gap"
     assert verdict.decide(holds=True, follows=False, sharper=True) == "gap"
     assert verdict.decide(holds=False, follows=False) == "refuted"
@@ -299,7 +299,7 @@ def test_every_entry_has_an_axis_and_an_impact(ledger):
 
 
 #: Steps whose verdict depends on their proof's context: dropping the context (the quantities the proof fixes) changes
-#: the status (issue 25, kind 2).
+#: the status.
 CONTEXT_DEPENDENT = (
     "theorem: ETC upper bound#step:eq:E1C", "eq: ETC commit 6",
     "theorem: ETC upper bound#step:eq: A2first", "theorem:UCB upper bound#step:after:eq:UCB_f2",

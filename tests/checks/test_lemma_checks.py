@@ -28,7 +28,7 @@ MY_PREFIXES = ("lemma:example_utility_Holder#", "lemma:PHT#", "lemma:RTD#", "lem
 
 @pytest.fixture(scope="module")
 def results():
-    """The entries of this file's modules (the steps of these lemmas' proofs are tested in test_proof_steps_a)."""
+    """The entries of this file's modules (the steps of these lemmas' proofs are tested in test_proof_steps_lemmas)."""
     mine = {i for m in (*HOLDER_MODULES, lipschitz_wasserstein, theorem_W, wasserstein_dual, concentration)
             for i in m.CLAIMS if i.startswith(MY_PREFIXES)}
     return {ident: c.run() for ident, c in claims().items() if ident in mine}

@@ -1,4 +1,4 @@
-"""Long runs meet Ctrl-C, SIGTERM, a held directory, a corrupt cache, a full disk (issue 19), as real processes.
+"""Long runs meet Ctrl-C, SIGTERM, a held directory, a corrupt cache, a full disk, as real processes.
 
 Each signal is sent at a point the test observes -- the first chunk stored on disk, or the
 worker processes started -- never after a guessed sleep.  The runs are small: what is

@@ -1,4 +1,4 @@
-"""Issue 27: rsb from a notebook (proofs_checks.api, tidy results) and the nine things a new user tripped over."""
+"""rsb from a notebook (proofs_checks.api, tidy results) and the nine things a new user tripped over."""
 
 import json
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""Issue 24: no printed number at the resolution of rounding noise, strict JSON, quiet pipes, pinned installs."""
+"""Same numbers everywhere: no printed number at the resolution of rounding noise, strict JSON, quiet pipes, pinned installs."""
 
 from __future__ import annotations
 

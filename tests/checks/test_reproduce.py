@@ -219,7 +219,7 @@ def test_plot_bounds_refuses_an_algorithm_without_a_bound(tmp_path, capsys, algo
 
 
 # ---------------------------------------------------------------------------
-# issue 15: options that apply, titles, seeds, nothing written on bad input
+# options that apply, titles, seeds, nothing written on bad input
 # ---------------------------------------------------------------------------
 def test_plot_title_names_only_the_options_the_algorithm_uses():
     from proofs_checks.bound_plot import title_of

@@ -1,10 +1,10 @@
-"""Issue 28, kind 3: every command stops within 5 s of SIGINT or SIGTERM, inside compiled loops and long library calls.
+"""Signals: every command stops within 5 s of SIGINT or SIGTERM, inside compiled loops and long library calls.
 
 Each case starts ``rsb`` as a real process on an input that runs for minutes, waits until the process
 has used more CPU time than a whole short run of the same command needs (so the signal lands inside
 the long part: the compiled loop of a single trial of T = 1e9 steps, the commit search, SciPy's
 special functions, SymPy), sends the signal and requires: exit status 128 + signal, within
-:data:`STOP_WITHIN` seconds, one line, no traceback, no process left.  Before issue 28 a single
+:data:`STOP_WITHIN` seconds, one line, no traceback, no process left.  Before this rule a single
 CE-UCB-M trial of T = 1e9 ran 14 minutes after SIGTERM (one compiled call covered the whole trial)
 and ``optimize --arms "irwinhall(1000000);beta(2,5)"`` 10 minutes (SciPy does not look at signals).
 

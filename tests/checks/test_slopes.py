@@ -164,7 +164,7 @@ def test_slope_ledger_entries_and_theorem_entries():
     from proofs_checks.checks import slopes_gini, theorems_experiments
 
     r = slopes_gini.check("rs-ucb-m", "gini")
-    # the theorem's bound is informative at none of the simulated horizons: vacuous first (issue 25's audit)
+    # the theorem's bound is informative at none of the simulated horizons: vacuous first
     assert r.id == "corollary:RS-UCB-M#slope.gini" and r.status == "vacuous" and r.method == "simulation"
     assert "degenerate = True" in r.evidence and "informative at none" in r.evidence
     c = slopes_gini.CLAIMS["corollary:RS-UCB-M#slope.gini"]

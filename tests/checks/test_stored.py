@@ -1,4 +1,4 @@
-"""The stored ledger (``proofs_checks/stored.py``): current answers at once, stale or damaged recomputes (issue 25).
+"""The stored ledger (``proofs_checks/stored.py``): current answers at once, stale or damaged recomputes.
 
 The store's logic runs on a temporary source tree and a stand-in for the checks that counts its runs (or
 refuses to run); the real ledger is used where the answer must equal the checks' own (the session's

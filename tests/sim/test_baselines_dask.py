@@ -1,5 +1,5 @@
 """The same seed gives the same regrets in one local run, in chunks, and on a Dask cluster: the baselines on
-Bernoulli and finite arms, and any algorithm on continuous and empirical arms (issue 17)."""
+Bernoulli and finite arms, and any algorithm on continuous and empirical arms."""
 
 import numpy as np
 import pytest

@@ -254,7 +254,7 @@ def test_rs_etc_m_commit_by_the_compiled_search(dr, arms):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_loop_paused_every_few_steps_takes_the_same_actions(threads):
-    """Issue 28: a compiled call pauses after a bounded amount of work (levels updated and searches count);
+    """A compiled call pauses after a bounded amount of work (levels updated and searches count);
     paused every 3 steps, mid-trial, the loop takes the reference loop's actions."""
     inst = law_instance(_empirical(3, seed=2), "ce-ucb-m", 300)
     d = get("gini")

@@ -106,7 +106,7 @@ def test_every_compiled_callee_of_the_rs_loop_is_in_its_sources():
     files = {os.path.realpath(m.__file__) for m in _rs_loop.SOURCES} | {os.path.realpath(_rs_loop.__file__)}
     callees = [v for v in vars(_rs_loop).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
     # the exact search, the mixture, the reward reader, the tracking rule and the radius (a formula beyond the
-    # bounded radius table, issue 28)
+    # bounded radius table)
     assert len(callees) == 5
     for v in callees:
         assert os.path.realpath(v.py_func.__code__.co_filename) in files, v

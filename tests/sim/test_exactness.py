@@ -295,7 +295,7 @@ def test_window_route_is_not_tried_with_the_paper_radius():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_compiled_loops_paused_every_few_steps_take_the_reference_actions(threads):
-    """Issue 28: a compiled call pauses after a bounded amount of work (signals are served between calls);
+    """A compiled call pauses after a bounded amount of work (signals are served between calls);
     CE-UCB-M and RS-UCB-M paused every 7 steps, mid-trial, take the reference loop's actions."""
     pr, changes, calls = _compiled_vs_reference((0.2, 0.5, 0.6, 0.95), 200, 0.15, 0.0005, 4, seed=5, trials=3,
                                                 block=2048, threads=threads, steps_per_call=7)

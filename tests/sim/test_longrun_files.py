@@ -1,4 +1,4 @@
-"""Files of long runs (issue 19): checked cache files, atomic writes, the directory lock, signals, worker pools."""
+"""Files of long runs: checked cache files, atomic writes, the directory lock, signals, worker pools."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 28, kind 2: memory bounded by a budget stated before the work.
+"""Memory bounded by a budget stated before the work.
 
 * Expressions: the structural budget of :mod:`rsb_theory.budgets` refuses, before SymPy runs, the
   exponents and degrees that took gigabytes or minutes (``u**(10**8)`` 10.9 GB, ``u**1e308``,

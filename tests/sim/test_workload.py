@@ -1,4 +1,4 @@
-"""Work estimates (rsb_theory.workload) and the refusal of large instances before any search (issue 18)."""
+"""Work estimates (rsb_theory.workload) and the refusal of large instances before any search."""
 
 import subprocess
 import sys
@@ -44,7 +44,7 @@ def _rsb(argv, timeout=60):
 
 @pytest.mark.parametrize("argv, size, flag", [
     (["optimize", "--dr", "gini", "--p", P10, "--eps", "0.01"], "2.75e+12 points", "--max-work"),
-    # a grid of more than 2^63 points: no --max-work can run it, so eps is named (issue 28)
+    # a grid of more than 2^63 points: no --max-work can run it, so eps is named
     (["optimize", "--dr", "gini", "--p", P50, "--eps", "0.01"], "points", "--eps"),
     (["simulate", "--algo", "rs-ucb-m", "--dr", "gini", "--p", P50, "--T", "10^6", "--eps", "0.01"], "points", "--eps"),
     (["simulate", "--algo", "uniform", "--dr", "gini", "--p", "0.4,0.9", "--T", "10^8", "--trials", "1000"], "2e+11",
@@ -77,17 +77,26 @@ def test_line_progress_when_stderr_is_not_a_terminal():
     """Not a terminal: a line per interval (here every update: interval 0), naming the command and the share done."""
     import io
 
-    from proofs_checks.cli.work import LineProgress, progress_bar
+    from proofs_checks.cli.work import progress_bar
+    from rsb_sim.progress import LineProgress, bar, track
 
     out = io.StringIO()
-    bar = LineProgress(200, "rsb simulate", every=0.0, stream=out)
+    b = bar("rsb simulate", 200, "step", note=" per trial", every=0.0, stream=out)  # StringIO is no tty
+    assert isinstance(b, LineProgress)
     for _ in range(4):
-        bar.update(50)
-    bar.close()
+        b.update(50)
+    b.close()
     lines = out.getvalue().splitlines()
     assert len(lines) == 4 and lines[-1].startswith("rsb simulate: 100% (200/200 steps per trial")
     assert progress_bar("rsb simulate", quiet=True) is None
     assert isinstance(progress_bar("rsb simulate", quiet=False)(total=10), LineProgress)  # pytest's stderr is no tty
+    # the same helper wraps the items of a sweep (rsb_sim.sweep.tqdm_progress) and counts without a total
+    out = io.StringIO()
+    assert list(track(iter(range(3)), "rsb compare", unit="chunk", every=0.0, stream=out)) == [0, 1, 2]
+    assert out.getvalue().splitlines()[-1].startswith("rsb compare: 3 chunks (")
+    out = io.StringIO()
+    assert list(track([7, 8], "checks", unit="group", every=0.0, stream=out)) == [7, 8]
+    assert out.getvalue().splitlines()[-1].startswith("checks: 100% (2/2 groups, ")
 
 
 @pytest.mark.parametrize("argv", [

@@ -1,4 +1,4 @@
-"""Issue 16, the proof steps before Appendix:RS-ETC-M (``proofs_checks/checks/steps_*.py``): every printed step is
+"""The proof steps of the lemmas, before Appendix:RS-ETC-M (``proofs_checks/checks/steps_*.py``): every printed step is
 registered and judged, its mutants are caught, and the verdicts that are not ``verified`` are recomputed here by an
 independent route (by hand, the grids enumerated directly, scipy, mpmath)."""
 

@@ -1,4 +1,5 @@
-"""The proof-step entries of Appendix:RS-ETC-M, proof:UCB upper bound and sec:SE-UCB-M proofs (issue 16, items 2-3)."""
+"""The proof-step entries of the algorithms' proofs: Appendix:RS-ETC-M, proof:UCB upper bound and the sec:SE-UCB-M
+proofs, and the theorems' constants chained through them."""
 
 import math
 from fractions import Fraction

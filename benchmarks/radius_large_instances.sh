@@ -1,5 +1,6 @@
 #!/bin/sh
-# The measurements of issue 18 (docs/simulation.md, "Issue 18"). Run from the repository root with the
+# The measurements of the informative radius and large instances (docs/simulation.md, "The UCBs with an
+# informative radius"). Run from the repository root with the
 # venv installed; on a shared machine compare CPU seconds and repeat (the machine state goes in the docs).
 set -e
 RSB=${RSB:-.venv/bin/rsb}
@@ -25,7 +26,7 @@ done
 /usr/bin/time -f "derive: %e s wall, %U s user, %S s sys" $RSB derive --h 'u**0.3*(1-u)' --p 0.4,0.9 > /dev/null
 
 # 4. the paper-scale sweeps (wall time on 2 cores; peak memory)
-/usr/bin/time -v $RSB reproduce regret-vs-K --out "${OUT:-/tmp/rsb-issue18}" --quiet 2>&1 | \
+/usr/bin/time -v $RSB reproduce regret-vs-K --out "${OUT:-/tmp/rsb-radius}" --quiet 2>&1 | \
   grep -E "Elapsed|User time|System time|Maximum resident"
-/usr/bin/time -v $RSB reproduce all --out "${OUT:-/tmp/rsb-issue18}-all" --quiet 2>&1 | \
+/usr/bin/time -v $RSB reproduce all --out "${OUT:-/tmp/rsb-radius}-all" --quiet 2>&1 | \
   grep -E "Elapsed|User time|System time|Maximum resident"

@@ -1,5 +1,5 @@
-"""Issue 25, coverage: entries of their own for eq:meta_concentration, eq:UCB regret and lipwass2, eq:number of
-samples as a claim, and the rates stated in running text about the literature."""
+"""Displays and running text with entries of their own: eq:meta_concentration, eq:UCB regret and lipwass2,
+eq:number of samples as a claim, and the rates stated in running text about the literature."""
 
 import math
 from fractions import Fraction
