@@ -32,6 +32,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
+from ..numfmt import num
+
 _u = sp.Symbol("u", real=True)
 #: The witness distortion h: [0, 1] -> [0, 1] (not monotone, as sec:setting allows).
 H = sp.Piecewise((0, sp.Eq(_u, 0)), (1, _u < sp.Rational(2, 5)), (_u, _u <= sp.Rational(3, 5)), (0, True))
@@ -157,8 +159,8 @@ REPAIR = "U_h Hölder (q, L) on all laws the algorithm can form (the empirical l
 
 
 def describe(w: Witness) -> str:
-    return (f"eps = {w.eps:g}: N(eps) = {w.N:.4g}, T = {w.T:.4g}, n = {w.n} per arm, P(commit to e_1) = "
-            f"{w.probability:.4f}, E regret >= {w.regret_lower:.4f}")
+    return (f"eps = {num(w.eps)}: N(eps) = {num(w.N, 4)}, T = {num(w.T, 4)}, n = {w.n} per arm, P(commit to e_1) = "
+            f"{num(w.probability, 4)}, E regret >= {num(w.regret_lower, 4)}")
 
 
 @lru_cache(maxsize=1)
@@ -179,7 +181,7 @@ def tables_hold_everywhere() -> tuple[bool, str]:
         names.append(m.name)
     ok = worst <= 1 + 1e-9
     return ok, (f"the family constants (q, L) of the Hölder lemmas hold on all pairs of Bernoulli laws (401-point grid "
-                f"of [0, 1]) for {', '.join(names)}: largest ratio / L = {worst:.6f}")
+                f"of [0, 1]) for {', '.join(names)}: largest ratio / L = {num(worst, 6)}")
 
 
 def deviation_probabilities(w: Witness, y: float) -> tuple[float, float]:

@@ -241,8 +241,11 @@ def compiled_h(d: Distortion):
     (about 0.5 s of compilation per distortion saved) and another h never finds it.  The
     result is checked against ``d.numeric`` at nine points; None if they differ.
     """
+    from ..distortions import Distortion
     from ..profile import of
 
+    if not isinstance(d, Distortion):  # a function with .expr and .numeric (h' of a policy): compiled, not memoised
+        return _compile_h(d)
     return of(d).memo("compiled_h", lambda: _compile_h(d))
 
 
