@@ -128,8 +128,8 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "outside Xi), but every distortion of the tables has it on all Bernoulli laws, so the tables stand.",
           "proof", Rule(explicit=True)),
     Cause("proof_steps", "Other proof steps that do not follow, or are false in their context",
-          "These steps leave the proofs incomplete as written, although none of them alone makes a statement false "
-          "(a result's bottom line says where its proof breaks).",
+          "These steps leave the proofs incomplete or wrong as written; where a step's failure makes its result's own "
+          "statement false, that statement's entry says so, and a result's bottom line says where its proof breaks.",
           "proof", Rule(statuses=_FAILS, impacts=("proof",)), generic=True),
     Cause("unstated_condition", "Statements that need a condition they do not state",
           "These statements hold only under the condition named, which the paper does not state and which excludes "
@@ -138,7 +138,7 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
     Cause("vacuous_at_experiments", "With the paper's constants every bound says nothing at the experiments' horizons",
           "The constants of the bounds and of the confidence radius make each bound exceed the trivial one at every "
           "horizon the experiments use, so the figures can neither confirm nor contradict the theorems.",
-          "constant", Rule(statuses=("vacuous",))),
+          "experiments", Rule(statuses=("vacuous",))),
     Cause("chained_constants", "Theorem constants smaller than their proofs give",
           "The constants (and powers of K) printed in the theorems are smaller than what their own proofs chain to, "
           "so the displayed bounds do not follow with the printed constants.",

@@ -258,8 +258,8 @@ def test_findings_are_grouped_by_cause_and_ranked_by_consequence():
     found = findings.what_matters(entries)
     keys = [f.key for f in found]
     assert keys == ["false_statement", "wrong_rate", "beta_unstated", "experiments_not_analysed",
-                    "proof_steps", "holder_outside_xi", "unstated_condition", "wrong_constant",
-                    "vacuous_at_experiments", "chained_constants", "typos"], keys
+                    "vacuous_at_experiments", "proof_steps", "holder_outside_xi", "unstated_condition",
+                    "wrong_constant", "chained_constants", "typos"], keys
     by = {f.key: f for f in found}
     # members in ledger order, one finding for the two vacuous entries (the same cause)
     assert by["holder_outside_xi"].ids == ("theorem:UCB upper bound#step:eq:E3_1",
