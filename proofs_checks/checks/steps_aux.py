@@ -1,5 +1,5 @@
 """The steps of the proofs of ``lemma:risk-concave``, ``lemma:Delta_error`` (and its constant) and
-``lemma:beta_lemma_monotone`` (issue 16).
+``lemma:beta_lemma_monotone``.
 
 ``lemma:risk-concave`` (arms on [0, oo), Omega in R_+ as the paper's setting): eq:concave 1 (Jensen, pointwise in x)
 and eq: concave 2 (Fubini: a finite sum and an integral), on seeded finite-support arms, K = 2..6, for every

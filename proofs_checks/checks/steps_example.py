@@ -1,4 +1,4 @@
-"""The steps of ``proof:lemma_example`` (the proof of ``example utility``, Gini deviation), issue 16.
+"""The steps of ``proof:lemma_example`` (the proof of ``example utility``, Gini deviation).
 
 * ``eq:h_1_p`` -- U_h(Bern(p)) = h(p), "readily verified" for any h: eq:wang_def integrated (SymPy) for every
   registered family at the parameter values of the tables;

@@ -1,4 +1,4 @@
-"""The labelled steps of the seven Hölder lemmas' proofs not yet in the ledger (issue 16).
+"""The labelled steps of the seven Hölder lemmas' proofs (each printed step an entry of its own).
 
 For Bernoulli arms a mixture is Bern(p) with p = <alpha, p> and ||F - G||_W = |p_F - p_G|
 (``lemma:lipschitz-wasserstein``); the steps are checked by their kind:
@@ -410,7 +410,7 @@ def _r_equals_q(claim: Claim) -> CheckResult:
                        status, "numeric", ev)
 
 
-# --- the constants L, chained through each proof's displays (item 3 of issue 16) ---------------------------------
+# --- the constants L, chained through each proof's displays ---------------------------------
 
 #: Per lemma: the displays whose printed constants give L_H (multiplied along the chain; ``max`` over cases) and
 #: L_MH ("same": the proof sets L_MH = L_H), each as (ledger id of the printed display, how its constant is read):
