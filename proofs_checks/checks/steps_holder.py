@@ -485,8 +485,16 @@ def _constant(claim: Claim) -> CheckResult:
     derived, how = chained_L(label)
     ratio = sp.simplify(printed / derived)
     status = compare(ratio, 1, "smaller", comparable=bool(ratio.is_number))  # not a number: not of the chain's form
-    note = (" The chain uses step:jensen's constant 1, which needs CDFs on [0, tau] with tau <= 1 "
-            "(lemma:PHT#step:jensen)." if label == PHT else "")
+    note = ""
+    if label == PHT:
+        # the chain's link step:jensen holds only for CDFs on [0, tau] with tau <= 1, and the lemma is stated for any
+        # tau: the chained constant is the lemma's only where that link is (holder_pht.L_on_support, its witness)
+        from .holder_pht import L_on_support
+
+        on_support, _derived, why = L_on_support(claim, c.printed)
+        status = worst(status, on_support)
+        note = (" The chain uses step:jensen's constant 1, which needs CDFs on [0, tau] with tau <= 1 "
+                f"(lemma:PHT#step:jensen); on the lemma's domain, the smallest counterexample: {why}.")
     return CheckResult(claim.id, f"{c.claim.split(':')[0]}: the printed L = {c.printed} against the constants of the "
                        "proof's own displays", c.printed, str(derived), status, "symbolic",
                        f"chained: {how}; L = max(L_H, L_MH) = {derived}; printed {c.printed}; printed / chained = "
@@ -508,7 +516,12 @@ def check(claim: Claim) -> CheckResult:
 
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     if claim.id in CONSTANT_IDS:
-        return st.mutants_by_status(claim, result, "smaller", mutant_text(chained_L(claim.id.partition("#")[0])[0]))
+        out = st.mutants_by_status(claim, result, "smaller", mutant_text(chained_L(claim.id.partition("#")[0])[0]))
+        if result.status == "conditional" and claim.id.startswith(PHT):
+            from .holder_pht import TAU_AT_MOST_ONE
+
+            out.append(claim.assuming("support", TAU_AT_MOST_ONE, f"{TAU_AT_MOST_ONE} stated"))
+        return out
     kind = SPEC[claim.id][0]
     if kind in ("formula", "factor", "mvt"):
         return st.mutants_by_status(claim, result, "equal")
