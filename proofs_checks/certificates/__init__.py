@@ -71,4 +71,8 @@ def attach(claim, result):
     from .entries import certificate_for
 
     cert = certificate_for(claim, result)
+    if cert is None and result.status in ("verified", "loose"):
+        # no proof attempted for this kind of claim: a holding verdict says it is tested only, and where
+        cert = sampled(f"the cases its {result.method} check tried (listed in the evidence); not proved on the "
+                       "claim's whole domain")
     return result if cert is None else replace(result, certificate=cert)
