@@ -481,7 +481,13 @@ def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None
             stored(futures[fut], result)
     except BaseException:
         # Ctrl-C or an error: what has not started is dropped; a chunk running on a worker finishes
-        # there (Dask cannot stop a running task) and its result is discarded
+        # there (Dask cannot stop a running task) and its result is discarded.  rsb says what happened in one
+        # line: a callback that Dask's own synchronous call left pending when the signal arrived may fail later
+        # in its event loop, and its logged traceback is not rsb's to print (the process is ending).
+        import logging
+
+        for name in ("tornado.application", "tornado.general", "distributed", "asyncio"):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
         if futures:
             client.cancel(list(futures))
         raise
