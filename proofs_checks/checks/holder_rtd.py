@@ -109,4 +109,13 @@ def check(claim: Claim) -> CheckResult:
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return hl.lemma_mutants(KEY, SWEEP, claim, result)
 
-CLAIMS = claim_map(*hl.lemma_claims(LABEL, PARTS, check, mutants))
+def _with_typo(claim: Claim) -> Claim:
+    """The closing summary with its evident typo recorded: it says q = 1 where item 1 of the statement and
+    eq:WRTD_lemma_0, two lines before, give q = 1/2."""
+    if not claim.id.endswith("#summary"):
+        return claim
+    return replace(claim, typo=("q = 1/2 for q = 1, as item 1 and eq:WRTD_lemma_0 give",
+                                replace(claim.printed, printed=claim.printed.printed.replace("q=1", "q=1/2"))))
+
+
+CLAIMS = claim_map(*(_with_typo(c) for c in hl.lemma_claims(LABEL, PARTS, check, mutants)))
