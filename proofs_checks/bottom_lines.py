@@ -111,6 +111,22 @@ def part_statuses(label: str, entries: list[CheckResult]) -> tuple[tuple[str, st
     return tuple(out)
 
 
+def _conditions(label: str, entries: list[CheckResult], parts: tuple[tuple[str, str], ...]) -> str:
+    """The unstated conditions of the statement's conditional parts, from their entries (``CheckResult.condition``),
+    each once, in the parts' order ("" when no conditional part names one)."""
+    by_id = {e.id: e for e in entries}
+    ids = results.statement_ids(label, by_id)
+    seen: list[str] = []
+    for name, status in parts:
+        if status != "conditional":
+            continue
+        for i in ids.get(name, ()):
+            c = by_id[i].condition if by_id[i].status == "conditional" else None
+            if c and c not in seen:
+                seen.append(c)
+    return "; ".join(seen)
+
+
 def statement_of(parts: tuple[tuple[str, str], ...]) -> str:
     """The statement's verdict: the worst of its checked parts; ``unchecked`` when no part is checked."""
     checked = [s for _n, s in parts if s != "unchecked"]
@@ -155,6 +171,9 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
         text = f"{view.result}: the statement ({parts[0][0]}) {_says(statement)}"
     else:
         text = f"{view.result}: the statement {_says(statement)}" + (f" ({_parts_text(parts)})" if parts else "")
+    conditions = _conditions(view.result, mine, parts)
+    if conditions:
+        text += f"; the unstated condition: {conditions}"
     failing = []
     if statements is not None:
         for node, where in graph.used_parts(view.result).items():
@@ -168,7 +187,7 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
         places = ", ".join(sorted(where, key=paper_labels.POSITION.get))
         what = "statement" if None in used else "part " + ", ".join(sorted(used))
         proof, at = "broken", node
-        text += f"; the proof uses {node}, whose {what} is {verdict} as printed, at {places}"
+        text += f"; the proof uses {node}, whose {what} {_says(verdict)}, at {places}"
     elif proof == "complete":
         text += "; every checked step of the proof holds in its context"
         typos = [s.entry.id for s in view.steps if s.entry is not None and s.entry.impact == "typo"]
@@ -178,8 +197,12 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
         text += "; no step of its proof is checked"
     else:
         entry = next(s.entry for s in view.steps if s.entry is not None and s.entry.id == at)
-        what = "has a gap" if proof == "gap" else "uses a false step"
-        text += f"; the proof {what} at {at} ({_first_sentence(entry.derived or entry.evidence, 160)})"
+        if proof == "gap":
+            text += f"; the proof has a gap at {at} ({_first_sentence(entry.derived or entry.evidence, 160)})"
+        elif entry.status == "conditional" and entry.condition:
+            text += f"; the proof uses a step that holds only if {entry.condition}, at {at}"
+        else:
+            text += f"; the proof uses a false step at {at} ({_first_sentence(entry.derived or entry.evidence, 160)})"
     return BottomLine(view.result, statement, proof, at, text + ".", parts)
 
 
