@@ -448,7 +448,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
 
     from . import compare as cmp
 
-    # "ucb-fw,u-ucb" is two names, not characters; a user's policy object is taken as it is
+    # "rs-ucb-m,ce-ucb-m" is two names, not characters; a user's policy object is taken as it is
     from rsb_sim.policies.base import Policy
 
     if isinstance(algos, str) or not isinstance(algos, (list, tuple)):
