@@ -82,7 +82,7 @@ def instance_constants(p: tuple[float, ...]) -> dict:
     from rsb_theory.oracle import W_bernoulli
     from rsb_theory.distortions import get
     from rsb_theory.profile import of
-    from rsb_theory.profile import instance_profile
+    from rsb_theory.bernoulli_profile import instance_profile
 
     d = get("gini")
     arr = np.array(p)

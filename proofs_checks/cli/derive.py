@@ -102,7 +102,8 @@ def derive_report(h, params: dict[str, str], p, max_memory: int | None = None) -
     """
     from rsb_theory import rates
     from rsb_theory.distortions import resolve
-    from rsb_theory.profile import instance_profile, of
+    from rsb_theory.bernoulli_profile import instance_profile
+    from rsb_theory.profile import of
     from rsb_theory.riskmetric import bernoulli_closed_form
 
     d = h if not isinstance(h, str) else resolve(h, **params)  # a Distortion of proofs_checks.api as it is
