@@ -140,7 +140,7 @@ def margins(coefficient: str, algo: str, with_bonus: bool = True) -> tuple[np.nd
     (steps, cases), the grid, log T_low).  ``with_bonus=False`` (CE-UCB-M): without the bonus terms, which do not
     enter once the CE choice is the discrete optimum (:func:`ce_choice_is_optimal`), and with the per-arm miss
     probability 2/T^2 that lemma: concentration gives."""
-    proof = proof_of(algo)
+    route = proof_of(algo)
     g = _grid()
     expr, syms = _steps.printed(coefficient, ("B", "L", "W", "q"))
     coef = sp.lambdify(tuple(syms[k] for k in ("B", "L", "W", "q")), expr, "numpy")(g["B"], g["L"], g["W"], g["q"])
@@ -149,9 +149,9 @@ def margins(coefficient: str, algo: str, with_bonus: bool = True) -> tuple[np.nd
     for step in STEPS:
         logT = low + step
         logX = _log_S(logT) - 0.5 * (np.log(g["eps"] * g["rho"]) + logT)
-        miss = 1.0 if proof.per_arm_bonus and with_bonus else 2.0
+        miss = 1.0 if route.per_arm_bonus and with_bonus else 2.0
         lp0 = _log_P0(logT, g["K"], miss)
-        if not proof.per_arm_bonus:
+        if not route.per_arm_bonus:
             bonus = np.log(g["L"]) + g["q"] * (np.log(64) + logX)  # B_21 by convexity
         else:
             bonus = np.log(2 * g["L"]) + (1 - g["q"]) * np.log(g["K"]) + g["q"] * (np.log(32) + logX)
@@ -205,7 +205,7 @@ def lower_order() -> tuple[sp.Expr, sp.Set]:
 def check(claim: Claim) -> CheckResult:
     step: paper_claims.ProofStep = claim.printed
     algo = claim.id.rpartition("#")[2]
-    proof = proof_of(algo)
+    route = proof_of(algo)
     coefficient = step.value("coefficient")
     m, g, low = margins(coefficient, algo)
     worst_case = m.min(axis=0)
@@ -218,15 +218,15 @@ def check(claim: Claim) -> CheckResult:
     repair_ok = not np.any(late & cond)
     # CE-UCB-M: the second route (the CE choice is the optimum from T_0 on, so its bonus terms never enter)
     second = None
-    if proof.per_arm_bonus and not claim.assumes("proof route only", False):
+    if route.per_arm_bonus and not claim.assumes("proof route only", False):
         optimal, why = ce_choice_is_optimal()
         m2 = margins(coefficient, algo, with_bonus=False)[0].min(axis=0)
         second = (optimal and not np.any(m2 < 0), why, float(m2.min()))
     holds = not fails.any() or bool(second and second[0])
-    status = decide(holds=holds, repair=CE_CONDITION if not holds and repair_ok and proof.per_arm_bonus else None)
+    status = decide(holds=holds, repair=CE_CONDITION if not holds and repair_ok and route.per_arm_bonus else None)
     n = int(considered.sum())
     unit, where = lower_order()
-    terms = proof.terms
+    terms = route.terms
     steps = ", ".join(f"{num(x, 6)}" for x in STEPS)
     ev = (f"{algo}: the proof's bound on the discrete regret ({terms}) against the display's ({coefficient}) "
           f"(64 X)^q, in log space, at log T = log T_low + {{{steps}}} "
@@ -250,7 +250,7 @@ def check(claim: Claim) -> CheckResult:
         ev += (f". Route 3 (not the paper's): from T_0(eps) on, on E_0, the CE choice is the discrete optimum, since "
                f"{second[1]}; so only C_1 and C_4 (with 2/T^2 per arm) remain, and the display covers them in every "
                f"case: {second[0]} (smallest log margin {num(second[2], 3)})")
-    got = ("follows (B_21 by convexity)" if not proof.per_arm_bonus else
+    got = ("follows (B_21 by convexity)" if not route.per_arm_bonus else
            "holds (the CE choice is the optimum from T_0 on; the proof's own route needs " + CE_CONDITION + ")"
            if second and second[0] else
            f"follows when {CE_CONDITION}" if not stated else f"follows (given {CE_CONDITION})")
@@ -260,7 +260,7 @@ def check(claim: Claim) -> CheckResult:
     return CheckResult(claim.id, f"eq:UCB regret for {algo.upper()}: R(T) <= [{coefficient}](64 X)^q + Delta(eps) "
                        "for T > max(e^K, T(eps)), from the proof's own term bounds"
                        + (f" (given {CE_CONDITION})" if stated else ""), step.formula, got, status, "numeric", ev,
-                       uses=proof.uses,
+                       uses=route.uses,
                        note=note)
 
 
