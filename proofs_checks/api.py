@@ -154,7 +154,7 @@ def profile(h, p=None, *, support=None, probs=None, arms=None, params=None) -> R
         ``r``, ``L_MH`` (``assumption:Holder_opt``), ``alpha_star``, ``value``, ``beta`` (``eq:discrete_gap``)
         and the rate exponents of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M``.
     """
-    from .cli.derive import derive_report
+    from .instance_reports import derive_report
 
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms, required=False)
@@ -182,7 +182,7 @@ def optimum(h, p=None, *, support=None, probs=None, arms=None, eps=None, grid: s
     Report
         The keys of ``rsb optimize --format json``.
     """
-    from .cli.optimize import optimize_laws_report, optimize_report
+    from .instance_reports import optimize_laws_report, optimize_report
 
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)
@@ -448,7 +448,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
 
     from . import compare as cmp
 
-    # "ucb-fw,u-ucb" is two names, not characters; a user's policy object is taken as it is
+    # "rs-ucb-m,ce-ucb-m" is two names, not characters; a user's policy object is taken as it is
     from rsb_sim.policies.base import Policy
 
     if isinstance(algos, str) or not isinstance(algos, (list, tuple)):

@@ -255,7 +255,7 @@ def derived_rate(algo: str, rule: str, eps_expr: sp.Expr | None, K: int, q, r, b
 def _profile(dr: str, params: tuple, p: tuple):
     """instance_profile of (dr, params, p), cached per process (it is deterministic)."""
     from rsb_theory.distortions import resolve
-    from rsb_theory.profile import instance_profile
+    from rsb_theory.bernoulli_profile import instance_profile
 
     return instance_profile(resolve(dr, **dict(params)), p, numeric_beta=len(p) <= 4)
 

@@ -242,7 +242,7 @@ def run_all(progress: bool = False, jobs: int = 1, mutants: bool = False) -> lis
     Parameters
     ----------
     progress : bool
-        Progress on stderr: a tqdm bar on a terminal, otherwise a line every :data:`PROGRESS_EVERY` seconds.
+        Progress on stderr: a tqdm bar on a terminal, otherwise a line every :data:`rsb_sim.progress.EVERY` seconds.
     jobs : int
         Worker processes (>= 1).  Every check is deterministic (explicit
         seeds, work budgets), so the ledger does not depend on ``jobs``; each
@@ -282,33 +282,11 @@ def _run_unit(item: tuple[tuple[str, ...], bool]) -> list[CheckResult]:
     return [evaluate(claims()[ident], with_mutants) for ident in unit]
 
 
-#: When stderr is not a terminal, a progress line at most this often (seconds); it changes no result.
-PROGRESS_EVERY = 5.0
-
-
 def _progress(items, enabled: bool, total: int | None = None):
-    """``items``, reporting progress on stderr: a tqdm bar on a terminal, else a line every few seconds."""
-    import sys
-
+    """``items``, with progress on stderr when ``enabled`` (:func:`rsb_sim.progress.track`: a tqdm bar on a
+    terminal, else a line every :data:`rsb_sim.progress.EVERY` seconds)."""
     if not enabled:
         return items
-    if not sys.stderr.isatty():
-        return _progress_lines(items, total)
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return items
-    return tqdm(items, total=total, desc="checks", unit="group", leave=False)
+    from rsb_sim.progress import track
 
-
-def _progress_lines(items, total: int | None):
-    import sys
-    import time
-
-    start = last = time.monotonic()
-    for k, item in enumerate(items, start=1):
-        yield item
-        now = time.monotonic()
-        if now - last >= PROGRESS_EVERY:
-            print(f"checks: {k}/{total} groups done ({now - start:.0f} s)", file=sys.stderr, flush=True)
-            last = now
+    return track(items, "checks", total, "group")

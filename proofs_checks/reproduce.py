@@ -66,9 +66,9 @@ def _check_trials(trials) -> int | None:
 def _progress_factory(enabled: bool):
     if not enabled:
         return None
-    from rsb_sim.sweep import tqdm_progress
+    from rsb_sim.progress import tracker
 
-    return tqdm_progress("rsb reproduce")
+    return tracker("rsb reproduce")
 
 
 def simulate(exp: Experiment, out: Path, trials: int | None = None, seed: int | None = None,

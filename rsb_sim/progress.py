@@ -68,3 +68,13 @@ def track(items, desc: str, total: int | None = None, unit: str = "item", every:
             b.update(1)
     finally:
         b.close()
+
+
+def tracker(desc: str, unit: str = "chunk"):
+    """A function ``(items, total=None)`` that wraps ``items`` in :func:`track` under ``desc`` (the ``progress``
+    argument of :func:`rsb_sim.sweep.sweep` and of the commands that run one)."""
+
+    def progress(items, total=None):
+        return track(items, desc, total, unit)
+
+    return progress

@@ -206,17 +206,6 @@ def merge(parts: list[tuple[dict, dict]], spec: dict) -> tuple[dict, np.ndarray,
     return summary, regrets, counts
 
 
-def tqdm_progress(desc: str, unit: str = "chunk"):
-    """A progress wrapper for :func:`sweep` (:func:`rsb_sim.progress.track`: a tqdm bar on a terminal, else a
-    line every few seconds)."""
-    from .progress import track
-
-    def progress(items, total=None):
-        return track(items, desc, total, unit)
-
-    return progress
-
-
 def _chunk_dir(out: Path, key: str) -> Path:
     return out / "chunks" / key
 

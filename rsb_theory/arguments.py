@@ -12,7 +12,7 @@ The command line reads text (``--T 1e5``), the API receives Python values (``T=n
 * :func:`probabilities`: a flat sequence of at least two numbers in [0, 1] (Bernoulli means); not a
   single number, not a matrix, not bools (``[True, False]`` is not ``(1.0, 0.0)``).
 * :func:`names`: a name or a sequence of names; a comma-separated string is split at the commas
-  (``"ucb-fw,u-ucb"``), never into characters.
+  (``"rs-ucb-m,ce-ucb-m"``), never into characters.
 * :func:`closest`: the "did you mean" of an unknown name.
 
 Light: standard library only (NumPy values are recognised by their type's module, not imported).

@@ -24,8 +24,8 @@ from . import argmax as am
 from .argmax import MAX_ENUMERATION, TIE_TOL
 from .distortions import Distortion
 from .grids import Grid
-from .holder import optimal_means
 from .objectives import ETCObjective
+from .profile import of
 
 
 def check_p(p) -> np.ndarray:
@@ -144,7 +144,6 @@ def discrete_optimum(d: Distortion, p, eps: float, grid: str = "ucb", method: st
         method = "bnb" if d.shape.is_concave else "enumerate"
     opt = fast_optimum(d, p, eps, grid) if method == "bnb" else enumerate_optimum(d, p, eps, grid)
     p = check_p(p)
-    tops = optimal_means(d, float(p.min()), float(p.max()))
-    v_star = float(d.numeric(np.array([float(tops[0])]))[0])
+    v_star = of(d).sup_h((float(p.min()), float(p.max())))  # V* = max of h on the hull of the means (eq:V)
     return DiscreteOptimum(float(eps), grid, v_star, opt.a_star, opt.value, v_star - opt.value, opt.Delta_min,
                            opt.n_optimal, opt.grid_size)

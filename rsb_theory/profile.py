@@ -8,15 +8,16 @@ derived once and kept on the object (per interval where it depends on one).
 :func:`family_profile` is the Bernoulli-family view of ``table:table_risks``
 and ``table:table_regrets`` (q and L_H on [0, 1], r for the class of
 instances the row's shading refers to, beta from ``lemma:beta_lemma_monotone``
-where it applies, and the regret exponents).  :func:`instance_profile` is the
-view of one Bernoulli instance p, used by ``rsb derive``.
+where it applies, and the regret exponents).  The view of one Bernoulli instance p (``rsb derive``) is
+:func:`rsb_theory.bernoulli_profile.instance_profile`, above this module: it reads the gap and the oracle,
+which read the maximisers here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 import sympy as sp
@@ -26,9 +27,6 @@ from . import rates
 from .distortions import (U, Distortion, _pieces, _sign_on_unit_interval_on, breakpoints, exact_number,
                           numeric_derivative)
 from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent
-
-if TYPE_CHECKING:  # the beta estimates and the oracle are imported where used: the simulator's set-up reads q and L
-    from .gap import AnalyticBeta, BetaEstimate
 
 
 def _interval(interval) -> tuple[sp.Expr, sp.Expr]:
@@ -248,56 +246,6 @@ def _family_profile(d: Distortion) -> FamilyProfile:
     r, r_ev = family_mixture_exponent(d, solitary=not mixture)
     beta = family_beta(d) if not mixture else FamilyBeta(None, None, None, "mixture-optimal rows: no analytic beta")
     return FamilyProfile(d, not mixture, why, h, r, r_ev, beta)
-
-
-@dataclass(frozen=True)
-class InstanceProfile:
-    """What ``rsb derive --p`` reports for a Bernoulli instance."""
-
-    distortion: Distortion
-    p: tuple[float, ...]
-    holder_family: HolderResult
-    holder_instance: HolderResult
-    mixture: MixtureHolderResult
-    alpha_star: tuple[float, ...]
-    value: float
-    beta_analytic: AnalyticBeta
-    beta_numeric: BetaEstimate | None
-    rates: rates.TableRates
-
-    @property
-    def beta_value(self):
-        if self.beta_analytic.applies:
-            return self.beta_analytic.beta
-        return None
-
-
-def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstanceProfile:
-    """Derive q, L_H, r, L_MH, alpha*, beta and the rate exponents at ``p``.
-
-    Raises
-    ------
-    ValueError
-        ``p`` empty or outside [0, 1] (message names argument ``p``).
-    """
-    from .gap import beta_monotone, estimate_beta
-    from .oracle import alpha_star_bernoulli
-
-    arr = np.asarray(p, dtype=float)
-    if arr.ndim != 1 or arr.size < 2 or np.any(~np.isfinite(arr)) or np.any((arr < 0) | (arr > 1)):
-        raise ValueError(f"argument 'p': need at least two Bernoulli means in [0, 1], got {list(p)!r}")
-    prof = of(d)
-    fam = prof.holder((0, 1))
-    inst = prof.holder((min(arr), max(arr)))
-    mix = prof.mixture(arr)
-    alpha = alpha_star_bernoulli(arr, mix.p_star)
-    b_an = beta_monotone(d, arr)
-    b_num = estimate_beta(d, arr) if numeric_beta and arr.size <= 4 else None
-    beta_for_rates = b_an.beta if b_an.applies else rates.beta
-    r_use = mix.r if mix.r != sp.oo else inst.q
-    tr = rates.table_rates(inst.q, r_use, beta_for_rates, mix.solitary)
-    return InstanceProfile(d, tuple(arr.tolist()), fam, inst, mix, tuple(alpha.tolist()),
-                           float(d.numeric(np.array([float(mix.p_star)]))[0]), b_an, b_num, tr)
 
 
 def optimal_set(d: Distortion, p, p_star) -> str | None:

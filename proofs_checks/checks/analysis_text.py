@@ -36,6 +36,8 @@ from ..ledger import CheckResult
 from ..verdict import compare, worst
 
 _S = sp.Symbol("s", positive=True)
+#: The proof whose chain these sentences are about: RS-UCB-M's (``proof:UCB upper bound``).
+RS_UCB_PROOF = "proof:UCB upper bound"
 #: What a non-verified rate changes: a wrong power of K or T is a wrong rate; a looser one changes nothing.
 IMPACT = {"refuted": "rate", "loose": "none"}
 
@@ -58,7 +60,7 @@ def derived_powers(algo: str, q: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
         d = powers(rates.etc_bound_eps().discrete_regret.subs(rates.q, q))
         return d[0], d[1], d[1]
     d = powers(rates.ucb_bound_eps().discrete_regret.subs(rates.q, q))
-    chain = chains.ucb_discrete_chain("rs-ucb-m")
+    chain = chains.ucb_discrete_chain(RS_UCB_PROOF)
     return d[0], d[1], powers(chain.terms[chain.dominating].subs(rates.q, q).subs(chains.S, _S))[1]
 
 
@@ -107,7 +109,7 @@ TRACKING_READING = "read as the tracking error |tau_T(i)/T - a*(i)| of the mixin
 def tracking_powers() -> tuple[sp.Expr, sp.Expr]:
     """(T-decay, K-degree) of the regret the tracking block incurs in the proof: the (K/T)^q part of B_22
     (``eq:UCB_UB12``: 2 L K W^q (K/T)^q through eq:Holder and W), q free in (0, 1]."""
-    chain = chains.ucb_discrete_chain("rs-ucb-m")
+    chain = chains.ucb_discrete_chain(RS_UCB_PROOF)
     T, K = rates.T, rates.K
     for t in sp.Add.make_args(sp.expand(sp.expand_power_base(chain.terms["B_22"], force=True))):
         decay = sp.simplify(-T * sp.diff(sp.log(t), T))

@@ -20,6 +20,7 @@ steps of the proofs of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -28,6 +29,7 @@ import sympy as sp
 from rsb_theory import rates
 from rsb_theory.expressions import to_sympy
 from rsb_theory.rates import chains
+from rsb_sim.policies import catalog
 
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
@@ -433,15 +435,58 @@ def ucb_points(algo: str) -> list[dict]:
     return out
 
 
-def _ucb_chain(claim: Claim, algo: str) -> CheckResult:
+@dataclass(frozen=True)
+class UcbProof:
+    """What the entry of one proof of ``theorem:UCB upper bound`` says about it.
+
+    Attributes
+    ----------
+    condition : str
+        The condition under which the printed constant covers the proof's chain.
+    kept : str
+        Where the proof keeps the K the statement drops (after "the statement drops").
+    closing : str
+        Whether the convexity of the W1 norm closes the gap (after "not a false statement").
+    """
+
+    condition: str
+    kept: str
+    closing: str
+
+
+#: The proofs of ``theorem:UCB upper bound``, by the paper's label of each (a paper policy's ``proof``).
+UCB_PROOFS = {
+    "proof:UCB upper bound": UcbProof(
+        "L K < B + L (W^q + 1)",
+        " (with the sharper sum_i a(i)^q <= K^(1-q) of eq:UUB_1 the K disappears for q = 1).",
+        ": the convexity of the W1 norm closes it at eq:UUB_1 (||sum_i a_i (F~_i - F_i)||_W <= sum_i a_i ||F~_i - "
+        "F_i||_W <= 2 max_i r_i, so B_21 <= L (64 X)^q, and the printed (B + L (W^q + 1)) (64 X)^q follows)."),
+    "Appendix:CE-UCB-M_algorithm": UcbProof(
+        "2^(1-q) L K < B + L (W^q + 1)",
+        "; the last line eq:theorem_lastline_CE keeps it (5 L K W), the theorem does not.",
+        ": even with the convexity of the W1 norm CE-UCB-M's per-arm bonus keeps L (1 + K^(1-q)) (32 X)^q, above "
+        "the printed constant for q < 1 and small B, W."),
+}
+
+
+def _ucb_proof(claim: Claim) -> tuple[str, str, UcbProof]:
+    """(algorithm, the label of its proof, that proof's :class:`UcbProof`) of a ``...#chain.<algo>`` entry."""
+    algo = claim.id.rpartition(".")[2]
+    proof = catalog.get(algo).proof
+    return algo, proof, UCB_PROOFS[proof]
+
+
+def check_ucb_chain(claim: Claim) -> CheckResult:
+    """``theorem:UCB upper bound#chain.<algo>``: the printed constant against the chain of the algorithm's proof."""
     import mpmath
 
+    algo, proof, route = _ucb_proof(claim)
     st = claim.printed
     coef, syms = _steps.printed(st.value("coefficient"), ("B", "L", "W", "q"))
     base = int(_steps.printed(st.value("base"), ())[0])
-    ch = chains.ucb_discrete_chain(algo)
+    ch = chains.ucb_discrete_chain(proof)
     unit_base = int(ch.unit.subs(rates.q, 1) * sp.sqrt(rates.eps * rates.rho * rates.T) / chains.S)
-    cond_text = ("L K < B + L (W^q + 1)" if algo == "rs-ucb-m" else "2^(1-q) L K < B + L (W^q + 1)")
+    cond_text = route.condition
     conditioned = claim.assumes("condition") == cond_text
     names = (rates.B, rates.L, rates.K, rates.W, rates.q, rates.rho, rates.eps, rates.T, chains.S)
     f_chain = sp.lambdify(names, ch.total, "mpmath")
@@ -467,7 +512,7 @@ def _ucb_chain(claim: Claim, algo: str) -> CheckResult:
                 bad.append((v, lead, pc, float(T), float(chain), float(printed)))
                 break
     lead_text = "; ".join(f"q = {k}: {sp.simplify(x)} ({unit_base} X)^q" for k, x in lead_cache.items())
-    ev = (f"Chain (rsb_theory.rates.chains.ucb_discrete_chain('{algo}')): {', '.join(ch.terms)} = {ch.total}.  Leading "
+    ev = (f"Chain (rsb_theory.rates.chains.ucb_discrete_chain('{proof}')): {', '.join(ch.terms)} = {ch.total}.  Leading "
           f"coefficient as T -> oo (lower-order terms vanish): {lead_text}, X = eps^-1/2 rho^-1/2 T^-1/2 S.  Printed "
           f"({st.value('coefficient')}) ({base} X)^q.  Exponents of T, eps, rho and S agree.  {n} instances (9 "
           f"distortions, q and L derived, B = max h; K = 2, 3, 6; W in 0.05, 0.25, 0.5"
@@ -478,32 +523,17 @@ def _ucb_chain(claim: Claim, algo: str) -> CheckResult:
         ev += (f"The printed constant is below the proof's at {len(bad)}; smallest: {v['name']}, K = {v['K']}, W = "
                f"{v['W']}, B = {fmt(v['B'])}, L = {num(v['L'], 6)}, q = {num(v['q'], 6)}: proof {fmt(lead)} vs printed {fmt(pc)} "
                f"(in units of ({base} X)^q); at T = {num(T, 1)}: {fmt(chv)} > {fmt(prv)}.  It holds iff {cond_text}: the "
-               "proof's eq:UUB_1 keeps a K that the statement drops"
-               + (" (with the sharper sum_i a(i)^q <= K^(1-q) of eq:UUB_1 the K disappears for q = 1)." if algo ==
-                  "rs-ucb-m" else "; the last line eq:theorem_lastline_CE keeps it (5 L K W), the theorem does not."))
+               "proof's eq:UUB_1 keeps a K that the statement drops" + route.kept)
         ev += ("  No counterexample to the theorem's constant is known, so this is a gap in the proof, not a false "
-               "statement" + (": the convexity of the W1 norm closes it at eq:UUB_1 (||sum_i a_i (F~_i - F_i)||_W <= "
-                              "sum_i a_i ||F~_i - F_i||_W <= 2 max_i r_i, so B_21 <= L (64 X)^q, and the printed (B + "
-                              "L (W^q + 1)) (64 X)^q follows)." if algo == "rs-ucb-m" else
-                              ": even with the convexity of the W1 norm CE-UCB-M's per-arm bonus keeps L (1 + K^(1-q)) "
-                              "(32 X)^q, above the printed constant for q < 1 and small B, W."))
+               "statement" + route.closing)
     else:
         ev += "The printed constant covers the chain at every instance."
     return entry(claim, holds=True, follows=not bad, method="symbolic", derived=f"{lead_text} (+ lower order)",
                  evidence=ev)
 
 
-def check_ucb_chain_rs(claim: Claim) -> CheckResult:
-    return _ucb_chain(claim, "rs-ucb-m")
-
-
-def check_ucb_chain_ce(claim: Claim) -> CheckResult:
-    return _ucb_chain(claim, "ce-ucb-m")
-
-
 def mutants_ucb_chain(claim: Claim, result: CheckResult) -> list[Claim]:
-    algo = "rs-ucb-m" if claim.id.endswith("rs-ucb-m") else "ce-ucb-m"
-    cond = "L K < B + L (W^q + 1)" if algo == "rs-ucb-m" else "2^(1-q) L K < B + L (W^q + 1)"
+    cond = _ucb_proof(claim)[2].condition
     if result.status in ("conditional", "gap"):
         return [claim.assuming("condition", cond, f"{cond} stated")]
     return [claim.reprinted(claim.printed.with_value("coefficient", "(B + L*(W**q + 1))/100"), "/100")]
@@ -599,8 +629,8 @@ CLAIMS = claim_map(
     _c(RSE + "eq:ETC upper bound gamma appendix", check_gamma_appendix, mutants_gamma),
     _c("theorem:RS-ETC-M#chain", check_rsetc_chain, _steps.condition_mutants(CE_CONDITION, "K_exponent", "1/2", "K^(1/2)")),
     _c("theorem:RS-ETC-M#display", check_rsetc_display, mutants_rsetc_display, "theorem:RS-ETC-M#chain"),
-    _c("theorem:UCB upper bound#chain.rs-ucb-m", check_ucb_chain_rs, mutants_ucb_chain),
-    _c("theorem:UCB upper bound#chain.ce-ucb-m", check_ucb_chain_ce, mutants_ucb_chain),
+    *(_c(f"theorem:UCB upper bound#chain.{p.name}", check_ucb_chain, mutants_ucb_chain)
+      for p in catalog.policies() if p.proof in UCB_PROOFS),
     _c(COR + "eq:T_epsilon_actual", check_feasibility, mutants_feasibility),
     _c(COR + "eq:Discrete_order_UCB_RS", _rate_step("ucb", "discrete_B3", _UCB_DISCRETE), _rate_mutants),
     _c(COR + "eq:delta_order_UCB_RS", _rate_step("ucb", "delta", _DELTA + _UCB_EPS), _rate_mutants),

@@ -24,6 +24,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rsb_sim.policies import catalog
+
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..slopes import SlopeRequest, measure
@@ -32,13 +34,14 @@ from .theorems_experiments import informative_at
 from ..numfmt import num
 
 INSTANCES = {"gini": (0.4, 0.9), "gini_solitary": (0.1, 0.3)}
-LABELS = {"rs-ucb-m": "corollary:RS-UCB-M", "rs-etc-m": "theorem:RS-ETC-M"}
+#: The paper's algorithms with a tuned rate -> its label (the policy's ``corollary``), RS-UCB-M first.
+LABELS = {p.name: p.corollary for p in sorted(catalog.policies(), key=lambda p: p.grid != "ucb")
+          if p.corollary is not None}
 TS = (500, 1000, 2000, 4000)
 #: The documented overrides.  RS-ETC-M's exploration is T^(2/3) pulls in total, i.e. T^(2/3)/K per arm
 #: (``explore`` is pulls per arm for every algorithm).
-OVERRIDES = {"rs-ucb-m": {"radius_scale": 0.01, "explore": "T/10"}, "rs-etc-m": {"explore": "T**(2/3)/K"}}
-#: The eps-dependent theorem whose bound the slope is compared with (theorems_experiments' kinds).
-THEOREM = {"rs-ucb-m": "ucb", "rs-etc-m": "etc"}
+#: By the grid the algorithm searches (the UCB one: RS-UCB-M; the ETC one: RS-ETC-M).
+OVERRIDES = {"ucb": {"radius_scale": 0.01, "explore": "T/10"}, "etc": {"explore": "T**(2/3)/K"}}
 PAPER, OVERRIDDEN = "the paper's constants", "the documented overrides"
 
 
@@ -53,7 +56,7 @@ class SlopeClaim:
 
 @lru_cache(maxsize=None)
 def _measure(algo: str, row: str, override: bool):
-    extra = OVERRIDES[algo] if override else {}
+    extra = OVERRIDES[catalog.get(algo).grid] if override else {}
     req = SlopeRequest(dr="gini", p=INSTANCES[row], algo=algo, Ts=TS, trials=10, seed=7, n_boot=200, **extra)
     return measure(req, out=None)
 
@@ -66,7 +69,7 @@ def _shows_rate(r) -> bool:
 def _vacuous_at_horizons(algo: str, row: str) -> bool:
     """The eps-dependent theorem's bound (eps = sqrt(K log T/T)) is informative at none of the tested horizons."""
     p = INSTANCES[row]
-    return not any(informative_at(THEOREM[algo], p, T, math.sqrt(len(p) * math.log(T) / T)) for T in TS)
+    return not any(informative_at(catalog.get(algo).grid, p, T, math.sqrt(len(p) * math.log(T) / T)) for T in TS)
 
 
 def _fmt(r) -> str:
@@ -92,7 +95,7 @@ def check_claim(claim: Claim) -> CheckResult:
     shown = _shows_rate(over if stated == OVERRIDDEN else paper)
     repair = OVERRIDDEN if stated == PAPER and _shows_rate(over) else None
     status = decide(holds=shown, repair=repair, vacuous=vac)
-    ov = ", ".join(f"{k}={v}" for k, v in OVERRIDES[algo].items())
+    ov = ", ".join(f"{k}={v}" for k, v in OVERRIDES[catalog.get(algo).grid].items())
     target = "-" if over.derived_exponent is None else f"{num(-over.derived_exponent, 3, 'f')}"
     ev = (f"Gini p = {list(INSTANCES[row])}, T in {list(TS)}, 10 trials, eps = sqrt(K log T/T).  Paper constants: "
           f"{_fmt(paper)}; degenerate = {paper.degenerate}; consistent = {paper.consistent}.  Overrides ({ov}): "
@@ -136,7 +139,7 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     """The overrides stated (the missing condition of a conditional entry); for the others, the other instance."""
     sc: SlopeClaim = claim.printed
     if result.status == "conditional":
-        return [claim.assuming("constants", OVERRIDDEN, f"{OVERRIDDEN} stated ({OVERRIDES[sc.algo]})")]
+        return [claim.assuming("constants", OVERRIDDEN, f"{OVERRIDDEN} stated ({OVERRIDES[catalog.get(sc.algo).grid]})")]
     if result.status == "vacuous":
         return [claim.assuming("measured decay only", True, "a claim about the measured decay alone, not the "
                                "theorem's rate").assuming("constants", OVERRIDDEN, f"{OVERRIDDEN} stated")]

@@ -31,6 +31,7 @@ import numpy as np
 from dataclasses import dataclass
 
 from rsb_theory.expressions import evaluate
+from rsb_sim.policies import catalog
 
 from .. import paper_claims
 from ..claims import Claim, claim_map
@@ -38,13 +39,20 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 
+#: The tuned parts: a paper policy's rate with eps tuned to T, by its label (the policy's ``corollary``).
+TUNED = {p.corollary: p for p in catalog.policies() if p.corollary is not None}
+#: A part (a grid kind for the eps-dependent theorems, a label of :data:`TUNED` for the tuned rates) -> its entry.
 IDS = {
     "etc": "theorem: ETC upper bound#experiments",
     "ucb": "theorem:UCB upper bound#experiments",
-    "rs-etc-m": "theorem:RS-ETC-M#experiments",
-    "rs-ucb-m": "corollary:RS-UCB-M#experiments",
+    **{label: f"{label}#experiments" for label in TUNED},
 }
 PARTS = tuple(IDS)
+
+
+def grid_of(kind: str) -> str:
+    """The grid kind ("etc"/"ucb") of a part: its own name, or the grid of the tuned policy's algorithm."""
+    return TUNED[kind].grid if kind in TUNED else kind
 RHO = 0.1
 #: The eps rule of the eps-independent theorems (their own choice, Theta(.) = 1).
 THEOREM_EPS = "theorem"
@@ -74,7 +82,7 @@ def instance_constants(p: tuple[float, ...]) -> dict:
     from rsb_theory.oracle import W_bernoulli
     from rsb_theory.distortions import get
     from rsb_theory.profile import of
-    from rsb_theory.profile import instance_profile
+    from rsb_theory.bernoulli_profile import instance_profile
 
     d = get("gini")
     arr = np.array(p)
@@ -180,7 +188,8 @@ def smallest_nontrivial(kind: str, c: dict, T_max: float = 1e40) -> int | None:
 
 @lru_cache(maxsize=1)
 def simulated(T: int = 100_000):
-    """Empirical regret at T = 1e5 at the paper's constants (few trials: both policies are data-free there)."""
+    """Empirical regret at T = 1e5 at the paper's constants (few trials: both policies are data-free there), by the
+    grid kind of the tuned policy (the UCB one with the experiments' T/10 forced pulls per arm)."""
     from rsb_sim.config import SimConfig
     from rsb_sim.engine import run
     from rsb_sim.instances import BernoulliInstance
@@ -188,9 +197,10 @@ def simulated(T: int = 100_000):
     c = constants()
     inst = BernoulliInstance(tuple(c["p"]))
     out = {}
-    for algo, extra in (("rs-etc-m", {}), ("rs-ucb-m", {"explore": T // 10})):
-        res = run(SimConfig(T=T, trials=4, seed=11, **extra), inst, c["d"], algo)
-        out[algo] = (res.mean_regret, res.warnings)
+    for policy in TUNED.values():
+        extra = {"explore": T // 10} if policy.grid == "ucb" else {}
+        res = run(SimConfig(T=T, trials=4, seed=11, **extra), inst, c["d"], policy.name)
+        out[policy.grid] = (res.mean_regret, res.warnings)
     return out
 
 
@@ -203,7 +213,7 @@ def _eps_of(kind: str, setting: Setting, c: dict) -> float:
     import sympy as sp
 
     q, r, beta = c["q"], c["r"], c["ip"].beta_numeric.beta_fit
-    if kind in ("rs-ucb-m", "ucb"):
+    if grid_of(kind) == "ucb":
         kap = float(rates.kappa(sp.nsimplify(q), sp.nsimplify(r), sp.nsimplify(beta)))
         return min(setting.theta * (K ** (2 / q) * math.log(T) / T) ** kap, 1.0)
     g = 2 * beta / (2 * beta + r)
@@ -215,7 +225,7 @@ def bound_at(kind: str, setting: Setting) -> dict:
     """The eps-dependent bound of ``kind`` (etc/ucb family) at a setting, with informative = side and < trivial."""
     c = constants()
     eps = _eps_of(kind, setting, c)
-    b = etc_bound(setting.T, c, eps) if kind in ("etc", "rs-etc-m") else ucb_bound(setting.T, c, eps)
+    b = etc_bound(setting.T, c, eps) if grid_of(kind) == "etc" else ucb_bound(setting.T, c, eps)
     return b | {"informative": b["side"] and b["bound"] < c["trivial"]}
 
 
@@ -255,7 +265,7 @@ def _eps_dep(claim: Claim) -> CheckResult:
     T = setting.T
     b = bound_at(kind, setting)
     simulated_here = T <= SIM_T_MAX
-    sim = simulated(T)["rs-etc-m" if kind == "etc" else "rs-ucb-m"] if simulated_here else None
+    sim = simulated(T)[kind] if simulated_here else None
     Tn = smallest_nontrivial(kind, c, 1e40 if kind == "ucb" else 1e7)
     vac = not b["informative"]
     side = (f"T > N(eps) = {num(b['N'], 3)}: {b['side']}" if kind == "etc"
@@ -287,7 +297,7 @@ def _experiments_eps() -> str:
 
 
 def _eps_indep(claim: Claim) -> CheckResult:
-    kind = "rs-etc-m" if claim.id == IDS["rs-etc-m"] else "rs-ucb-m"
+    kind = next(k for k, i in IDS.items() if i == claim.id)
     setting: Setting = claim.printed
     c = constants()
     ip = c["ip"]
@@ -296,7 +306,7 @@ def _eps_indep(claim: Claim) -> CheckResult:
     beta = bn.beta_fit if bn is not None else None
     T = setting.T
     b = bound_at(kind, setting)
-    if kind == "rs-ucb-m":
+    if grid_of(kind) == "ucb":
         cond = f"r <= beta + q/2: {r} <= {num(beta, 3, 'f')} + {q / 2}: {r <= beta + q / 2}"
     else:
         cond = f"gamma = 2 beta/(2 beta + r) = {num(2 * beta / (2 * beta + r), 3, 'f')}"
@@ -308,7 +318,7 @@ def _eps_indep(claim: Claim) -> CheckResult:
           f"eps-dependent bound at the theorem's eps (Theta = {num(setting.theta, 6)}): eps = {num(b['eps'])}, bound = {num(b['bound'])} vs "
           f"trivial {num(c['trivial'])} ({'vacuous' if vac else 'non-trivial'}); side condition "
           f"{'holds' if b['side'] else 'fails'} ("
-          + (f"T(eps) = {num(b['T_eps'], 3)}" if kind == "rs-ucb-m" else f"N(eps) = {num(b['N'], 3)}") + ").  The experiments "
+          + (f"T(eps) = {num(b['T_eps'], 3)}" if grid_of(kind) == "ucb" else f"N(eps) = {num(b['N'], 3)}") + ").  The experiments "
           "use eps = sqrt(K log T/T), not the theorem's choice.")
     status = decide(holds=converged, repair="beta exists", vacuous=vac)
     return CheckResult(claim.id, f"{claim.id.split('#')[0]} at the experiments' instance and horizon"
@@ -325,7 +335,7 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     if setting.eps != THEOREM_EPS:
         tries = [(setting.eps, 1.0), (FIXED_EPS, 1.0)]
     else:
-        tries = [(THEOREM_EPS, 1.0)] if kind == "rs-etc-m" else [(THEOREM_EPS, feasible_theta(kind))]
+        tries = [(THEOREM_EPS, 1.0)] if grid_of(kind) == "etc" else [(THEOREM_EPS, feasible_theta(kind))]
     for eps_rule, theta in tries:
         T = informative_horizon(kind, eps_rule, theta)
         if T is not None:
@@ -337,8 +347,8 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
 def _claims():
     c_T = next(e for e in paper_claims.EXPERIMENTS if e.figure == "fig:T_experiment")
     for part, ident in IDS.items():
-        eps = c_T.eps if part in ("etc", "ucb") else THEOREM_EPS
-        check_fn = _eps_dep if part in ("etc", "ucb") else _eps_indep
+        eps = c_T.eps if part not in TUNED else THEOREM_EPS
+        check_fn = _eps_dep if part not in TUNED else _eps_indep
         yield Claim(ident, Setting(c_T.figure, c_T.T[0], eps), check_fn, mutants)
 
 

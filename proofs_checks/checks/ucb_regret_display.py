@@ -32,11 +32,14 @@ proof's bound exceeds the display, the entry names the condition under which it 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
 import numpy as np
 import sympy as sp
+
+from rsb_sim.policies import catalog
 
 from .. import paper_claims
 from . import _steps
@@ -57,15 +60,46 @@ EPSS = (1e-3, 0.1, 0.5, 1.0)
 STEPS = (0.0, 1.0, 3.0, 10.0, 30.0, 100.0, 1e3, 1e4)
 #: The condition under which CE-UCB-M's bonus terms fit the display's coefficient at leading order.
 CE_CONDITION = "(2K)^(1-q) L <= B + L (W^q + 1) and T large (the sweep: log T >= log T_low + 1000)"
-#: The paper's labels each route uses, in the paper's order.
-USES = {"rs-ucb-m": ("eq:regret_decomposition", "eq:A_1 bound refer", "eq:UUB_1", "eq:UCB_UB12",
-                     "lemma:probability of E3"),
-        "ce-ucb-m": ("eq:regret_decomposition", "lemma:probability of E3", "eq:CEUCB1", "eq:CEUCB2", "eq:CEUCB3",
-                     "eq:discrete_error_CE")}
 #: The steps of :data:`STEPS` the condition's "T large" keeps.
 LATE = 1e3
-RS_TERMS = "B_1 + B_21 + B_22 with B_21 <= L (64 X)^q by convexity of the W1 norm"
-CE_TERMS = "C_1 + C_4 + the two bonus terms, each <= L K^(1-q) (32 X)^q"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """One proof of ``theorem:UCB upper bound`` as this entry reads it.
+
+    Attributes
+    ----------
+    uses : tuple of str
+        The paper's labels the route uses, in the paper's order.
+    terms : str
+        The proof's terms of the discrete regret, in words.
+    per_arm_bonus : bool
+        The term that loses a K is the algorithm's own per-arm bonus (CE-UCB-M: L K^(1-q) (32 X)^q each, with
+        the per-arm miss probability 1/T^2 its section prints); False: it is B_21, closed by the convexity of
+        the W1 norm (RS-UCB-M, 2/T^2 per arm).
+    """
+
+    uses: tuple
+    terms: str
+    per_arm_bonus: bool
+
+
+#: The proofs of ``theorem:UCB upper bound``, by the paper's label of each (a paper policy's ``proof``).
+PROOFS = {
+    "proof:UCB upper bound": Proof(
+        ("eq:regret_decomposition", "eq:A_1 bound refer", "eq:UUB_1", "eq:UCB_UB12", "lemma:probability of E3"),
+        "B_1 + B_21 + B_22 with B_21 <= L (64 X)^q by convexity of the W1 norm", False),
+    "Appendix:CE-UCB-M_algorithm": Proof(
+        ("eq:regret_decomposition", "lemma:probability of E3", "eq:CEUCB1", "eq:CEUCB2", "eq:CEUCB3",
+         "eq:discrete_error_CE"),
+        "C_1 + C_4 + the two bonus terms, each <= L K^(1-q) (32 X)^q", True),
+}
+
+
+def proof_of(algo: str) -> Proof:
+    """The :class:`Proof` of a paper algorithm (by the label its policy declares)."""
+    return PROOFS[catalog.get(algo).proof]
 
 
 def _grid() -> dict[str, np.ndarray]:
@@ -106,6 +140,7 @@ def margins(coefficient: str, algo: str, with_bonus: bool = True) -> tuple[np.nd
     (steps, cases), the grid, log T_low).  ``with_bonus=False`` (CE-UCB-M): without the bonus terms, which do not
     enter once the CE choice is the discrete optimum (:func:`ce_choice_is_optimal`), and with the per-arm miss
     probability 2/T^2 that lemma: concentration gives."""
+    route = proof_of(algo)
     g = _grid()
     expr, syms = _steps.printed(coefficient, ("B", "L", "W", "q"))
     coef = sp.lambdify(tuple(syms[k] for k in ("B", "L", "W", "q")), expr, "numpy")(g["B"], g["L"], g["W"], g["q"])
@@ -114,9 +149,9 @@ def margins(coefficient: str, algo: str, with_bonus: bool = True) -> tuple[np.nd
     for step in STEPS:
         logT = low + step
         logX = _log_S(logT) - 0.5 * (np.log(g["eps"] * g["rho"]) + logT)
-        miss = 2.0 if algo == "rs-ucb-m" or not with_bonus else 1.0
+        miss = 1.0 if route.per_arm_bonus and with_bonus else 2.0
         lp0 = _log_P0(logT, g["K"], miss)
-        if algo == "rs-ucb-m":
+        if not route.per_arm_bonus:
             bonus = np.log(g["L"]) + g["q"] * (np.log(64) + logX)  # B_21 by convexity
         else:
             bonus = np.log(2 * g["L"]) + (1 - g["q"]) * np.log(g["K"]) + g["q"] * (np.log(32) + logX)
@@ -170,6 +205,7 @@ def lower_order() -> tuple[sp.Expr, sp.Set]:
 def check(claim: Claim) -> CheckResult:
     step: paper_claims.ProofStep = claim.printed
     algo = claim.id.rpartition("#")[2]
+    route = proof_of(algo)
     coefficient = step.value("coefficient")
     m, g, low = margins(coefficient, algo)
     worst_case = m.min(axis=0)
@@ -182,15 +218,15 @@ def check(claim: Claim) -> CheckResult:
     repair_ok = not np.any(late & cond)
     # CE-UCB-M: the second route (the CE choice is the optimum from T_0 on, so its bonus terms never enter)
     second = None
-    if algo == "ce-ucb-m" and not claim.assumes("proof route only", False):
+    if route.per_arm_bonus and not claim.assumes("proof route only", False):
         optimal, why = ce_choice_is_optimal()
         m2 = margins(coefficient, algo, with_bonus=False)[0].min(axis=0)
         second = (optimal and not np.any(m2 < 0), why, float(m2.min()))
     holds = not fails.any() or bool(second and second[0])
-    status = decide(holds=holds, repair=CE_CONDITION if not holds and repair_ok and algo == "ce-ucb-m" else None)
+    status = decide(holds=holds, repair=CE_CONDITION if not holds and repair_ok and route.per_arm_bonus else None)
     n = int(considered.sum())
     unit, where = lower_order()
-    terms = (RS_TERMS if algo == "rs-ucb-m" else CE_TERMS)
+    terms = route.terms
     steps = ", ".join(f"{num(x, 6)}" for x in STEPS)
     ev = (f"{algo}: the proof's bound on the discrete regret ({terms}) against the display's ({coefficient}) "
           f"(64 X)^q, in log space, at log T = log T_low + {{{steps}}} "
@@ -214,7 +250,7 @@ def check(claim: Claim) -> CheckResult:
         ev += (f". Route 3 (not the paper's): from T_0(eps) on, on E_0, the CE choice is the discrete optimum, since "
                f"{second[1]}; so only C_1 and C_4 (with 2/T^2 per arm) remain, and the display covers them in every "
                f"case: {second[0]} (smallest log margin {num(second[2], 3)})")
-    got = ("follows (B_21 by convexity)" if algo == "rs-ucb-m" else
+    got = ("follows (B_21 by convexity)" if not route.per_arm_bonus else
            "holds (the CE choice is the optimum from T_0 on; the proof's own route needs " + CE_CONDITION + ")"
            if second and second[0] else
            f"follows when {CE_CONDITION}" if not stated else f"follows (given {CE_CONDITION})")
@@ -224,7 +260,7 @@ def check(claim: Claim) -> CheckResult:
     return CheckResult(claim.id, f"eq:UCB regret for {algo.upper()}: R(T) <= [{coefficient}](64 X)^q + Delta(eps) "
                        "for T > max(e^K, T(eps)), from the proof's own term bounds"
                        + (f" (given {CE_CONDITION})" if stated else ""), step.formula, got, status, "numeric", ev,
-                       uses=USES[algo],
+                       uses=route.uses,
                        note=note)
 
 
@@ -233,10 +269,10 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     out = [claim.reprinted(step.with_value("coefficient", "(B + L*(W**q + 1))/100"), "coefficient / 100")]
     if result.status == "conditional":
         out.append(claim.assuming("condition", CE_CONDITION, f"{CE_CONDITION} stated"))
-    if claim.id.endswith("ce-ucb-m") and result.status == "verified":
+    if proof_of(claim.id.rpartition("#")[2]).per_arm_bonus and result.status == "verified":
         out.append(claim.assuming("proof route only", True, "judged by the proof's own route only"))
     return out
 
 
 CLAIMS = claim_map(*(Claim(f"{ID}#{algo}", paper_claims.proof_step(f"theorem:UCB upper bound#chain.{algo}"), check,
-                           mutants) for algo in ("rs-ucb-m", "ce-ucb-m")))
+                           mutants) for algo in (p.name for p in catalog.policies() if p.proof in PROOFS)))

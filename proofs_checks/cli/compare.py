@@ -120,9 +120,9 @@ def execute(req: Request) -> str:
 
     progress = None
     if not req.quiet and sys.stderr.isatty():
-        from rsb_sim.sweep import tqdm_progress
+        from rsb_sim.progress import tracker
 
-        progress = tqdm_progress("rsb compare")
+        progress = tracker("rsb compare")
     res = compare(CompareRequest(**req.fields), req.out, progress, **req.sweep)
     for where, ws in res["warnings"].items():
         for w in ws:

@@ -71,81 +71,9 @@ def validate(args) -> Request:
     return Request(dr, params, p, eps, grid, args.method or "auto", args.format, arms, finite, tuple(notes), memory)
 
 
-def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float | None, grid: str,
-                         method: str = "auto", max_memory: int | None = None) -> dict:
-    """The dictionary behind ``rsb optimize --arms`` (the keys of :func:`optimize_report`, ``arm_values``
-    and ``arms`` in place of ``p``)."""
-    from rsb_theory.distortions import resolve
-    from rsb_theory.laws import arm_values
-    from rsb_theory.laws.discrete import discrete_optimum_laws
-    from rsb_theory.oracle import NotDCPError, W_laws, optimal_mixture_laws
-
-    laws = values.arm_laws(arms) if isinstance(arms, str) else tuple(arms)  # text of --arms, or laws
-    d = dr if not isinstance(dr, str) else resolve(dr, **params)
-    dr = dr if isinstance(dr, str) else d.describe()
-    try:
-        oracle = optimal_mixture_laws(d, laws, method) if max_memory is None else \
-            optimal_mixture_laws(d, laws, method, max_memory=max_memory)
-    except NotDCPError as exc:
-        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
-    except RuntimeError as exc:
-        raise fail("--method", f"{method} failed: {exc}") from None
-    solo = arm_values(d, laws)
-    out = {
-        "dr": dr, "h": str(d.expr), "params": {k: str(v) for k, v in d.params},
-        "arms": [law.describe() for law in laws], "kinds": [law.kind for law in laws],
-        "alpha_star": list(oracle.alpha), "value": oracle.value, "arm_values": solo.tolist(),
-        "best_arm": int(solo.argmax()) + 1, "mixture_gain": oracle.value - float(solo.max()),
-        "method": oracle.method, "certified": oracle.certified, "gap": oracle.gap, "evidence": oracle.evidence,
-        "W": W_laws(laws),
-    }
-    if eps is None:
-        return out
-    return _with_discrete(out, discrete_optimum_laws(d, laws, eps, grid, v_star=oracle.value), eps, grid)
-
-
-def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid: str, method: str = "auto") -> dict:
-    """The dictionary behind ``rsb optimize`` (keys: the ARCHITECTURE.md contract)."""
-    import numpy as np
-
-    from rsb_theory.discretization import discrete_optimum
-    from rsb_theory.oracle import W_bernoulli
-    from rsb_theory.distortions import resolve
-    from rsb_theory.profile import of
-    from rsb_theory.oracle import NotDCPError, optimal_mixture_bernoulli
-
-    d = dr if not isinstance(dr, str) else resolve(dr, **params)  # a Distortion of proofs_checks.api as it is
-    dr = dr if isinstance(dr, str) else d.describe()
-    arr = np.asarray(p, dtype=float)
-    tops = of(d).maximisers((float(arr.min()), float(arr.max())))
-    try:
-        oracle = optimal_mixture_bernoulli(d, arr, method)
-    except NotDCPError as exc:
-        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
-    except RuntimeError as exc:  # the solver failed: not a usage error, but say which option led there
-        raise fail("--method", f"{method} failed: {exc}") from None
-    out = {
-        "dr": dr, "h": str(d.expr), "params": {k: str(v) for k, v in d.params}, "p": list(p),
-        "alpha_star": list(oracle.alpha), "value": oracle.value, "method": oracle.method,
-        "certified": oracle.certified, "gap": oracle.gap, "evidence": oracle.evidence,
-        "optimal_means": [str(t) for t in tops], "W": W_bernoulli(arr),
-    }
-    if eps is None:
-        return out
-    return _with_discrete(out, discrete_optimum(d, arr, eps, grid), eps, grid)
-
-
-def _with_discrete(out: dict, opt, eps: float, grid: str) -> dict:
-    """``out`` with the discrete optimum a*, Delta(eps), Delta_min(eps) and the ties of ``opt``."""
-    out.update({"eps": eps, "grid": grid, "a_star": opt.a_star.tolist(), "Delta": opt.Delta,
-                "Delta_min": opt.Delta_min, "n_optimal": opt.n_optimal, "grid_size": opt.grid_size})
-    if opt.n_optimal > 1:
-        out["note"] = (f"{opt.n_optimal} grid points are optimal: the literal a != a* reading of eq:discrete_gap "
-                       f"gives 0; Delta_min is the gap to the best non-optimal point")
-    return out
-
-
 def execute(req: Request) -> str:
+    from ..instance_reports import optimize_laws_report, optimize_report
+
     if req.finite is not None:
         import sys
 
@@ -156,7 +84,8 @@ def execute(req: Request) -> str:
         report = optimize_laws_report(req.dr, req.params, finite_laws(*req.finite, flag="--probs"), req.eps,
                                       req.grid, req.method, req.max_memory)
     elif req.arms is not None:
-        report = optimize_laws_report(req.dr, req.params, req.arms, req.eps, req.grid, req.method, req.max_memory)
+        report = optimize_laws_report(req.dr, req.params, values.arm_laws(req.arms), req.eps, req.grid, req.method,
+                                      req.max_memory)
     else:
         report = optimize_report(req.dr, req.params, req.p, req.eps, req.grid, req.method)
     if req.format == "json":

@@ -96,9 +96,9 @@ def execute(req: Request) -> str:
 
     progress = None
     if not req.quiet and sys.stderr.isatty():
-        from rsb_sim.sweep import tqdm_progress
+        from rsb_sim.progress import tracker
 
-        progress = tqdm_progress("rsb plot bounds")
+        progress = tracker("rsb plot bounds")
     if req.arms is not None:  # the laws built (SciPy's checks, the CSV files) and the exact route's work budget
         from rsb_sim.arm_laws import law_instance  # checked at the longest horizon, before anything is written
 

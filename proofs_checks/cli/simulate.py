@@ -157,9 +157,9 @@ def _execute_kept(req: Request) -> str:
 
     progress = None
     if not req.quiet and sys.stderr.isatty():
-        from rsb_sim.sweep import tqdm_progress
+        from rsb_sim.progress import tracker
 
-        progress = tqdm_progress("rsb simulate")
+        progress = tracker("rsb simulate")
     spec = spec_of(req.algo, req.dr, req.params, req.p, req.support, req.probs, req.config, req.record, req.arms)
     out = simulate_to(spec, progress=progress, **req.keep)
     for w in out["warnings"]:

@@ -113,9 +113,9 @@ def execute(req: Request) -> str:
 
     progress = None
     if not req.quiet and sys.stderr.isatty():
-        from rsb_sim.sweep import tqdm_progress
+        from rsb_sim.progress import tracker
 
-        progress = tqdm_progress("rsb slopes")
+        progress = tracker("rsb slopes")
     results = [measure(r, req.out, progress, **req.sweep) for r in req.requests]
     for r in results:
         if r.degenerate:

@@ -1,9 +1,9 @@
-"""The compiled per-trial loop of the posterior-sampling and plug-in mixture learners (``ts-mix``,
-``plugin-track``, ``m-cvts``; their modules declare them and give the plain reference loops).
+"""The compiled per-trial loop of the posterior-sampling and plug-in learners (``b-cvts``, ``m-cvts``, ``ts-mix``,
+``plugin-track``; their modules declare them and give the plain reference loops).
 
-One trial at a time (like :mod:`rsb_sim.policies._b_cvts_loop`), numba's ``numpy.random.Generator`` on the
-sampler streams :func:`rsb_sim.policies.b_cvts.sampler` (the first child spawned from each arm's reward stream;
-numba's Gamma sampler is NumPy's, bit for bit).  A model is a law per arm on the levels ``ext`` (the support,
+One trial at a time, numba's ``numpy.random.Generator`` on the sampler streams :func:`sampler` (the PCG64 stream of
+``SeedSequence(entropy, spawn_key=stream + (first + k, i, 0))`` for arm i of local trial k; numba's Gamma sampler
+is NumPy's, bit for bit: tested).  A model is a law per arm on the levels ``ext`` (the support,
 and, when the policy adds it, the known upper bound b of the support as one more level), given by weights w_ij:
 
 * ``sample`` true: w_ij ~ Gamma(c_ij + prior_j, 1), drawn arm by arm (0..K-1), level by level in increasing order,
@@ -33,6 +33,12 @@ import numpy as np
 from . import PolicyRun
 
 _COMPILED: dict = {}
+
+
+def sampler(table, k: int, i: int) -> np.random.Generator:
+    """The sampler stream of arm i in local trial k of ``table`` (module docstring)."""
+    key = table.stream + (table.first + int(k), int(i), 0)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(table.entropy, spawn_key=key)))
 
 
 def simplex_grid(K: int, per_axis: int | None = None) -> np.ndarray:
@@ -183,7 +189,6 @@ def run(setup, d, instance, table, *, ext, prior, sample, mode, grid=None, force
     """Every trial of ``table`` in the compiled :func:`_trial` (module docstring for the arguments)."""
     from rsb_theory.argmax.edge_lines import compiled_h
 
-    from ._b_cvts_loop import sampler
     from ._solitary import INDEX_TOL
 
     B, K, T, n0 = table.trials, setup.K, setup.T, setup.n0

@@ -22,7 +22,9 @@ Gamma sampler is NumPy's, bit for bit: tested); the plain reference loop
 
 Defined for CVaR (the paper's lower tail, ``cvar_lower``; the atom at b is optimistic for any
 increasing h, and rsb also accepts the upper-tail ``cvar``): its declaration (``distortions``) refuses the others naming ``algo``.
-The compiled loop is :mod:`rsb_sim.policies._b_cvts_loop`.
+The engine runs the compiled loop of :mod:`rsb_sim.policies._ts_loop` (mode 0, sampling) on the levels and b, with the
+prior weight 1 on b only: its Gamma(c_j) draws, levels with no reward skipped, then Gamma(1) for b, are this
+policy's draws in the same order.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from ._index import IndexPolicy
 
 def sampler(table, k: int, i: int):
     """The sampler stream of arm i in local trial k of ``table`` (module docstring)."""
-    from ._b_cvts_loop import sampler
+    from ._ts_loop import sampler
 
     return sampler(table, k, i)
 
@@ -50,9 +52,11 @@ class BCVTS(IndexPolicy):
     compiled = True
 
     def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
-        from ._b_cvts_loop import run
+        from ._ts_loop import run
 
-        return run(setup, d, instance, table, record_actions=record_actions, progress=progress)
+        m = len(instance.support)
+        return run(setup, d, instance, table, ext=list(instance.support) + [float(instance.width)],
+                   prior=[0.0] * m + [1.0], sample=True, mode=0, record_actions=record_actions, progress=progress)
 
     def reference_state(self, setup, table, k):
         """The K sampler streams of trial k."""

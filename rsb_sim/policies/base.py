@@ -75,6 +75,13 @@ class Policy:
     theorem : str or None
         The paper's label of its regret bound (``theorem: ETC upper bound``, ``theorem:UCB upper bound``);
         None: no bound of the paper applies.
+    proof : str or None
+        The paper's label of the proof of that bound for this policy (``proof:ETC upper bound``,
+        ``proof:UCB upper bound``, ``Appendix:CE-UCB-M_algorithm``): the checks of a proof's chain pick the
+        route by it, not by the policy's name.
+    corollary : str or None
+        The paper's label of its rate with eps tuned to T (``theorem:RS-ETC-M``, ``corollary:RS-UCB-M``); None:
+        the paper states none.
     constants : tuple of (str, str)
         The constants of its :class:`~rsb_sim.setup.Setup` it uses, each with its meaning (``radius_c``,
         ``L_bonus``, ``q``, ``L``, ``u_star`` and the names of ``Setup.constants``).
@@ -108,6 +115,8 @@ class Policy:
     state: str = "other"
     grid: str | None = None
     theorem: str | None = None
+    proof: str | None = None
+    corollary: str | None = None
     constants: tuple = ()
     reads_rewards: bool = True
     exploration_only: bool = False

@@ -36,6 +36,7 @@ class CEUCBM(Policy):
     state = "ucb"
     grid = "ucb"
     theorem = "theorem:UCB upper bound"
+    proof = "Appendix:CE-UCB-M_algorithm"
     compiled = True
     constants = (("radius_c", "radius_scale * 16 (sqrt(2 e log T) + 32): the W1 radius of eq:UCB_confidence_sets "
                               "is radius_c / sqrt(tau)"),

@@ -37,6 +37,8 @@ class RSETCM(Policy):
     reads = frozenset({"eps", "explore"})
     grid = "etc"
     theorem = "theorem: ETC upper bound"
+    proof = "proof:ETC upper bound"
+    corollary = "theorem:RS-ETC-M"
     exploration_only = True
     compiled = True
     constants = (("q", "the Hölder exponent of h (assumption:Holder)"), ("L", "its Hölder constant"),

@@ -41,6 +41,8 @@ class RSUCBM(Policy):
     state = "ucb"
     grid = "ucb"
     theorem = "theorem:UCB upper bound"
+    proof = "proof:UCB upper bound"
+    corollary = "corollary:RS-UCB-M"
     compiled = True
     constants = (("radius_c", "radius_scale * 16 (sqrt(2 e log T) + 32): the W1 radius of eq:UCB_confidence_sets "
                               "is radius_c / sqrt(tau)"),

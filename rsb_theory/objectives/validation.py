@@ -6,12 +6,11 @@ Every message names the argument (``argument 'phat': ...``).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 
 from ..distortions import Distortion
-from ..holder import optimal_means
+from ..profile import of
 
 __all__ = ["check_distortion", "check_phat", "check_radius", "check_bonus", "trusted", "frozen", "concave_fields"]
 
@@ -81,19 +80,10 @@ def frozen(*arrays: np.ndarray) -> None:
         arr.setflags(write=False)
 
 
-@lru_cache(maxsize=256)
-def _maximisers_cached(d: Distortion) -> tuple[float, float, float]:
-    tops = [float(t) for t in optimal_means(d, 0, 1)]
-    lo, hi = min(tops), max(tops)
-    return lo, hi, float(d.numeric(np.array([lo]))[0])
-
-
 def concave_fields(d: Distortion) -> dict:
     """xs_lo, xs_hi (the maximisers of h on [0, 1]) and h_max = h(xs_lo) for a concave h."""
     if not d.shape.is_concave:
         return {"concave": False}
-    try:
-        lo, hi, hmax = _maximisers_cached(d)
-    except TypeError:  # pragma: no cover - unhashable distortion
-        lo, hi, hmax = _maximisers_cached.__wrapped__(d)
-    return {"concave": True, "xs_lo": lo, "xs_hi": hi, "h_max": hmax}
+    prof = of(d)
+    tops = prof.maximisers((0, 1))  # increasing
+    return {"concave": True, "xs_lo": float(tops[0]), "xs_hi": float(tops[-1]), "h_max": prof.sup_h((0, 1))}

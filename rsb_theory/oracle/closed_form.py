@@ -4,9 +4,9 @@ A mixture of arms on a common two-point support {x_1, x_2} is a two-point law
 with P(X = x_2) = <alpha, p>, so V(alpha) = const + (x_2 - x_1) h(<alpha, p>)
 (``eq:V``, ``eq:h_1_p`` for Bernoulli arms): the optimum of
 ``eq:optimal alpha`` is any mixture whose mean hits a maximiser p* of h on
-[min p, max p] (:func:`rsb_theory.holder.optimal_means`, exact).
+[min p, max p] (:meth:`rsb_theory.profile.DistortionProfile.maximisers`, exact).
 :func:`alpha_star_bernoulli` builds it in exact arithmetic; both the oracle and
-:func:`rsb_theory.profile.instance_profile` use it.
+:func:`rsb_theory.bernoulli_profile.instance_profile` use it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from ..distortions import Distortion, exact_number
-from ..holder import optimal_means
+from ..profile import of
 from .instance import value
 from .result import Oracle
 
@@ -64,7 +64,7 @@ def closed_form_route(d: Distortion, xs, arms) -> Oracle:
     p = arms[:, 1]
     pe = [exact_number(float(v), "p") for v in p]
     a, b = min(pe), max(pe)
-    qs = optimal_means(d, a, b)
+    qs = of(d).maximisers((a, b))
     # prefer a maximiser reached by a single arm (a solitary optimum)
     q = next((q for q in qs if q in pe), qs[0])
     alpha, how = _mixture(pe, q)

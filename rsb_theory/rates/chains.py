@@ -112,31 +112,43 @@ def rate_unit(c: int) -> sp.Expr:
     return (c * S / sp.sqrt(eps * rho * T)) ** q
 
 
-def ucb_discrete_chain(algo: str, miss: sp.Expr = 2) -> UcbChain:
+def _rs_ucb_terms(B, L, K, W, P0) -> tuple[dict, str, int]:
+    """RS-UCB-M's terms (``proof:UCB upper bound``), the dominating one and the rate's c."""
+    return ({
+        "B_1": B * P0,  # eq:A_1 bound refer
+        "B_21": L * K / T * (32 / sp.sqrt(rho / 4)) ** q * T ** (1 - q / 2) * (S / sp.sqrt(eps)) ** q,  # eq:A21
+        "B_22": 2 * L * K * W**q * (T * P0 + (K / T) ** q),  # eq:UCB_UB12 with lemma:probability of E3
+    }, "B_21", 64)
+
+
+def _ce_ucb_terms(B, L, K, W, P0) -> tuple[dict, str, int]:
+    """CE-UCB-M's terms (``Appendix:CE-UCB-M_algorithm``), the dominating one and the rate's c."""
+    return ({
+        "C_1": B * P0,
+        "C_5": 2 * T ** (1 - q / 2) * L * K * (32 * S / sp.sqrt(rho * eps)) ** q / T,  # eq:CEUCB3 twice
+        "C_4": 2 * L * K * W**q * (T * P0 + (K / T) ** q),
+    }, "C_5", 32)
+
+
+#: The proofs of ``theorem:UCB upper bound``, by the paper's label of each (a policy's ``proof``).
+UCB_PROOFS = {"proof:UCB upper bound": _rs_ucb_terms, "Appendix:CE-UCB-M_algorithm": _ce_ucb_terms}
+
+
+def ucb_discrete_chain(proof: str, miss: sp.Expr = 2) -> UcbChain:
     """The terms of the discrete regret of ``theorem:UCB upper bound``'s proof.
 
     Parameters
     ----------
-    algo : {"rs-ucb-m", "ce-ucb-m"}
+    proof : {"proof:UCB upper bound", "Appendix:CE-UCB-M_algorithm"}
+        The paper's label of the proof (RS-UCB-M's or CE-UCB-M's; :data:`UCB_PROOFS`).
     miss : sympy.Expr
         The per-arm miss probability times T^2 (2 by ``eq:probi``; the CE-UCB-M section prints 1).
     """
+    if proof not in UCB_PROOFS:
+        raise ValueError(f"argument 'proof': {proof!r} is not one of {', '.join(UCB_PROOFS)}")
     P0 = (miss / T**2 + 1) ** K - 1  # eq:probi's sum over non-empty sets of arms
-    if algo == "rs-ucb-m":
-        terms = {
-            "B_1": B * P0,  # eq:A_1 bound refer
-            "B_21": L * K / T * (32 / sp.sqrt(rho / 4)) ** q * T ** (1 - q / 2) * (S / sp.sqrt(eps)) ** q,  # eq:A21
-            "B_22": 2 * L * K * W**q * (T * P0 + (K / T) ** q),  # eq:UCB_UB12 with lemma:probability of E3
-        }
-        return UcbChain(terms, "B_21", sum(terms.values()), rate_unit(64))
-    if algo == "ce-ucb-m":
-        terms = {
-            "C_1": B * P0,
-            "C_5": 2 * T ** (1 - q / 2) * L * K * (32 * S / sp.sqrt(rho * eps)) ** q / T,  # eq:CEUCB3 twice
-            "C_4": 2 * L * K * W**q * (T * P0 + (K / T) ** q),
-        }
-        return UcbChain(terms, "C_5", sum(terms.values()), rate_unit(32))
-    raise ValueError(f"argument 'algo': {algo!r} is not rs-ucb-m or ce-ucb-m")
+    terms, dominating, c = UCB_PROOFS[proof](B, L, K, W, P0)
+    return UcbChain(terms, dominating, sum(terms.values()), rate_unit(c))
 
 
 def leading_coefficient(expr: sp.Expr, unit: sp.Expr) -> sp.Expr:

@@ -90,7 +90,7 @@ def test_line_progress_when_stderr_is_not_a_terminal():
     assert len(lines) == 4 and lines[-1].startswith("rsb simulate: 100% (200/200 steps per trial")
     assert progress_bar("rsb simulate", quiet=True) is None
     assert isinstance(progress_bar("rsb simulate", quiet=False)(total=10), LineProgress)  # pytest's stderr is no tty
-    # the same helper wraps the items of a sweep (rsb_sim.sweep.tqdm_progress) and counts without a total
+    # the same helper wraps the items of a sweep (rsb_sim.progress.tracker) and counts without a total
     out = io.StringIO()
     assert list(track(iter(range(3)), "rsb compare", unit="chunk", every=0.0, stream=out)) == [0, 1, 2]
     assert out.getvalue().splitlines()[-1].startswith("rsb compare: 3 chunks (")

@@ -482,13 +482,13 @@ def test_cvxpy_route_refuses_a_non_dcp_h_clearly():
 
 
 def test_alpha_star_bernoulli_is_exact_and_shared():
-    from rsb_theory import profile
+    from rsb_theory import bernoulli_profile
     from rsb_theory.oracle import alpha_star_bernoulli
 
     assert alpha_star_bernoulli([0.4, 0.9], 0.5).tolist() == [0.8, 0.2]  # not 0.19999999999999996
     assert alpha_star_bernoulli([0.3, 0.8], HALF).tolist() == [0.6, 0.4]
     assert alpha_star_bernoulli([0.2, 0.5, 0.5], 0.5).tolist() == [0.0, 1.0, 0.0]  # the lowest-index arm
-    ip = profile.instance_profile(get("gini"), [0.4, 0.9], numeric_beta=False)
+    ip = bernoulli_profile.instance_profile(get("gini"), [0.4, 0.9], numeric_beta=False)
     assert list(ip.alpha_star) == list(optimal_mixture_bernoulli(get("gini"), [0.4, 0.9]).alpha) == [0.8, 0.2]
 
 

@@ -8,22 +8,22 @@ from rsb_theory.rates.symbols import B, K, L, T, W, eps, q, rho
 
 def test_ucb_leading_coefficients():
     for qv in (1, sp.Rational(1, 2), sp.Rational(1, 4)):
-        rs = chains.ucb_discrete_chain("rs-ucb-m")
-        ce = chains.ucb_discrete_chain("ce-ucb-m")
+        rs = chains.ucb_discrete_chain("proof:UCB upper bound")
+        ce = chains.ucb_discrete_chain("Appendix:CE-UCB-M_algorithm")
         assert sp.simplify(chains.leading_coefficient(rs.total.subs(q, qv), rs.unit.subs(q, qv)) - K * L) == 0
         assert sp.simplify(chains.leading_coefficient(ce.total.subs(q, qv), ce.unit.subs(q, qv)) - 2 * K * L) == 0
 
 
 def test_ucb_chain_terms_are_the_steps():
-    rs = chains.ucb_discrete_chain("rs-ucb-m")
+    rs = chains.ucb_discrete_chain("proof:UCB upper bound")
     # eq:A21 equals L K (64/sqrt(rho eps))^q T^(1 - q/2) S^q / T, the B_3 of eq:theorem_lastline's display
     b3 = L * K * (64 / sp.sqrt(rho * eps)) ** q * T ** (1 - q / 2) * chains.S ** q / T
     ratio = sp.powsimp(sp.expand_power_base(rs.terms["B_21"] / b3, force=True), force=True)
     assert sp.simplify(ratio) == 1
     try:
-        chains.ucb_discrete_chain("uniform")
+        chains.ucb_discrete_chain("proof:ETC upper bound")
     except ValueError as err:
-        assert "argument 'algo'" in str(err)
+        assert "argument 'proof'" in str(err)
     else:  # pragma: no cover
         raise AssertionError("no error")
 
