@@ -151,7 +151,8 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
 
     ``statements``: the statement verdict of every result (label -> status) and ``entries`` the ledger's; with
     them, a proof that uses a part of a result whose verdict is refuted or conditional is ``broken`` there,
-    unless one of its own steps is broken first.
+    unless one of its own steps is broken first; a place citing that result directly (:func:`_cites`) before its
+    first false step names the break.  A step false only through an evident typo (impact ``typo``) is not a break.
     """
     mine = list(view.statement) + [s.entry for s in view.steps if s.entry is not None] + list(view.attached)
     parts = part_statuses(view.result, mine)
