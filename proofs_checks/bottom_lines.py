@@ -155,13 +155,20 @@ def _used_verdict(node: str, used: frozenset, entries: list[CheckResult], statem
     return worst(*found) if found else (statements.get(node) if None in used else None)
 
 
+def _cites(place: str, node: str, result: str) -> bool:
+    """Whether ``place`` (a label of ``result``'s statement or proof) uses ``node`` by an edge of its own (the node,
+    or a display of its statement), not only through the displays of another proof."""
+    return any(graph.stands_for(e.label, result) == node for e in graph.edges(place))
+
+
 def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = None,
                 entries: list[CheckResult] | None = None) -> BottomLine:
     """The bottom line of one result's view (:func:`proofs_checks.proof_view.build`).
 
     ``statements``: the statement verdict of every result (label -> status) and ``entries`` the ledger's; with
     them, a proof that uses a part of a result whose verdict is refuted or conditional is ``broken`` there,
-    unless one of its own steps is broken first.
+    unless one of its own steps is broken first; a place citing that result directly (:func:`_cites`) before its
+    first false step names the break.  A step false only through an evident typo (impact ``typo``) is not a break.
     """
     mine = list(view.statement) + [s.entry for s in view.steps if s.entry is not None] + list(view.attached)
     parts = part_statuses(view.result, mine)
@@ -181,9 +188,19 @@ def bottom_line(view: proof_view.ProofView, statements: dict[str, str] | None = 
             verdict = _used_verdict(node, used, entries or [], statements)
             if verdict in BROKEN:
                 failing.append((node, where, used, verdict))
-    if proof != "broken" and failing:
-        node, where, used, verdict = min(
-            failing, key=lambda f: paper_labels.POSITION[min(f[1], key=paper_labels.POSITION.get)])
+    first_use = min(failing, key=lambda f: paper_labels.POSITION[min(f[1], key=paper_labels.POSITION.get)],
+                    default=None)
+    if first_use is not None and proof == "broken":
+        # a false step of its own names the break, unless a place before it cites the failing result directly
+        # (eq:probi cites lemma: concentration before the later false steps of the UCB proof); a failing part reached
+        # only through the displays of another proof does not pre-empt the proof's own false step
+        own = next(s.position for s in view.steps if s.entry is not None and s.entry.id == at)
+        cited = [(min(places, key=paper_labels.POSITION.get), f) for f in failing
+                 if (places := [p for p in f[1] if _cites(p, f[0], view.result)])]
+        earlier = [(paper_labels.POSITION[p], f) for p, f in cited if paper_labels.POSITION[p] < own]
+        first_use = min(earlier, key=lambda t: t[0])[1] if earlier else None
+    if first_use is not None:
+        node, where, used, verdict = first_use
         places = ", ".join(sorted(where, key=paper_labels.POSITION.get))
         what = "statement" if None in used else "part " + ", ".join(sorted(used))
         proof, at = "broken", node

@@ -504,6 +504,11 @@ THEOREM_W_HYPOTHESIS = "1-sub-Gaussian"
 #: ``lemma:Delta_error``: Delta(eps) <= L (K W)^r (eps/2)^r, for every eps (the footnote of
 #: ``eq:etc_discrete_set`` defines the grid when 1/eps is not an integer).
 DELTA_ERROR_BOUND = "L*(K*W)**r*(eps/2)**r"
+#: The order form the proofs of ``theorem:RS-ETC-M`` and ``corollary:RS-UCB-M`` take from the lemma: "As a
+#: result/Hence, Delta(eps) = O(eps^r)", with the K^r of the lemma's constant carried into ``eq:delta_order``,
+#: ``eq:delta_order_UCB_RS`` and ``eq:delta_order_ce`` (their K-exponents r + r(q+1)/beta and r(1 + 2 kappa/q)):
+#: Delta(eps) <= C K^r eps^r with C independent of K and eps -- the shape (the powers of K and eps).
+DELTA_ERROR_ORDER = "K**r*eps**r"
 #: ``assumption:Holder``: U_h(G_1) - U_h(G_2) <= L_H ||G_1 - G_2||_W^q "for all distributions G_1, G_2 in (Xi, W_1)",
 #: Xi the convex hull of the arms' laws (sec:setting) -- the domain on which the theorems assume Hölder continuity.
 HOLDER_DOMAIN = "Xi"

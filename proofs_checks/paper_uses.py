@@ -62,6 +62,8 @@ _WD = "eq:wang_def"
 
 _W1_BERN = (_LW, "the W1 distance of two Bernoulli laws is |p_F - p_G| (W1 = the integral of |F - G|)", "identity")
 _CLOSED = (_WD, "U_h of a Bernoulli law from the Choquet integral ('it can be easily verified')")
+_ORDER = (_DE, "'As a result/Hence, Delta(eps) = O(eps^r)': only the order form, with the K^r of the lemma's "
+                "constant", "order")
 _EXPLORE_U = ("algorithm:B-UCB-M", "the forced exploration: every arm has rho T eps/4 pulls")
 _EXPLORE_C = ("algorithm:UCB-M", "the forced exploration: every arm has rho T eps/4 pulls")
 
@@ -181,10 +183,11 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:Discrete_order": _u("eq:UP_ETC_eqn1", ("eq:number of samples main paper", "N(eps) = Theta(T^gamma) at the "
                                                                                   "chosen eps"),
                             ("eq:discrete_gap", "Delta_min(eps) = Omega(eps^beta)")),
-    "eq:delta_order": _u(_DE),
+    "eq:delta_order": _u(_ORDER),
     "eq:ETC upper bound gamma appendix": _u("eq:disc_up_ETC", "eq:Discrete_order", "eq:delta_order"),
     # --- proof of theorem:UCB upper bound (RS-UCB-M) -----------------------------------------------------------------
-    "eq:probi": _u((_CONC, "P(F_i not in C_T(i)) <= 1/T^2 ('the large deviation bound ... from Lemma 1')", "bound"),
+    "eq:probi": _u((_CONC, "P(F_i not in C_T(i)) <= 1/T^2 ('the large deviation bound ... from Lemma 1') at the "
+                           "count tau_T(i) the policy chose: the lemma's 'for any policy'", "any_policy"),
                    "eq:UCB_confidence_sets"),
     "eq:A_1 bound refer": _u("eq:probi"),
     "eq:UCB_alpha_def": _u("eq:UCB_confidence_sets"),
@@ -230,7 +233,7 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:Discrete_order_UCB_RS": _u("eq:Discretized_regret",
                                    ("eq:T_epsilon_actual", "the chosen eps satisfies T > T(eps)"),
                                    ("eq:discrete_gap", "Delta_min(eps) = Omega(eps^beta)")),
-    "eq:delta_order_UCB_RS": _u(_DE),
+    "eq:delta_order_UCB_RS": _u(_ORDER),
     "eq:UCB upper bound appendix": _u("eq:Discrete_order_UCB_RS", "eq:delta_order_UCB_RS"),
     # --- proof of theorem:UCB upper bound (CE-UCB-M) ----------------------------------------------------------------
     "eq:CEUCB1": _u("eq:Holder", "eq:UCB_confidence_sets"),
@@ -246,7 +249,7 @@ _DIRECT: dict[str, tuple[Use, ...]] = {
     "eq:Discrete_order_CE": _u("eq:discrete_error_CE",
                                ("eq:T_epsilon", "the chosen eps satisfies the condition of eq:T_epsilon"),
                                ("eq:discrete_gap", "Delta_min(eps) = Omega(eps^beta)")),
-    "eq:delta_order_ce": _u(_DE),
+    "eq:delta_order_ce": _u(_ORDER),
     "eq:UCB upper bound appendix CE": _u("eq:Discrete_order_CE", "eq:delta_order_ce"),
 }
 

@@ -230,8 +230,11 @@ RECORDS: tuple[Record, ...] = (
                            (("h", "Gini deviation h(u) = u(1 - u) (strictly concave)"),
                             ("laws", "Bern(p), Bern(1 - p), p in [0, 1]")))),
     Record("lemma: concentration",
-           (Part("bound", "for any policy, P(||F_{i,t} - F_i||_W > y) <= 2 exp(-tau/(256 e) (y - 512/sqrt tau)^2)",
-                 at=("lemma: concentration#bound", "lemma: concentration#any_policy", "eq:meta_concentration")),
+           (Part("bound", "P(||F_{i,t} - F_i||_W > y) <= 2 exp(-tau/(256 e) (y - 512/sqrt tau)^2) at a sample count "
+                          "tau fixed in advance (the ETC exploration's N(eps)/K)",
+                 at=("lemma: concentration#bound", "eq:meta_concentration")),
+            Part("any_policy", "'for any policy': the same bound at the count tau_t(i) a policy chooses from the data "
+                               "(the UCB proofs' tau_T(i), eq:probi)"),
             Part("radius", "the exponent of the radius the bound gives", about="exponent")),
            uses=_u(("eq:meta_concentration", "its statement; the proof is cited (Prashanth et al., Lemma 8)"))),
     Record(_ETC,
@@ -317,6 +320,10 @@ RECORDS: tuple[Record, ...] = (
            _u(("eq:quadratic_lastline", "q = 1, L_H = 1 + s"), _R_EQ_Q)),
     Record("lemma:Delta_error",
            (Part("bound", "Delta(eps) <= L (K W)^r (eps/2)^r", at=("lemma:Delta_error",)),),
+           (Part("order", "a remark about the lemma in the running text of the proofs of theorem:RS-ETC-M and "
+                          "corollary:RS-UCB-M ('As a result/Hence, Delta(eps) = O(eps^r)', carrying the K^r of the "
+                          "lemma's constant into eq:delta_order, eq:delta_order_UCB_RS, eq:delta_order_ce): the form "
+                          "those proofs take from the lemma", node="remark", about="rate"),),
            uses=_u("eq:Delta_error_2"),
            context=Context("lemma:Delta_error", SETTING,
                            (("grid", "the grid of the algorithm the lemma is applied to: the ETC grid "
@@ -382,11 +389,15 @@ def _is_proof_id(ident: str) -> bool:
 def placed(ident: str) -> tuple[str, Part] | None:
     """``(result, part)``: the record part or attached node that names ``ident`` (None: no record names it)."""
     proof_id = _is_proof_id(ident)  # a step or chain is named only by its exact id (lemma:PHT#step:r_equals_q)
-    for rec in RECORDS:
-        for p in rec.every_part():
-            if any(ident == a if proof_id else _extends(ident, a) for a in rec.at(p)):
-                return rec.label, p
-    return None
+    # the most specific prefix names it: lemma:Delta_error#order is the remark "order", not the part judged by
+    # "lemma:Delta_error"
+    found = [(len(a), rec.label, p) for rec in RECORDS for p in rec.every_part() for a in rec.at(p)
+             if (ident == a if proof_id else _extends(ident, a))]
+    if not found:
+        return None
+    best = max(n for n, _label, _p in found)
+    _n, label, p = next(f for f in found if f[0] == best)
+    return label, p
 
 
 def proof_result(ident: str) -> str | None:

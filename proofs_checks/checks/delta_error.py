@@ -183,4 +183,63 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return out
 
 
-CLAIMS = claim_map(Claim(ID, paper_claims.DELTA_ERROR_BOUND, check, mutants))
+# --- the order form the theorems' proofs take from the lemma --------------------------------------------------------
+
+ORDER_ID = ID + "#order"
+#: The L1 distance from any alpha in the simplex to the nearest grid point, on both grids with the footnote of
+#: eq:etc_discrete_set (any eps), in place of the proof's K eps/2 (eq:Delta_error_2): on the mid-point grid the vertex
+#: e_j (j < K) is (K - 1 + 2 f) eps from the grid, f = 1/eps - K/2 - floor(1/eps - K/2) in [0, 1) (the largest first
+#: coordinate is eps(m + 1/2), the last coordinate keeps eps(1/2 + f)); on the ETC grid a vertex is at most 2 eps away
+#: and an interior point at most K eps/2 + 2 eps.  ``tests`` compare it with the nearest grid point by enumeration.
+COVERING = "(K + 1)*eps"
+
+
+def order_constant(covering: str = COVERING) -> sp.Expr:
+    """c with covering radius <= c K eps for every K >= 2: the sup over K >= 2 of covering/(K eps) (3/2 for
+    :data:`COVERING`); with eq:delta_error_43 and eq:delta_error_5, Delta(eps) <= L (c W)^r K^r eps^r."""
+    K, eps = sp.Symbol("K", positive=True), sp.Symbol("eps", positive=True)
+    ratio = sp.simplify(to_sympy(covering, "covering", {"K": K, "eps": eps}) / (K * eps))
+    return sp.maximum(ratio, K, sp.Interval(2, sp.oo))
+
+
+def check_order(claim: Claim) -> CheckResult:
+    """The order form Delta(eps) <= C K^a eps^b (a, b the printed powers, C = L (c W)^r independent of K and eps,
+    c from the covering radius, :func:`order_constant`) on every case of :func:`cases`: both grids, every eps."""
+    covering = claim.assumes("covering", COVERING)
+    c = order_constant(covering)
+    shape = sp.lambdify([_SYMS["K"], _SYMS["eps"], _SYMS["r"]], to_sympy(claim.printed, "order", _SYMS), "math")
+    rows = []
+    for k in cases():
+        b = k.L * (float(c) * k.W) ** k.r * shape(len(k.p), k.eps, k.r)
+        rows.append((k.Delta / b if b > 0 else (0.0 if k.Delta <= 1e-15 else np.inf), k, b))
+    tol = 1 + 1e-9
+    worst = max(x for x, _k, _b in rows)
+    by_grid = {g: max(x for x, k, _b in rows if k.grid == g) for g in ("etc", "ucb")}
+    holds = worst <= tol
+    text = f"Delta(eps) = O({claim.printed}): Delta(eps) <= L (c W)^r {claim.printed}, c = {c} (covering {covering})"
+    ev = (f"Delta(eps) <= L (c W)^r * {claim.printed} with c = {c} = sup_(K >= 2) ({covering})/(K eps), the L1 covering "
+          f"radius of the grid in place of the proof's K eps/2 (eq:delta_error_43 and eq:delta_error_5 give Delta <= "
+          f"L (W d)^r, d the distance to the nearest grid point), so C = L (c W)^r depends on neither K nor eps.  "
+          f"{len(rows)} cases of {ID} ({len(instances())} instances, K = {min(KS)}..{max(KS)}, seed {SEED}; both grids, "
+          f"eps in {[round(e, 4) for e in EPS_INTEGER + EPS_OTHER]}, exact and not): largest Delta/bound = "
+          f"{num(worst, 3, 'f')} (ETC grid {num(by_grid['etc'], 3, 'f')}, mid-point grid {num(by_grid['ucb'], 3, 'f')})")
+    x, k, b = max(rows, key=lambda t: t[0])
+    ev += (f"; the largest ratio at {k.key}, p={k.p}, {k.grid} grid, eps={num(k.eps)}{' (exact)' if k.exact else ''}: Delta = "
+           f"{num(k.Delta)} vs {num(b)} ({k.pair}, W={num(k.W)})")
+    if not holds:
+        bad = [t for t in rows if t[0] > tol]
+        ev += (f".  Fails in {len(bad)} cases, down to eps = {num(min(t[1].eps for t in bad))}, on the "
+               f"{', '.join(sorted({t[1].grid for t in bad}))} grid(s)")
+    return CheckResult(ORDER_ID, text, claim.printed, "holds" if holds else "fails", decide(holds=holds), "numeric",
+                       ev)
+
+
+def mutants_order(claim: Claim, result: CheckResult) -> list[Claim]:
+    if result.status != "verified":
+        return [claim.reprinted(paper_claims.DELTA_ERROR_ORDER, "the printed order form")]
+    return [claim.reprinted("K**r*eps**(r + 1)", "exponent r + 1 on eps"),
+            claim.assuming("covering", "K*eps/2", "the proof's covering radius K eps/2 (eq:Delta_error_2)")]
+
+
+CLAIMS = claim_map(Claim(ID, paper_claims.DELTA_ERROR_BOUND, check, mutants),
+                   Claim(ORDER_ID, paper_claims.DELTA_ERROR_ORDER, check_order, mutants_order))

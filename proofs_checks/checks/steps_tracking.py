@@ -18,6 +18,7 @@ reports outside the context.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -627,6 +628,16 @@ def _c(ident: str, check, mutants) -> Claim:
 
 
 _O = "lemma:oversampling#step:"
+
+
+def _case_b_typo(claim: Claim) -> Claim:
+    """eq:oversampling2 with its evident typo recorded: case (b) reads a*(j) <= tau_t(j)/t where the tie
+    tau_t(j)/t = a*(j) is already case (a)'s (tau_t(j)/t <= a*(j), eq:oversampling1 and eq:UK_1 conclude j notin
+    O_(t+1) there, pulled or not); read with a*(j) < tau_t(j)/t the step holds."""
+    return replace(claim, typo=("a*(j) < tau_t(j)/t for a*(j) <= tau_t(j)/t in case (b): the tie is case (a)",
+                                claim.printed.with_value("case_low", "strict")))
+
+
 CLAIMS = claim_map(
     _c(U + "eq:samlingequiv", check_samlingequiv, mutants_samlingequiv),
     _c(U + "eq:replace", check_replace, mutants_replace),
@@ -634,7 +645,7 @@ CLAIMS = claim_map(
     _c("lemma:undersampling#step:eq:UK_oneside", check_UK_oneside, mutants_UK_oneside),
     _c(_O + "eq:oversampling1", check_oversampling1, mutants_oversampling1),
     _c(_O + "eq:UK_1", check_UK_1, mutants_UK_1),
-    _c(_O + "eq:oversampling2", check_oversampling2, mutants_oversampling2),
+    _case_b_typo(_c(_O + "eq:oversampling2", check_oversampling2, mutants_oversampling2)),
     _c(_O + "eq:UK_2", check_UK_2, mutants_O),
     _c(_O + "eq:oversampling3", check_oversampling3, mutants_oversampling3),
     _c(_O + "eq:m_finite", check_m_finite, mutants_m_finite),

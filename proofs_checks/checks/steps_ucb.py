@@ -17,6 +17,7 @@ Evidence, each from the printed step (:data:`proofs_checks.paper_claims.PROOF_ST
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -1054,8 +1055,16 @@ def _c(label: str, check, mutants) -> Claim:
     return Claim(P + label, _steps.step(P + label), check, mutants)
 
 
+def _equality_typo(claim: Claim) -> Claim:
+    """eq:probi with its evident typo recorded: '=' for '<=' -- the sum over S is bounded, not computed (the
+    misses are neither independent nor of probability exactly 2/T^2), and every use of it (eq:A_1 bound refer,
+    eq:UCB_UBh1, eq:UCB_f2) reads it as an upper bound."""
+    return replace(claim, typo=("'<=' for '=': the display is used only as an upper bound",
+                                claim.printed.with_value("relation", "<=")))
+
+
 CLAIMS = claim_map(
-    _c("eq:probi", check_probi, mutants_probi),
+    _equality_typo(_c("eq:probi", check_probi, mutants_probi)),
     _c("eq:A_1 bound refer", check_A1_bound, mutants_A1_bound),
     _c("eq:UUB_1", check_UUB_1, mutants_UUB_1),
     _c("eq:UUB_2", check_UUB_2, mutants_UUB_2),

@@ -170,3 +170,43 @@ def test_the_records_are_light(module):
             "if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == []
+
+
+def test_an_entry_is_placed_by_the_most_specific_prefix():
+    """``lemma:Delta_error`` judges the statement; ``lemma:Delta_error#order`` is the remark of the theorems' proofs."""
+    assert results.node_of("lemma:Delta_error") == ("statement", "bound")
+    assert results.node_of("lemma:Delta_error#order") == ("remark", None)
+    assert results.node_of("lemma: concentration#any_policy") == ("statement", "any_policy")
+    assert results.node_of("eq:meta_concentration") == ("statement", "bound")
+
+
+def test_the_theorems_use_the_order_form_of_delta_error_and_the_adaptive_count_of_concentration():
+    assert graph.used_parts("theorem:RS-ETC-M")["lemma:Delta_error"] == {"eq:delta_order": {"order"}}
+    assert graph.used_parts("corollary:RS-UCB-M")["lemma:Delta_error"] == {
+        "eq:delta_order_UCB_RS": {"order"}, "eq:delta_order_ce": {"order"}}
+    assert graph.used_parts("theorem:UCB upper bound")["lemma: concentration"] == {"eq:probi": {"any_policy"}}
+    # the ETC proof uses the bound at the fixed count N(eps)/K only
+    assert set().union(*graph.used_parts("theorem: ETC upper bound")["lemma: concentration"].values()) == {"bound"}
+
+
+def test_a_cited_failing_result_before_the_first_false_step_names_the_break():
+    conc = [_e("lemma: concentration#bound", "verified"), _e("lemma: concentration#any_policy", "refuted")]
+    ucb = [_e("eq:UCB regret#rs-ucb-m", "verified"), _e("theorem:UCB upper bound#step:eq:UCB_UB10-1", "refuted")]
+    line = _line(conc + ucb, "theorem:UCB upper bound")
+    assert (line.proof, line.at) == ("broken", "lemma: concentration") and "any_policy" in line.sentence
+    # the same proof with the adaptive count sound: its own false step names the break
+    ok = [_e("lemma: concentration#bound", "verified"), _e("lemma: concentration#any_policy", "verified")]
+    assert _line(ok + ucb, "theorem:UCB upper bound").at == "theorem:UCB upper bound#step:eq:UCB_UB10-1"
+    # reached only through another proof's displays (eq:T_epsilon), it does not pre-empt the proof's own false step
+    ov = [_e("lemma:oversampling", "conditional"), _e("lemma:oversampling#step:eq:m_finite", "refuted")]
+    assert _line(conc + ov, "lemma:oversampling").at == "lemma:oversampling#step:eq:m_finite"
+
+
+def test_a_failing_order_remark_breaks_the_theorems_and_a_failing_constant_does_not():
+    base = [_e("theorem:RS-ETC-M#step:eq:delta_order", "verified")]
+    line = _line(base + [_e("lemma:Delta_error", "refuted"), _e("lemma:Delta_error#order", "verified")],
+                 "theorem:RS-ETC-M")
+    assert line.proof == "complete"
+    line = _line(base + [_e("lemma:Delta_error", "verified"), _e("lemma:Delta_error#order", "refuted")],
+                 "theorem:RS-ETC-M")
+    assert (line.proof, line.at) == ("broken", "lemma:Delta_error") and "part order" in line.sentence
