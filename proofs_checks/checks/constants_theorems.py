@@ -35,6 +35,7 @@ from ..verdict import compare_on, fmt_set
 from . import _steps
 from ._steps import entry, fmt
 from ..numfmt import num
+from ..causes import because
 
 RSE = "theorem:RS-ETC-M#step:"
 COR = "corollary:RS-UCB-M#step:"
@@ -117,6 +118,7 @@ def _rate_step(source: str, attribute: str, words: str):
     return check
 
 
+@because("k_power")
 def check_gamma_appendix(claim: Claim) -> CheckResult:
     d = etc_derivation()
     st = claim.printed
@@ -390,6 +392,7 @@ QRB = tuple((q_, r_, b_) for q_ in (sp.Rational(1, 4), sp.Rational(1, 2), 1) for
 CE_CONDITION = "r (beta + q + 1)/beta >= 1"
 
 
+@because("k_power")
 def check_rsetc_chain(claim: Claim) -> CheckResult:
     d = etc_derivation()
     printed_K, syms = _steps.printed(claim.printed.value("K_exponent"), ("q", "r", "beta"))
@@ -493,10 +496,12 @@ def _ucb_chain(claim: Claim, algo: str) -> CheckResult:
                  evidence=ev)
 
 
+@because("k_power")
 def check_ucb_chain_rs(claim: Claim) -> CheckResult:
     return _ucb_chain(claim, "rs-ucb-m")
 
 
+@because("k_power")
 def check_ucb_chain_ce(claim: Claim) -> CheckResult:
     return _ucb_chain(claim, "ce-ucb-m")
 

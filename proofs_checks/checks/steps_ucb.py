@@ -32,6 +32,7 @@ from . import _steps
 from . import _ucb_states as st_
 from ._steps import entry, fmt
 from ..numfmt import num
+from ..causes import because
 
 P = "theorem:UCB upper bound#step:"
 TOL = 1e-9
@@ -83,6 +84,7 @@ def _run_words(rs) -> str:
                      f"{num(r['rad_min'], 3)})" for r in rs)
 
 
+@because("concentration_adaptive")
 def check_probi(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("T", "K")
@@ -528,6 +530,7 @@ def tie_witness() -> dict:
             "opt_tilde": opt_t, "ucb": ucb, "margin": float(np.sort(ucb[opt])[-1] - np.sort(ucb[opt])[0])}
 
 
+@because("grid_ties")
 def check_UB10_1(claim: Claim) -> CheckResult:
     # In the proof's context ties of optimal grid points are allowed: OPT_eps is a set, the algorithm is built to track
     # one of several optimal mixtures (section RS_UCB_M), and eq:UCB_UB10 reads Delta_min(eps) as the gap between OPT
@@ -634,6 +637,7 @@ def _miss_in_context(T: int) -> tuple[bool, float]:
         return bool(log_miss <= -2 * mpmath.log(T)), float(log_miss / mpmath.log(10))
 
 
+@because("concentration_adaptive")
 def check_f2(claim: Claim) -> CheckResult:
     st = claim.printed
     bound, syms = _steps.printed(st.value("bound"), ("T", "K"))
@@ -776,6 +780,7 @@ def mutants_UB12(claim: Claim, result: CheckResult) -> list[Claim]:
 
 
 # --------------------------------------------------------------- eq:Discretized_regret, the last lines
+@because("chained_constants")
 def check_discretized(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("B", "T", "K", "L", "rho", "q", "S", "W", "eps")
@@ -857,6 +862,7 @@ def mutants_dominating(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("ratio", "10**6"), "dominates by a factor 10^6")]
 
 
+@because("k_power")
 def check_lastline(claim: Claim) -> CheckResult:
     st = claim.printed
     coef, syms = _steps.printed(st.value("coefficient"), ("B", "L", "W", "q", "K"))
@@ -977,6 +983,7 @@ def mutants_CEUCB3(claim: Claim, result: CheckResult) -> list[Claim]:
     return out
 
 
+@because("concentration_adaptive")
 def check_discrete_error_CE(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("T", "q", "L", "K", "S", "rho", "eps")
@@ -1011,6 +1018,7 @@ NO_COUNTEREXAMPLE = ("  No counterexample in the proof's context: the display bo
 W_AT_LEAST_1 = "W >= 1 and B <= L K"
 
 
+@because("chained_constants")
 def check_lastline_CE(claim: Claim) -> CheckResult:
     st = claim.printed
     coef, syms = _steps.printed(st.value("coefficient"), ("L", "K", "W"))
