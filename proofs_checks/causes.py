@@ -8,8 +8,9 @@ consequence); and the facts of an entry that make it a member (:class:`Rule`).
 
 Membership is derived from an entry's facts (:func:`cause_of`): its status, impact, node kind (:func:`node_of`), the
 part of its id, and — where the cause is a fact only the check knows — the explicit ``CheckResult.cause`` the check
-set.  The specific causes are tried first, in the order of :data:`CAUSES`, then the generic cause of each category;
-an entry whose impact is ``none`` (it holds, or its condition holds at every use) belongs to no cause.
+set (:func:`because` decorates such a check).  The specific causes are tried first, in the order of :data:`CAUSES`,
+then the generic cause of each category; an entry whose impact is ``none`` (it holds, or its condition holds at
+every use) belongs to no cause unless its check names one (it is then listed beside the steps of that cause).
 
 Light: the standard library only (``rsb verify --status`` reads a stored ledger without NumPy or SymPy).
 """
@@ -115,7 +116,8 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "argument, not the lemma.",
           "statement", Rule(explicit=True)),
     Cause("delta_error_grid", "lemma:Delta_error's bound fails on the grids the algorithms use",
-          "The nearest grid point can lie farther than K eps/2 in L1 from the optimal mixture (on the mid-point grid "
+          "The nearest grid point can lie farther than eps/2 per coordinate, and than K eps/2 in L1, from the "
+          "optimal mixture (on the mid-point grid "
           "where theorem:UCB upper bound uses the lemma, and on the ETC grid when 1/eps is not an integer), so "
           "Delta(eps) <= L (K W)^r (eps/2)^r is false there and every rate built on it needs Delta(eps)'s bound with a "
           "larger, grid-dependent constant.",
@@ -126,7 +128,7 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "statement", Rule(statuses=("refuted",), impacts=("statement",)), generic=True),
     Cause("max_p_one", "beta = 1 for dual power and quadratic needs max p < 1 (h'(max p) = 0 at max p = 1)",
           "lemma:beta_lemma_monotone's beta = 1 needs h'(max p) > 0, which fails for dual power (and quadratic with "
-          "s = 1) when an arm has mean 1, where Delta_min(eps) decays like eps^2, so Table 3's beta = 1 and Table 1's "
+          "s = 1) when an arm has mean 1, where Delta_min(eps) decays like eps^2, so Table 2's beta = 1 and Table 1's "
           "RS-UCB-M rates for these distortions hold only for max p < 1, which the paper does not state.",
           "rate", Rule(statuses=("conditional",), conditions=("max p < 1", "h'(max p) > 0"))),
     Cause("beta_unstated", "Rates and comparisons that need the gap exponent beta to exist (and r <= beta + q/2)",
@@ -168,8 +170,9 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "proof", Rule(explicit=True)),
     Cause("integer_counts", "Sample counts treated as real numbers where the algorithms pull whole numbers",
           "These lines of the ETC and UCB proofs count pulls as N/K, rho T eps/4 or T a(i) where the algorithms pull "
-          "their ceilings and floors (and RS-ETC-M's last arm takes the remainder), so they are false as printed, "
-          "but each bound they feed holds with the rounded counts (eq: ETC commit 6, the use at T).",
+          "their ceilings and floors, and RS-ETC-M's last arm takes what the floors leave (which the commit lines "
+          "also count with the wrong sign), so they are false as printed, but each bound they lead to holds with the "
+          "rounded counts (eq: ETC commit 6, the tracking bound at T).",
           "proof", Rule(explicit=True)),
     Cause("appendix_n_eps", "The appendix's derivation of N(eps): delta for 1/delta in the logarithm, the grid miscounted",
           "The appendix's eq:number of samples puts delta where 1/delta belongs in the logarithm and eq:E2C "
@@ -184,8 +187,9 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
     Cause("grid_ties", "Grids on which two points tie at the optimum",
           "When two grid points tie at the optimum (for the experiments' instance, on 8 of the 39 mid-point grids "
           "with 1/eps <= 40), Delta_min(eps) of eq:discrete_gap is 0, so beta, T_0(eps) and T(eps) do not exist "
-          "there, and with Delta_min read over the non-optimal points instead the UCB proof's OPT~_t = OPT fails, so "
-          "eps must be taken off the tie grids, which the statements do not say.",
+          "there (T_0(eps) and T(eps) are infinite), and with Delta_min read over the non-optimal points instead the "
+          "UCB proof's step OPT~_t = OPT fails, so eps must be taken off the tie grids, which the statements do not "
+          "say.",
           "condition", Rule(statuses=("conditional",), conditions=("Delta_min(eps) = Omega(eps^beta) on the eps",))),
     Cause("unstated_condition", "Statements that need a condition they do not state",
           "These statements hold only under the condition named, which the paper does not state and which excludes "
@@ -193,18 +197,19 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "condition", Rule(statuses=("conditional",), impacts=("statement",)), generic=True),
     Cause("pht_constant", "lemma:PHT's constant L = 1 needs rewards in [0, 1]",
           "lemma:PHT's Jensen step gives the constant tau^(1-s) for laws on [0, tau], so L = 1 (in the lemma, its "
-          "proof's chain and Table 3) holds only for tau <= 1: the paper's Bernoulli arms keep it, but rewards on a "
+          "proof's chain and Table 2) holds only for tau <= 1: the paper's Bernoulli arms keep it, but rewards on a "
           "longer range need L = tau^(1-s) in every bound that uses PHT.",
           "constant", Rule(statuses=_FAILS, conditions=("tau <= 1",))),
     Cause("k_power", "Regret bounds printed with a smaller power of K than their proofs give",
-          "theorem:UCB upper bound's constant drops the K that its proof's B_21 term carries, and theorem:RS-ETC-M "
+          "theorem:UCB upper bound's constant drops the factor K that its proofs carry (B_21 for RS-UCB-M, C_5 for "
+          "CE-UCB-M), and theorem:RS-ETC-M "
           "prints a power of K below the K^1 of its discrete term for some q, r and beta, so for K >= 2 the displayed "
           "constants do not follow from the proofs as written (the orders in T and eps do).",
           "constant", Rule(explicit=True)),
-    Cause("chained_constants", "Lines of the regret proofs whose constant is smaller than the lines before give",
-          "These displays carry a smaller constant than what the lines before them (or the proof's chain) give, such "
-          "as a lost W, 2^q eps^(-q/2) or 3 W/2, or a W > 1 that no instance of the setting has, so they do not "
-          "follow as written, though the orders in T of the theorems they lead to are unaffected.",
+    Cause("chained_constants", "Lines of the regret proofs that change a constant factor of the lines before",
+          "These displays change a constant factor of what the lines before them (or the proof's chain) give: a W "
+          "lost, 2^q eps^(-q/2) lost, 2 replaced by 3 W, or a W > 1 that no instance of the setting has, so they do "
+          "not follow as written, but the theorems' orders in T and eps do not depend on these factors.",
           "constant", Rule(statuses=_FAILS, parts=("chain",))),
     Cause("wrong_constant", "Constants wrong as printed",
           "These constants hold only in part of the setting they are stated for, so a bound that uses them must "
