@@ -117,10 +117,9 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "statement", Rule(explicit=True)),
     Cause("delta_error_grid", "lemma:Delta_error's bound fails on the grids the algorithms use",
           "The nearest grid point can lie farther than eps/2 per coordinate, and than K eps/2 in L1, from the "
-          "optimal mixture (on the mid-point grid "
-          "where theorem:UCB upper bound uses the lemma, and on the ETC grid when 1/eps is not an integer), so "
-          "Delta(eps) <= L (K W)^r (eps/2)^r is false there and every rate built on it needs Delta(eps)'s bound with a "
-          "larger, grid-dependent constant.",
+          "optimal mixture (on the mid-point grid where theorem:UCB upper bound uses the lemma, and on the ETC grid "
+          "when 1/eps is not an integer), so Delta(eps) <= L (K W)^r (eps/2)^r is false there and every rate built "
+          "on it needs Delta(eps)'s bound with a larger, grid-dependent constant.",
           "statement", Rule(explicit=True)),
     Cause("false_statement", "Statements false where the paper uses them",
           "These statements are false as printed in a case the paper itself uses, so a result built on them needs "
@@ -171,8 +170,8 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
     Cause("integer_counts", "Sample counts treated as real numbers where the algorithms pull whole numbers",
           "These lines of the ETC and UCB proofs count pulls as N/K, rho T eps/4 or T a(i) where the algorithms pull "
           "their ceilings and floors, and RS-ETC-M's last arm takes what the floors leave (which the commit lines "
-          "also count with the wrong sign), so they are false as printed, but each bound they lead to holds with the "
-          "rounded counts (eq: ETC commit 6, the tracking bound at T).",
+          "also count with the wrong sign), so they are false as printed, but what they lead to holds with the "
+          "rounded counts (eq: ETC commit 6 for RS-ETC-M, eq:replace with ceil(rho T eps/4) for RS-UCB-M).",
           "proof", Rule(explicit=True)),
     Cause("appendix_n_eps", "The appendix's derivation of N(eps): delta for 1/delta in the logarithm, the grid miscounted",
           "The appendix's eq:number of samples puts delta where 1/delta belongs in the logarithm and eq:E2C "
@@ -186,10 +185,9 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "proof", Rule(statuses=_FAILS, impacts=("proof",)), generic=True),
     Cause("grid_ties", "Grids on which two points tie at the optimum",
           "When two grid points tie at the optimum (for the experiments' instance, on 8 of the 39 mid-point grids "
-          "with 1/eps <= 40), Delta_min(eps) of eq:discrete_gap is 0, so beta, T_0(eps) and T(eps) do not exist "
-          "there (T_0(eps) and T(eps) are infinite), and with Delta_min read over the non-optimal points instead the "
-          "UCB proof's step OPT~_t = OPT fails, so eps must be taken off the tie grids, which the statements do not "
-          "say.",
+          "with 1/eps <= 40), Delta_min(eps) of eq:discrete_gap is 0, so beta does not exist and T_0(eps), T(eps) "
+          "are infinite there, and with Delta_min read over the non-optimal points instead the UCB proof's step "
+          "OPT~_t = OPT fails, so eps must be taken off the tie grids, which the statements do not say.",
           "condition", Rule(statuses=("conditional",), conditions=("Delta_min(eps) = Omega(eps^beta) on the eps",))),
     Cause("unstated_condition", "Statements that need a condition they do not state",
           "These statements hold only under the condition named, which the paper does not state and which excludes "
@@ -202,15 +200,15 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "constant", Rule(statuses=_FAILS, conditions=("tau <= 1",))),
     Cause("k_power", "Regret bounds printed with a smaller power of K than their proofs give",
           "theorem:UCB upper bound's constant drops the factor K that its proofs carry (B_21 for RS-UCB-M, C_5 for "
-          "CE-UCB-M), and theorem:RS-ETC-M "
-          "prints a power of K below the K^1 of its discrete term for some q, r and beta, so for K >= 2 the displayed "
-          "constants do not follow from the proofs as written (the orders in T and eps do).",
+          "CE-UCB-M), and theorem:RS-ETC-M prints a power of K below the K^1 of its discrete term for some q, r and "
+          "beta, so for K >= 2 the displayed constants do not follow from the proofs as written (the orders in T "
+          "and eps do).",
           "constant", Rule(explicit=True)),
     Cause("chained_constants", "Lines of the regret proofs that change a constant factor of the lines before",
-          "These displays change a constant factor of what the lines before them (or the proof's chain) give: a W "
-          "lost, 2^q eps^(-q/2) lost, 2 replaced by 3 W, or a W > 1 that no instance of the setting has, so they do "
-          "not follow as written, but the theorems' orders in T and eps do not depend on these factors.",
-          "constant", Rule(statuses=_FAILS, parts=("chain",))),
+          "These displays change a constant factor of what the lines before them give: a W lost, 2^q eps^(-q/2) "
+          "lost, 2 replaced by 3 W, or a W > 1 that no instance of the setting has, so they do not follow as "
+          "written, but the theorems' orders in T and eps do not depend on these factors.",
+          "constant", Rule(explicit=True)),
     Cause("wrong_constant", "Constants wrong as printed",
           "These constants hold only in part of the setting they are stated for, so a bound that uses them must "
           "take rsb's derived constant.",

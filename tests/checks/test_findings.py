@@ -252,7 +252,7 @@ def test_findings_are_grouped_by_cause_and_ranked_by_consequence():
         _named("eq:number of samples main paper#experiments", "conditional", "statement", condition="N < T"),
         _named("lemma:Delta_error", "refuted", "statement"),
         _named("lemma:PHT#L", "conditional", "constant", condition="tau <= 1"),
-        _named("theorem:UCB upper bound#chain.rs-ucb-m", "gap", "proof"),
+        _named("theorem:UCB upper bound#chain.rs-ucb-m", "gap", "proof", cause="k_power"),
         _named("lemma:example_utility_Holder#summary", "loose", "none"),
     ]
     found = findings.what_matters(entries)
@@ -260,7 +260,7 @@ def test_findings_are_grouped_by_cause_and_ranked_by_consequence():
     # within a category the specific causes come first, its catch-all last
     assert keys == ["false_statement", "beta_unstated", "wrong_rate", "experiments_not_analysed",
                     "vacuous_at_experiments", "holder_outside_xi", "proof_steps", "unstated_condition",
-                    "pht_constant", "chained_constants", "typos"], keys
+                    "pht_constant", "k_power", "typos"], keys
     by = {f.key: f for f in found}
     # members in ledger order, one finding for the two vacuous entries (the same cause)
     assert by["holder_outside_xi"].ids == ("theorem:UCB upper bound#step:eq:E3_1",
@@ -377,11 +377,10 @@ def test_a_check_names_the_cause_of_its_failures_only():
         causes.because("no_such_cause")
 
 
-def _specific_matches(e):
-    """The causes an entry could belong to: the one its check named, and every specific rule its facts satisfy."""
+def _rule_matches(e):
+    """The specific causes whose rule an entry's facts satisfy (a cause its check names is not a rule's)."""
     node = causes.node_of(e)
-    named = {e.cause} if getattr(e, "cause", None) else set()
-    return named | {c.key for c in causes.CAUSES.values() if not c.generic and c.rule.matches(e, node)}
+    return {c.key for c in causes.CAUSES.values() if not c.generic and c.rule.matches(e, node)}
 
 
 def _groups(ledger):
@@ -394,12 +393,16 @@ def _groups(ledger):
 
 
 def test_no_entry_belongs_to_two_causes(ledger):
-    """The specific causes are disjoint on the ledger: no entry satisfies two of them (or one and another its check
-    names), so the order of :data:`causes.CAUSES` never decides a membership."""
+    """The specific causes' rules are disjoint on the ledger (no entry satisfies two, so the order of
+    :data:`causes.CAUSES` never decides a membership); the cause a check names wins over a rule (the confidence
+    radius is vacuous, but its consequence is that RS-UCB-M cannot learn at the experiments' horizons); and each
+    entry is listed in one finding at most."""
     for e in ledger:
         if causes.cause_of(e) is None:
             continue
-        assert len(_specific_matches(e)) <= 1, (e.id, _specific_matches(e))
+        assert len(_rule_matches(e)) <= 1, (e.id, _rule_matches(e))
+        if e.cause:
+            assert causes.cause_of(e).key == e.cause
     listed = [i for f in findings.what_matters(ledger) for i in f.ids]
     assert len(listed) == len(set(listed))
 
