@@ -156,7 +156,8 @@ def what_matters(entries: list[CheckResult]) -> list[Finding]:
     """One finding per cause (:func:`proofs_checks.causes.cause_of`) among the entries that change something (impact
     not ``none``), ranked by the cause's category (:data:`proofs_checks.causes.RANKS`: a false statement, a wrong rate,
     experiments that do not test the analysis, systematic proof gaps, a condition that excludes a use, constants,
-    typos), then by the worst status of its members, then by where its first member is in the ledger."""
+    typos), within a category the specific causes before its catch-all, then by the worst status of its members, then
+    by where its first member is in the ledger."""
     groups: dict[str, list[tuple[int, CheckResult]]] = {}
     for k, e in enumerate(entries):
         cause = causes.cause_of(e)
@@ -173,7 +174,8 @@ def what_matters(entries: list[CheckResult]) -> list[Finding]:
         finding = Finding(key, cause.title, cause.conclusion, causes.RANKS.index(cause.rank) + 1, cause.rank, impact,
                           worst_status, tuple(Member(e.id, e.status, e.impact, causes.node_of(e), sentence(e))
                                               for _k, e in members))
-        out.append(((finding.rank, -SEVERITY.get(worst_status, 0), members[0][0]), finding))
+        # a category's catch-all comes after its specific causes: what it holds has no cause of its own
+        out.append(((finding.rank, cause.generic, -SEVERITY.get(worst_status, 0), members[0][0]), finding))
     return [f for _key, f in sorted(out, key=lambda kf: kf[0])]
 
 

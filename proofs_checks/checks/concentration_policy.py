@@ -31,6 +31,7 @@ from ..ledger import CheckResult
 from ..numfmt import num
 from ..verdict import decide
 from .concentration_exact import _log_bound, log_tail
+from ..causes import because
 
 ID = "lemma: concentration#any_policy"
 #: The witness: Bernoulli(p), threshold y, the counts n1 (where the rule may stop) and n2 (where it otherwise ends).
@@ -56,6 +57,7 @@ def _l10(x: float) -> str:
     return num(x / math.log(10), 6)
 
 
+@because("concentration_adaptive")
 def check(claim: Claim) -> CheckResult:
     c: paper_claims.LemmaClaim = claim.printed
     policies = claim.assumes("policies", ADAPTIVE)

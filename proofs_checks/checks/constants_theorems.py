@@ -37,6 +37,7 @@ from ..verdict import compare_on, fmt_set
 from . import _steps
 from ._steps import entry, fmt
 from ..numfmt import num
+from ..causes import because
 
 RSE = "theorem:RS-ETC-M#step:"
 COR = "corollary:RS-UCB-M#step:"
@@ -119,6 +120,7 @@ def _rate_step(source: str, attribute: str, words: str):
     return check
 
 
+@because("k_power")
 def check_gamma_appendix(claim: Claim) -> CheckResult:
     d = etc_derivation()
     st = claim.printed
@@ -392,6 +394,7 @@ QRB = tuple((q_, r_, b_) for q_ in (sp.Rational(1, 4), sp.Rational(1, 2), 1) for
 CE_CONDITION = "r (beta + q + 1)/beta >= 1"
 
 
+@because("k_power")
 def check_rsetc_chain(claim: Claim) -> CheckResult:
     d = etc_derivation()
     printed_K, syms = _steps.printed(claim.printed.value("K_exponent"), ("q", "r", "beta"))
@@ -476,6 +479,7 @@ def _ucb_proof(claim: Claim) -> tuple[str, str, UcbProof]:
     return algo, proof, UCB_PROOFS[proof]
 
 
+@because("k_power")
 def check_ucb_chain(claim: Claim) -> CheckResult:
     """``theorem:UCB upper bound#chain.<algo>``: the printed constant against the chain of the algorithm's proof."""
     import mpmath

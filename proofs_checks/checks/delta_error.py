@@ -36,6 +36,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
+from ..causes import because
 
 ID = "lemma:Delta_error"
 SEED = 20250305
@@ -121,6 +122,7 @@ def _ratios(bound_text: str) -> list[tuple[float, Case, float]]:
     return out
 
 
+@because("delta_error_grid")
 def check(claim: Claim) -> CheckResult:
     restriction = claim.assumes("cases")
     # A repair must hold wherever the paper uses the lemma: on the grid of every algorithm that applies it.

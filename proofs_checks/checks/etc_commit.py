@@ -32,6 +32,7 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 from ._etc_rule import commit_counts, etc_grid  # noqa: F401 (the exact rules, read by the tests through here)
+from ..causes import because
 
 ID = "eq: ETC commit 6"
 ID5 = "eq: ETC commit 5"
@@ -141,6 +142,7 @@ def _check_6(claim: Claim) -> CheckResult:
                              claim.context is not None else ""))
 
 
+@because("integer_counts")
 def _check_5(claim: Claim) -> CheckResult:
     text, relation = claim.printed
     f = _bound_fn(text)

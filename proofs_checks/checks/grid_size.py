@@ -16,6 +16,7 @@ from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
+from ..causes import because
 
 ID = "eq:E2C"
 K_MAX, N_MAX = 6, 60
@@ -31,6 +32,7 @@ def exact_size() -> sp.Expr:
     return sp.binomial(1 / _eps + _K - 1, _K - 1)
 
 
+@because("appendix_n_eps")
 def check(claim: Claim) -> CheckResult:
     bound = _bound(claim.printed)
     f = sp.lambdify((_eps, _K), bound, "sympy")

@@ -39,6 +39,7 @@ from ..verdict import decide
 from ..numfmt import num
 
 from ._mid_point import grid_point  # the one definition (also used by the tracking checks)
+from ..causes import because
 
 ID = "lemma:oversampling"
 _eps, _T0 = sp.symbols("eps T_0", positive=True)
@@ -216,6 +217,7 @@ def simulated_verdict(K: int = 3, T: int = 3000, m_text: str = paper_claims.OVER
     return same, oversampling_verdict(traj, eps, m_text), traj, eps
 
 
+@because("forced_exploration")
 def check(claim: Claim) -> CheckResult:
     m_text = claim.printed
     n_traj, fails, worst_gap = run_battery(m_text)

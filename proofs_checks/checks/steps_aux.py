@@ -43,6 +43,7 @@ from . import beta_lemma_monotone as blm
 from . import delta_error as de
 from .risk_concave import CONVEX
 from ..numfmt import num, resid
+from ..causes import because
 
 SEED = 20250319
 KS = (2, 3, 4, 5, 6)
@@ -289,6 +290,7 @@ def _fmt_case(t) -> str:
             f"{[round(float(x), 4) for x in a]} ({origin}), nearest grid point {[round(float(x), 4) for x in abar]}")
 
 
+@because("delta_error_grid")
 def _delta_2(claim: Claim, reason: bool) -> CheckResult:
     c = claim.printed
     f = _bound_of(c.printed, ("K", "eps"))

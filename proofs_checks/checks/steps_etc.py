@@ -33,6 +33,7 @@ from ._etc_exact import EtcLaw, TwoPointArms, etc_law, mixture_value
 from ._steps import entry, fmt
 from .etc_commit import CONDITION_6, enumerate_commit
 from ..numfmt import num
+from ..causes import because
 
 P = "theorem: ETC upper bound#step:"
 #: Relative tolerance of a float comparison between two exact-law numbers.
@@ -606,6 +607,7 @@ def n_samples_points() -> tuple[dict, ...]:
     return tuple(out)
 
 
+@because("appendix_n_eps")
 def check_number_of_samples(claim: Claim) -> CheckResult:
     st = claim.printed
     bound, bsyms = _steps.printed(st.value("bound"), ("delta",))
@@ -644,6 +646,7 @@ A2_CONDITION = ("N(eps) with 1/delta in the log (eq:number of samples main paper
                 "eps^-(K-1) (eq:E2C)")
 
 
+@because("appendix_n_eps")
 def check_A2_final(claim: Claim) -> CheckResult:
     from rsb_theory.grids import Grid
 
@@ -785,6 +788,7 @@ def _commit3_words(res, ctx: bool, bound_text: str) -> str:
     return ev
 
 
+@because("integer_counts")
 def check_commit3(claim: Claim) -> CheckResult:
     st = claim.printed
     main, outside = _split_context(claim, _commit3_run(claim))
@@ -875,6 +879,7 @@ def _commit_K_check(claim: Claim, relation: str, key: str):
     return not bad, ev, bad, note
 
 
+@because("integer_counts")
 def check_commit1(claim: Claim) -> CheckResult:
     holds, ev, bad, note = _commit_K_check(claim, "=" if claim.assumes("relation", "=") == "=" else "<=", "rhs")
     if bad:
@@ -900,6 +905,7 @@ def mutants_commit1(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("rhs", "0"), "= 0")]
 
 
+@because("integer_counts")
 def check_commit2(claim: Claim) -> CheckResult:
     holds, ev, bad, note = _commit_K_check(claim, "<=", "bound")
     if bad:
@@ -917,6 +923,7 @@ def mutants_commit2(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("bound", "N*S/(K*T)"), "<= N|S'|/(KT)")]
 
 
+@because("integer_counts")
 def check_commit4(claim: Claim) -> CheckResult:
     """The chain |tau_T(K)/T - a(K)| <= 2N|S'|/(KT) <= 2N/T, each link: the middle (``middle``) against the
     deviation, the end (``bound``) against the middle, and the chain's end against the deviation."""
@@ -1225,6 +1232,7 @@ W_CONDITION = "W <= 1"
 GAUSSIAN_W = 1.5
 
 
+@because("chained_constants")
 def check_disc_up(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("L", "K", "W", "N", "T", "q")
@@ -1263,6 +1271,7 @@ def check_disc_up(claim: Claim) -> CheckResult:
                  derived="Delta(eps) + (L K + W^-q)(2 W N/T)^q" if bad else "holds", evidence=ev)
 
 
+@because("chained_constants")
 def check_M_eps(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("L", "K", "W", "N", "T", "q", "M", "ell")

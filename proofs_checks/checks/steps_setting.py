@@ -45,6 +45,7 @@ from ..verdict import compare, decide, worst
 from . import _holder as hl
 from . import _steps_a as st
 from ..numfmt import num, resid
+from ..causes import because
 
 SEED = 20250316
 IDS = ("sec:introduction#mean", "eq:U", "eq:regret_decomposition", "eq:number of samples main paper#scaling",
@@ -212,6 +213,7 @@ def _choosing_eps(claim: Claim) -> CheckResult:
 E3_POINTS = tuple((T, K) for K in (1, 2, 6) for T in (2, 10, 10**3, 10**5))
 
 
+@because("concentration_adaptive")
 def _sketch_E3(claim: Claim) -> CheckResult:
     """The sketch's bound on P(E3) against the one the appendix proves (lemma:probability of E3).
 

@@ -32,6 +32,7 @@ from . import _ucb_run as ur
 from . import oversampling as ov
 from ._steps import entry
 from ..numfmt import num
+from ..causes import because
 
 U = "theorem:UCB upper bound#step:"
 
@@ -79,6 +80,7 @@ def _in_theorem_context(claim: Claim) -> bool:
     return claim.fixed("T") is not None
 
 
+@because("integer_counts")
 def check_samlingequiv(claim: Claim) -> CheckResult:
     st = claim.printed
     f = _count_fn(st.value("count"))
@@ -129,6 +131,7 @@ def mutants_samlingequiv(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("count", "rho*T*eps/8"), "tau = rho T eps/8")]
 
 
+@because("integer_counts")
 def check_replace(claim: Claim) -> CheckResult:
     st = claim.printed
     f = _count_fn(st.value("count"))
@@ -302,6 +305,7 @@ def _uk_oneside_context(claim: Claim, frm: Fraction, bnd, syms):
     return worst, bad
 
 
+@because("forced_exploration")
 def check_UK_oneside(claim: Claim) -> CheckResult:
     st = claim.printed
     frm = Fraction(str(_steps.printed(st.value("from"), ())[0]))
@@ -497,6 +501,7 @@ def mutants_O(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("threshold", "-1"), "threshold -1/t")]
 
 
+@because("forced_exploration")
 def check_m_finite(claim: Claim) -> CheckResult:
     thr = _O_threshold(claim)
     pulled, n = [], 0

@@ -33,6 +33,7 @@ from . import _steps
 from . import _ucb_states as st_
 from ._steps import entry, fmt
 from ..numfmt import num
+from ..causes import because
 
 P = "theorem:UCB upper bound#step:"
 TOL = 1e-9
@@ -84,6 +85,7 @@ def _run_words(rs) -> str:
                      f"{num(r['rad_min'], 3)})" for r in rs)
 
 
+@because("concentration_adaptive")
 def check_probi(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("T", "K")
@@ -529,6 +531,7 @@ def tie_witness() -> dict:
             "opt_tilde": opt_t, "ucb": ucb, "margin": float(np.sort(ucb[opt])[-1] - np.sort(ucb[opt])[0])}
 
 
+@because("grid_ties")
 def check_UB10_1(claim: Claim) -> CheckResult:
     # The proof fixes T(eps) from Delta_min(eps) as eq:discrete_gap defines it: the minimum over a != a*, which is 0
     # when two grid points tie at the optimum, so T(eps) = inf there and no t of the theorem reaches a tie (the
@@ -631,6 +634,7 @@ def _miss_in_context(T: int) -> tuple[bool, float]:
         return bool(log_miss <= -2 * mpmath.log(T)), float(log_miss / mpmath.log(10))
 
 
+@because("concentration_adaptive")
 def check_f2(claim: Claim) -> CheckResult:
     st = claim.printed
     bound, syms = _steps.printed(st.value("bound"), ("T", "K"))
@@ -773,6 +777,7 @@ def mutants_UB12(claim: Claim, result: CheckResult) -> list[Claim]:
 
 
 # --------------------------------------------------------------- eq:Discretized_regret, the last lines
+@because("chained_constants")
 def check_discretized(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("B", "T", "K", "L", "rho", "q", "S", "W", "eps")
@@ -854,6 +859,7 @@ def mutants_dominating(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("ratio", "10**6"), "dominates by a factor 10^6")]
 
 
+@because("k_power")
 def check_lastline(claim: Claim) -> CheckResult:
     st = claim.printed
     coef, syms = _steps.printed(st.value("coefficient"), ("B", "L", "W", "q", "K"))
@@ -974,6 +980,7 @@ def mutants_CEUCB3(claim: Claim, result: CheckResult) -> list[Claim]:
     return out
 
 
+@because("concentration_adaptive")
 def check_discrete_error_CE(claim: Claim) -> CheckResult:
     st = claim.printed
     names = ("T", "q", "L", "K", "S", "rho", "eps")
@@ -1008,6 +1015,7 @@ NO_COUNTEREXAMPLE = ("  No counterexample in the proof's context: the display bo
 W_AT_LEAST_1 = "W >= 1 and B <= L K"
 
 
+@because("chained_constants")
 def check_lastline_CE(claim: Claim) -> CheckResult:
     st = claim.printed
     coef, syms = _steps.printed(st.value("coefficient"), ("L", "K", "W"))

@@ -32,6 +32,7 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from . import oversampling as ov
 from ..numfmt import num
+from ..causes import because
 
 ID = "lemma:undersampling"
 ID_RHO = "eq:oversampledproof"
@@ -101,6 +102,7 @@ def simulated_rho_case(T: int = 1000, rho: float = 0.1):
     return res.setup.eps, res.setup.n0, first_pull_step
 
 
+@because("forced_exploration")
 def _check_bound(claim: Claim) -> CheckResult:
     numerator, relation = claim.printed
     worst = undersampling_battery()
@@ -149,6 +151,7 @@ def _check_bound(claim: Claim) -> CheckResult:
 RHO_SETTINGS = tuple((T, rho) for T in (1000, 10**4, 10**5, 3 * 10**5) for rho in (0.1, 0.5, 0.9))
 
 
+@because("integer_counts")
 def _check_rho(claim: Claim) -> CheckResult:
     eps_sim, n0_sim, first_pull = simulated_rho_case()
     rows, late, sharper = [], [], False
