@@ -159,7 +159,8 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "The regret theorems need Hölder continuity on every law the algorithms form, not only on the hull Xi of "
           "assumption:Holder (a non-monotone h that is Hölder on Xi only makes theorem: ETC upper bound and "
           "theorem:RS-ETC-M false, and the ETC and UCB proofs apply eq:Holder to empirical or optimistic laws "
-          "outside Xi), but every distortion of the tables has it on all Bernoulli laws, so the tables stand for the Bernoulli arms they are derived for (not, as derived, for arms on R+).",
+          "outside Xi), but every distortion of the tables has it on all Bernoulli laws, so the tables stand for the "
+          "Bernoulli arms they are derived for (not, as derived, for arms on R+).",
           "proof", Rule(explicit=True)),
     Cause("forced_exploration", "The tracking lemmas are proved as if the forced exploration ended by T_0(eps)",
           "RS-UCB-M's forced exploration lasts K ceil(rho T eps/4) rounds, which for large T runs past T_0(eps) and "
