@@ -34,6 +34,7 @@ from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
 from .statuses import impact
+from rsb_theory.errors import ArgumentError
 
 
 def check_modules() -> tuple[str, ...]:
@@ -257,11 +258,11 @@ def run_all(progress: bool = False, jobs: int = 1, mutants: bool = False) -> lis
 def run_claims(ids: list[str], progress: bool = False, jobs: int = 1, mutants: bool = False) -> list[CheckResult]:
     """Run the claims with the given ids on ``jobs`` processes; results in the given order (see :func:`run_all`)."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"argument 'jobs': need an integer >= 1, got {jobs!r}")
+        raise ArgumentError("jobs", f"need an integer >= 1, got {jobs!r}")
     known = claims()
     unknown = [i for i in ids if i not in known]
     if unknown:
-        raise ValueError(f"argument 'ids': unknown ledger ids {unknown}")
+        raise ArgumentError("ids", f"unknown ledger ids {unknown}")
     units = work_units(ids)
     work = [(unit, bool(mutants)) for unit in units]
     if jobs == 1 or len(work) < 2:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
+from rsb_theory.errors import ArgumentError
 
 #: How bad a status is when several cases are combined (:func:`worst`); ``unchecked`` (no information) is below all.
 SEVERITY = {"unchecked": -1, "verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
@@ -103,9 +104,9 @@ def impact(*, axis: str, status: str, about: str, typo: bool = False, node: str 
     * a vacuous entry: ``statement`` (it says nothing where the paper applies it).
     """
     if about not in ABOUT:
-        raise ValueError(f"argument 'about': {about!r} is not one of {ABOUT}")
+        raise ArgumentError("about", f"{about!r} is not one of {ABOUT}")
     if node is not None and node not in NODES:
-        raise ValueError(f"argument 'node': {node!r} is not one of {NODES}")
+        raise ArgumentError("node", f"{node!r} is not one of {NODES}")
     if status in ("verified", "loose", "unchecked"):
         return "none"
     if status == "conditional" and condition_at_uses:

@@ -68,6 +68,7 @@ from functools import lru_cache
 import sympy as sp
 
 from .statuses import ABOUT, BROKEN, LOOSE_IN, SEVERITY, decide, impact, worst  # noqa: F401 (the rule's one place)
+from rsb_theory.errors import ArgumentError
 
 #: What "a stronger printed value" means: larger exponents, smaller constants, or equality only.
 SENSES = ("larger", "smaller", "equal")
@@ -107,7 +108,7 @@ def compare(printed, derived, sense: str, comparable: bool = True) -> str:
         ``verified``, ``loose`` or ``refuted`` (by :func:`decide`).
     """
     if sense not in SENSES:
-        raise ValueError(f"argument 'sense': {sense!r} is not one of {SENSES}")
+        raise ArgumentError("sense", f"{sense!r} is not one of {SENSES}")
     if not comparable:
         return decide(holds=False)
     diff = _difference(printed, derived)
@@ -174,7 +175,7 @@ def compare_on(printed: sp.Expr, derived: sp.Expr, x: sp.Symbol, domain: sp.Set,
     RangeVerdict
     """
     if sense not in ("larger", "smaller"):
-        raise ValueError(f"argument 'sense': {sense!r} is not 'larger' or 'smaller'")
+        raise ArgumentError("sense", f"{sense!r} is not 'larger' or 'smaller'")
     if not comparable:
         return on_range(sp.EmptySet, domain, x)
     gap = (derived - printed) if sense == "larger" else (printed - derived)
@@ -221,7 +222,7 @@ def _pieces(rates: tuple[Rate, ...], domain: sp.Set) -> list[tuple[Rate, sp.Set]
     out = [(r, sp.Intersection(r.where, domain)) for r in rates]
     covered = sp.Union(*[s for _r, s in out]) if out else sp.EmptySet
     if sp.Complement(domain, covered) != sp.EmptySet:
-        raise ValueError(f"argument 'rates': the pieces do not cover {fmt_set(domain)}")
+        raise ArgumentError("rates", f"the pieces do not cover {fmt_set(domain)}")
     return [(r, s) for r, s in out if s != sp.EmptySet]
 
 

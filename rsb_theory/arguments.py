@@ -31,7 +31,7 @@ __all__ = ["count", "number", "probabilities", "names", "closest", "is_bool"]
 
 
 def _fail(name: str, message: str) -> ValueError:
-    return ex.ExpressionError(f"argument '{name}': {message}")
+    return ex.ExpressionError(name, message)
 
 
 def is_bool(value) -> bool:

@@ -45,6 +45,7 @@ import math
 import sys
 import tokenize
 from typing import Callable, Mapping
+from .errors import ArgumentError
 
 __all__ = [
     "ExpressionError",
@@ -94,11 +95,8 @@ FUNCTIONS: Mapping[str, tuple[int, int | None]] = {
 CONSTANTS: tuple[str, ...] = ("pi", "e", "E")
 
 
-class ExpressionError(ValueError):
-    """An expression outside the grammar, or one that cannot be evaluated.
-
-    The message always starts with ``argument '<flag>':``.
-    """
+class ExpressionError(ArgumentError):
+    """An expression outside the grammar, or one that cannot be evaluated: an ``ArgumentError`` naming the flag."""
 
 
 def flag_name(name: str) -> str:
@@ -110,7 +108,7 @@ def flag_name(name: str) -> str:
 
 
 def _fail(flag: str, message: str) -> ExpressionError:
-    return ExpressionError(f"argument '{flag}': {message}")
+    return ExpressionError(flag, message)
 
 
 def _juxtaposition(text: str) -> str:

@@ -26,6 +26,7 @@ from . import rates
 from .distortions import (U, Distortion, _pieces, _sign_on_unit_interval_on, breakpoints, exact_number,
                           numeric_derivative)
 from .holder import HolderResult, MixtureHolderResult, family_mixture_exponent
+from .errors import ArgumentError
 
 if TYPE_CHECKING:  # the beta estimates and the oracle are imported where used: the simulator's set-up reads q and L
     from .gap import AnalyticBeta, BetaEstimate
@@ -285,7 +286,7 @@ def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstancePro
 
     arr = np.asarray(p, dtype=float)
     if arr.ndim != 1 or arr.size < 2 or np.any(~np.isfinite(arr)) or np.any((arr < 0) | (arr > 1)):
-        raise ValueError(f"argument 'p': need at least two Bernoulli means in [0, 1], got {list(p)!r}")
+        raise ArgumentError("p", f"need at least two Bernoulli means in [0, 1], got {list(p)!r}")
     prof = of(d)
     fam = prof.holder((0, 1))
     inst = prof.holder((min(arr), max(arr)))

@@ -31,6 +31,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
+from rsb_theory.errors import ArgumentError
 
 SEED = 20250304
 #: laws on [0, 1]: (name, atoms, masses)
@@ -225,5 +226,5 @@ CLAIMS = claim_map(
 def check(part: str) -> CheckResult:
     """``lemma: concentration#bound`` or ``#radius`` (kept for callers of the part-wise interface)."""
     if part not in ("bound", "radius"):
-        raise ValueError(f"argument 'part': {part!r} is not 'bound' or 'radius'")
+        raise ArgumentError("part", f"{part!r} is not 'bound' or 'radius'")
     return CLAIMS[f"lemma: concentration#{part}"].run()

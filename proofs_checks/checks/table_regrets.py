@@ -37,6 +37,7 @@ from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import Rate, compare, compare_on, compare_rates_on, decide, fmt_set, worst
+from rsb_theory.errors import ArgumentError
 
 TABLE = "table:table_regrets"
 COLUMNS = ("h", "ucb", "etc")
@@ -161,7 +162,7 @@ def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
     key, column = cell.regret.key, cell.column
     params = derived.parameter_sweep(key, TABLE)
     if len(params) != 1:  # pragma: no cover - every mixture row is a single member (table:table_regrets)
-        raise ValueError(f"argument 'claim': mixture row {key} with a parameter range")
+        raise ArgumentError("claim", f"mixture row {key} with a parameter range")
     prof = derived.profile(key, params[0])
     q, r = prof.q, prof.r
     pq, pr, _pb = _paper_params(cell, params[0])

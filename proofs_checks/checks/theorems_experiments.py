@@ -37,6 +37,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
+from rsb_theory.errors import ArgumentError
 
 IDS = {
     "etc": "theorem: ETC upper bound#experiments",
@@ -348,5 +349,5 @@ CLAIMS = claim_map(*_claims())
 def check(part: str) -> CheckResult:
     """The ledger entry of ``part`` (one of :data:`PARTS`; kept for callers of the part-wise interface)."""
     if part not in IDS:
-        raise ValueError(f"argument 'part': unknown part {part!r}; known: {', '.join(PARTS)}")
+        raise ArgumentError("part", f"unknown part {part!r}; known: {', '.join(PARTS)}")
     return CLAIMS[IDS[part]].run()

@@ -32,6 +32,7 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from . import oversampling as ov
 from ..numfmt import num
+from rsb_theory.errors import ArgumentError
 
 ID = "lemma:undersampling"
 ID_RHO = "eq:oversampledproof"
@@ -211,4 +212,4 @@ def check(part: str = "bound") -> CheckResult:
         return CLAIMS[ID].run()
     if part == "rhoT2":
         return CLAIMS[ID_RHO].run()
-    raise ValueError(f"argument 'part': unknown part {part!r}; known: {', '.join(PARTS)}")
+    raise ArgumentError("part", f"unknown part {part!r}; known: {', '.join(PARTS)}")

@@ -29,7 +29,7 @@ PROBS_ROUNDING = 5e-7
 
 
 def _usage(exc: ex.ExpressionError) -> UsageError:
-    return UsageError(str(exc))
+    return UsageError(exc.name, exc.message)
 
 
 def count(text, flag: str, minimum: int = 1, values: Mapping[str, float] | None = None,

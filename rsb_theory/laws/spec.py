@@ -55,7 +55,7 @@ def reward_too_large(value: float) -> str:
 
 
 class LawError(expressions.ExpressionError):
-    """A bad arm specification; the message starts with ``argument '<flag>': arm <i>``."""
+    """A bad arm specification: an ``ArgumentError`` naming the flag, its message starting with ``arm <i>``."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def _balanced(text: str) -> bool:
 
 
 def _fail(flag: str, message: str) -> LawError:
-    return LawError(f"argument '{flag}': {message}")
+    return LawError(flag, message)
 
 
 def _known() -> str:

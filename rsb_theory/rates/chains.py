@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .symbols import B, K, L, T, W, eps, q, rho
+from ..errors import ArgumentError
 
 __all__ = ["S", "G", "N", "delta", "EtcChain", "etc_discrete_chain", "etc_miss_probability", "UcbChain",
            "ucb_discrete_chain", "rate_unit", "leading_coefficient"]
@@ -136,7 +137,7 @@ def ucb_discrete_chain(algo: str, miss: sp.Expr = 2) -> UcbChain:
             "C_4": 2 * L * K * W**q * (T * P0 + (K / T) ** q),
         }
         return UcbChain(terms, "C_5", sum(terms.values()), rate_unit(32))
-    raise ValueError(f"argument 'algo': {algo!r} is not rs-ucb-m or ce-ucb-m")
+    raise ArgumentError("algo", f"{algo!r} is not rs-ucb-m or ce-ucb-m")
 
 
 def leading_coefficient(expr: sp.Expr, unit: sp.Expr) -> sp.Expr:
@@ -156,6 +157,6 @@ def leading_coefficient(expr: sp.Expr, unit: sp.Expr) -> sp.Expr:
         if diff.is_negative:
             continue
         if diff != 0:
-            raise ValueError(f"argument 'expr': the term {t} grows faster than the unit {unit}")
+            raise ArgumentError("expr", f"the term {t} grows faster than the unit {unit}")
         out += sp.powsimp(sp.expand_power_base(t / unit, force=True), force=True)
     return sp.simplify(out)

@@ -9,6 +9,7 @@ import mpmath
 import sympy as sp
 
 from .symbols import Delta_min, K, L, T0_eps, eps, q, rho, s
+from ..errors import ArgumentError
 
 __all__ = ["Q_condition", "T_eps_definition", "T_eps_matches_appendix", "in_Q", "Q_tail_start", "TofEps",
            "T_of_eps"]
@@ -174,7 +175,7 @@ def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: floa
         while not in_Q(hi, *args):
             lo, hi = hi, 2 * hi
             if hi > _T_MAX:  # no horizon a float can hold: the constants (rho, eps, Delta_min) are too small
-                raise ValueError(f"argument 'rho': T_0(eps) of eq:T_eps exceeds {_T_MAX:.3g} with rho = {rho!r}, "
+                raise ArgumentError("rho", f"T_0(eps) of eq:T_eps exceeds {_T_MAX:.3g} with rho = {rho!r}, "
                                  f"eps = {eps!r}, Delta_min = {Delta_min!r}; use a larger rho")
         while hi - lo > 1:  # invariant: lo not in Q, hi in Q
             mid = (lo + hi) // 2
