@@ -217,7 +217,7 @@ def _bounds(algo: str, dr: str, params: dict, p: tuple, arms: str | None, consts
         try:
             out.append(laws_bound(algo, dr, params, laws, consts, T, e, rho))
         except ValueError as exc:  # the grid's enumeration is above its work budget (a count)
-            reason = str(exc).split(": ", 1)[-1]
+            reason = exc.message if isinstance(exc, ArgumentError) else str(exc)
             return [None] * len(Ts), (f"the theorem's bound is not drawn: Delta(eps) and Delta_min(eps) on the "
                                       f"arm laws need the grid enumerated at T = {T} (eps = {e:.4g}), and {reason}")
     return out, None

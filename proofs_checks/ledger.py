@@ -15,15 +15,12 @@ from typing import Any
 
 from rsb_sim import jsontext
 
-#: Allowed statuses (ARCHITECTURE.md).  ``gap`` is a step of a proof that does not follow from what the proof
-#: has established, with no counterexample in the proof's context (``docs/theory.md``, "The decision rule").
-STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "gap", "unchecked")
+# The statuses (ARCHITECTURE.md) and the two axes live in one place, :class:`proofs_checks.statuses.Status`.
+from .statuses import AXES, STATUSES, Status
 #: What a non-verified entry changes (``docs/theory.md``, "What matters"), most important first: the printed
 #: statement is false, its rate is wrong, only a constant is wrong, the proof alone is affected, an evident typo
 #: whose corrected form holds, nothing.
 IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
-#: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
-AXES = ("statement", "proof")
 #: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
 OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note", "node", "part", "cause", "condition",
                  "condition_at_uses", "certificate")
@@ -137,6 +134,8 @@ class CheckResult:
             raise ValueError(f"method {self.method!r} of {self.id!r} is not one of {METHODS}")
         if self.axis is not None and self.axis not in AXES:
             raise ValueError(f"axis {self.axis!r} of {self.id!r} is not one of {AXES}")
+        if self.axis is not None and self.axis not in Status(self.status).axis:
+            raise ValueError(f"{self.id!r}: status {self.status} cannot stand on the {self.axis} axis")
         if self.node is not None and self.node not in NODES:
             raise ValueError(f"node {self.node!r} of {self.id!r} is not one of {NODES}")
         if self.impact is not None and self.impact not in IMPACTS:
@@ -146,7 +145,7 @@ class CheckResult:
 
             if self.cause not in CAUSES:
                 raise ValueError(f"cause {self.cause!r} of {self.id!r} is not one of {tuple(CAUSES)}")
-        if self.status in {"refuted", "loose", "conditional", "vacuous", "gap"} and not self.evidence:
+        if Status(self.status).needs_evidence and not self.evidence:
             raise ValueError(f"{self.id!r}: status {self.status} needs evidence")
 
     @property

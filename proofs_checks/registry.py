@@ -33,7 +33,7 @@ from . import certificates, paper_labels, results
 from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
-from .statuses import impact
+from .statuses import Status, impact
 from rsb_theory.errors import ArgumentError
 
 
@@ -201,9 +201,9 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     # a typo is false as printed); every other impact is derived here
     typo, evidence = res.impact == "typo" and res.status == "refuted", res.evidence
     fixed = claim.corrected()
-    if fixed is not None and res.status in ("refuted", "conditional"):
+    if fixed is not None and Status(res.status).broken:
         status = fixed.run().status
-        typo = status in ("verified", "loose")
+        typo = Status(status).holds
         evidence = evidence.rstrip().rstrip(".") + f". Read with the evident correction ({claim.typo[0]}): {status}."
     note = res.note
     if claim.context is not None:

@@ -67,7 +67,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from .statuses import ABOUT, BROKEN, LOOSE_IN, SEVERITY, decide, impact, worst  # noqa: F401 (the rule's one place)
+from .statuses import ABOUT, BROKEN, LOOSE_IN, SEVERITY, STATUSES, Status, decide, impact, worst  # noqa: F401 (the rule's one place)
 from rsb_theory.errors import ArgumentError
 
 #: What "a stronger printed value" means: larger exponents, smaller constants, or equality only.

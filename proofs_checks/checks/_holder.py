@@ -49,6 +49,7 @@ from ..mutants import as_text, stronger
 from ..verdict import compare, decide, worst
 from ..numfmt import num, resid
 from rsb_theory.errors import ArgumentError
+from ..statuses import Status
 
 #: Relative tolerance for "a dense-grid supremum equals the symbolic value".
 GRID_RTOL = 1e-4
@@ -486,7 +487,7 @@ def summary_mutants(claim: Claim, result: CheckResult, derived_values: dict[str,
         return "; ".join(f"{k}={v}" for k, v in entries.items())
 
     out = []
-    if result.status in ("verified", "loose") and "q" in listed:
+    if Status(result.status).holds and "q" in listed:
         out.append(reprint(claim, text(listed | {"q": stronger(listed["q"], "larger")}), "q stronger"))
     if result.status == "refuted":
         fixed = {k: as_text(v) for k, v in derived_values.items() if v is not None and k in listed}

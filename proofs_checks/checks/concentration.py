@@ -32,6 +32,7 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 from rsb_theory.errors import ArgumentError
+from ..statuses import Status
 
 SEED = 20250304
 #: laws on [0, 1]: (name, atoms, masses)
@@ -204,7 +205,7 @@ def smallest_informative_T() -> int:
 
 
 def mutants_bound(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status in ("conditional", "refuted"):
+    if Status(result.status).broken:
         return [claim.assuming("y_from", Y_FROM_NEEDED, f"the bound claimed for y >= {Y_FROM_NEEDED} only")]
     return [claim.assuming("y_from", Y_FROM_PRINTED, "the bound claimed for every y in R_+")]
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from rsb_sim import jsontext
 from dataclasses import dataclass
 
+from rsb_theory.errors import ArgumentError
+
 from . import values, work
 from .errors import fail
 
@@ -87,7 +89,8 @@ def optimize_laws_report(dr: str, params: dict[str, str], arms: str, eps: float 
         oracle = optimal_mixture_laws(d, laws, method) if max_memory is None else \
             optimal_mixture_laws(d, laws, method, max_memory=max_memory)
     except NotDCPError as exc:
-        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
+        raise ArgumentError(exc.name, f"{exc.message} (--method cvxpy needs a DCP-concave h; use --method auto or "
+                                      f"search)") from None
     except RuntimeError as exc:
         raise fail("--method", f"{method} failed: {exc}") from None
     solo = arm_values(d, laws)
@@ -121,7 +124,8 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     try:
         oracle = optimal_mixture_bernoulli(d, arr, method)
     except NotDCPError as exc:
-        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
+        raise ArgumentError(exc.name, f"{exc.message} (--method cvxpy needs a DCP-concave h; use --method auto or "
+                                      f"search)") from None
     except RuntimeError as exc:  # the solver failed: not a usage error, but say which option led there
         raise fail("--method", f"{method} failed: {exc}") from None
     out = {

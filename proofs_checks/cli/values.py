@@ -184,7 +184,7 @@ def instances(text, flag: str = "--p") -> list[tuple[float, ...]]:
         except UsageError as exc:
             if len(chunks) == 1:
                 raise
-            raise fail(flag, f"instance {j}: {str(exc).split(': ', 1)[1]}") from None
+            raise fail(flag, f"instance {j}: {exc.message}") from None
     return out
 
 

@@ -133,8 +133,7 @@ def _number(text: str, flag: str, where: str, what: str, **bounds) -> float:
     try:
         return expressions.parse_number(text, flag, **bounds)
     except expressions.ExpressionError as exc:
-        detail = str(exc).split(": ", 1)[1] if ": " in str(exc) else str(exc)
-        raise _fail(flag, f"{where}: {what}: {detail}") from None
+        raise _fail(flag, f"{where}: {what}: {exc.message}") from None
 
 
 def _parse_one(index: int, text: str, flag: str) -> ArmSpec:
