@@ -68,7 +68,7 @@ from functools import lru_cache
 import sympy as sp
 
 from .statuses import ABOUT, BROKEN, LOOSE_IN, SEVERITY, STATUSES, Status, decide, impact, worst  # noqa: F401 (the rule's one place)
-from rsb_theory.errors import ArgumentError
+from rsb_theory.errors import ArgumentError, ArgumentTypeError
 
 #: What "a stronger printed value" means: larger exponents, smaller constants, or equality only.
 SENSES = ("larger", "smaller", "equal")
@@ -83,7 +83,8 @@ def _exact(x) -> bool:
 def _difference(printed, derived) -> float | sp.Expr:
     """printed - derived: exact when both are exact numbers, a float otherwise (0.0 within :data:`REL_TOL`)."""
     if isinstance(printed, str) or isinstance(derived, str):
-        raise TypeError("compare: values must be numbers or SymPy expressions, not text (parse printed text first)")
+        raise ArgumentTypeError("printed" if isinstance(printed, str) else "derived",
+                                "compare: values must be numbers or SymPy expressions, not text (parse printed text first)")
     p, d = sp.sympify(printed), sp.sympify(derived)
     if _exact(p) and _exact(d):
         return sp.nsimplify(sp.simplify(p - d))

@@ -92,7 +92,7 @@ def in_Q(s_: int, eps: float, rho: float, Delta_min: float, K: int, L: float, q:
     bool
     """
     if s_ < 1:
-        raise ValueError("Q is defined on the natural numbers s >= 1")
+        raise ArgumentError("s_", "Q is defined on the natural numbers s >= 1")
     with mpmath.workdps(_WORK_DPS):
         rhs, factor = _q_threshold(eps, rho, Delta_min, K, L, q)
         sv = mpmath.mpf(int(s_))
@@ -165,7 +165,7 @@ def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: floa
     """
     for name, val in (("eps", eps), ("rho", rho), ("Delta_min", Delta_min), ("K", K), ("L", L), ("q", q)):
         if not val > 0:
-            raise ValueError(f"{name} must be positive, got {val!r}")
+            raise ArgumentError(name, f"must be positive, got {val!r}")
     args = (eps, rho, Delta_min, K, L, q)
     start = max(1, math.ceil(Q_tail_start()))
     if in_Q(start, *args):
