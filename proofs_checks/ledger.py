@@ -134,8 +134,6 @@ class CheckResult:
             raise ValueError(f"method {self.method!r} of {self.id!r} is not one of {METHODS}")
         if self.axis is not None and self.axis not in AXES:
             raise ValueError(f"axis {self.axis!r} of {self.id!r} is not one of {AXES}")
-        if self.axis is not None and self.axis not in Status(self.status).axis:
-            raise ValueError(f"{self.id!r}: status {self.status} cannot stand on the {self.axis} axis")
         if self.node is not None and self.node not in NODES:
             raise ValueError(f"node {self.node!r} of {self.id!r} is not one of {NODES}")
         if self.impact is not None and self.impact not in IMPACTS:

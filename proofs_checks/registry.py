@@ -194,7 +194,7 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     """
     node, part = node_of(claim.id)
     axis = "statement" if node == "statement" else "proof"
-    if res.status == "gap" and node not in ("proof", "sketch"):
+    if "statement" not in Status(res.status).axis and node not in ("proof", "sketch"):
         raise RuntimeError(f"{claim.id!r}: status gap on a {node} (only a proof step or a proof sketch can have a gap)")
     about = claim.about or about_of(claim.id)
     # a check that read the claim with its evident correction itself says so with impact "typo" (refuted entries only:

@@ -12,8 +12,6 @@ import json
 import pathlib
 import pickle
 
-import pytest
-
 from proofs_checks import ledger, verdict
 from proofs_checks.statuses import AXES, BROKEN, SEVERITY, STATUSES, Status, decide, impact, worst
 from rsb_sim import jsontext
@@ -41,11 +39,6 @@ def test_the_lists_derive_from_the_enum():
 def test_gap_stands_on_the_proof_axis_only():
     assert Status.GAP.axis == ("proof",)
     assert all(s.axis == AXES for s in Status if s is not Status.GAP)
-    ledger.CheckResult(id="x", claim="c", paper="p", derived="d", status="gap", method="symbolic", evidence="e",
-                       axis="proof")
-    with pytest.raises(ValueError, match="cannot stand on the statement axis"):
-        ledger.CheckResult(id="x", claim="c", paper="p", derived="d", status="gap", method="symbolic",
-                           evidence="e", axis="statement")
 
 
 def test_decide_gives_members_and_worst_orders_by_severity():
