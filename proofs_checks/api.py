@@ -30,6 +30,7 @@ import json
 from dataclasses import dataclass, field
 
 from rsb_sim import jsontext
+from rsb_theory.errors import ArgumentError
 
 __all__ = ["distortion", "profile", "optimum", "simulate", "compare", "ledger", "findings", "Report", "Comparison",
            "Findings"]
@@ -64,10 +65,10 @@ def distortion(h, **params):
 
     if isinstance(h, Distortion):
         if params:
-            raise ValueError("argument 'params': h is already a Distortion with its parameters fixed")
+            raise ArgumentError("params", "h is already a Distortion with its parameters fixed")
         return h
     if not isinstance(h, str):
-        raise ValueError(f"argument 'h': need a name or an expression in u (text), or a Distortion, got "
+        raise ArgumentError("h", "need a name or an expression in u (text), or a Distortion, got "
                          f"{type(h).__name__} {str(h)[:60]!r}")
     return resolve(h, **params)
 
@@ -112,9 +113,9 @@ def _arms(p=None, support=None, probs=None, arms=None, *, required: bool = True)
     """``(means, laws)``: Bernoulli means, or the laws of ``support``/``probs`` or ``arms`` (one of them)."""
     given = [name for name, v in (("p", p), ("support", support), ("arms", arms)) if v is not None]
     if probs is not None and support is None:
-        raise ValueError("argument 'probs': needs support beside it: finite laws need both support and probs")
+        raise ArgumentError("probs", "needs support beside it: finite laws need both support and probs")
     if len(given) > 1:
-        raise ValueError(f"argument '{given[1]}': give one of p, support/probs or arms, not {' and '.join(given)}")
+        raise ArgumentError(given[1], f"give one of p, support/probs or arms, not {' and '.join(given)}")
     if p is not None:
         from rsb_theory import arguments
 
@@ -123,7 +124,7 @@ def _arms(p=None, support=None, probs=None, arms=None, *, required: bool = True)
         from rsb_theory.laws.build import finite_laws
 
         if probs is None:
-            raise ValueError("argument 'support': needs probs beside it: finite laws need both support and probs")
+            raise ArgumentError("support", "needs probs beside it: finite laws need both support and probs")
         return None, finite_laws(support, probs, flag="probs")
     if arms is not None:
         if isinstance(arms, str):
@@ -132,7 +133,7 @@ def _arms(p=None, support=None, probs=None, arms=None, *, required: bool = True)
             return None, parse_arms(arms, "arms")
         return None, tuple(arms)
     if required:
-        raise ValueError("argument 'p': give the arms: p (Bernoulli means), support and probs, or arms")
+        raise ArgumentError("p", "give the arms: p (Bernoulli means), support and probs, or arms")
     return None, None
 
 
@@ -270,7 +271,7 @@ def _algo(algo):
         return sim_options.catalog.get(algo.lower())
     near = arguments.closest(algo, sim_options.ALGORITHMS)
     hint = f" (did you mean {near}?)" if near else ""
-    raise ValueError(f"argument 'algo': unknown algorithm {algo!r}{hint}; known: {', '.join(sim_options.ALGORITHMS)}")
+    raise ArgumentError("algo", f"unknown algorithm {algo!r}{hint}; known: {', '.join(sim_options.ALGORITHMS)}")
 
 
 def _known_options(options) -> None:
@@ -283,7 +284,7 @@ def _known_options(options) -> None:
         if name not in known:
             near = arguments.closest(name, known)
             hint = f"did you mean {near}? " if near else ""
-            raise ValueError(f"argument '{name}': unknown option; {hint}known: {', '.join(known)}, max_work, "
+            raise ArgumentError(name, f"unknown option; {hint}known: {', '.join(known)}, max_work, "
                              f"max_memory")
 
 
@@ -309,18 +310,18 @@ def _budget(algo, K: int, T: int, trials: int, eps, record, max_work, max_memory
         eps = None if eps is not None else _experiments_eps(K, T)
     work = workload.simulate_work(algo.name, K, T, trials, eps, grid=algo.grid)
     if work.points > 2**63 - 1:
-        raise ValueError(f"argument 'eps': the grid has {workload._num(work.points)} points, more than rsb can index "
+        raise ArgumentError("eps", f"the grid has {workload._num(work.points)} points, more than rsb can index "
                          f"(2^63); use a coarser eps")
     lim = workload.DEFAULT_MAX_WORK if max_work is None else arguments.count(max_work, "max_work", 1)
     msg = work.refusal(lim, "max_work", "a coarser eps, fewer arms or trials, or a shorter T")
     if msg:
-        raise ValueError(f"argument 'max_work': {msg}")
+        raise ArgumentError("max_work", msg)
     mem = workload.simulate_memory(algo.name, K, T, trials, eps, record is not None, state=algo.state,
                                    grid=algo.grid)
     lim = workload.DEFAULT_MAX_MEMORY if max_memory is None else arguments.count(max_memory, "max_memory", 1)
     msg = mem.refusal(lim, "max_memory", "fewer trials, arms or a shorter T")
     if msg:
-        raise ValueError(f"argument 'max_memory': {msg}")
+        raise ArgumentError("max_memory", msg)
 
 
 def _experiments_eps(K: int, T: int) -> float | None:
@@ -456,15 +457,15 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     policies = [a if isinstance(a, Policy) else _algo(arguments.names([a], "algos")[0]) for a in algos]
     algos = [a.name for a in policies]
     if not algos or len(set(algos)) != len(algos):
-        raise ValueError(f"argument 'algos': need distinct algorithms, got {algos!r}")
+        raise ArgumentError("algos", f"need distinct algorithms, got {algos!r}")
     by_name = dict(zip(algos, policies))
     if (Ts is None) == (T is None):
-        raise ValueError("argument 'Ts': give the horizons Ts (or one horizon T), not both")
+        raise ArgumentError("Ts", "give the horizons Ts (or one horizon T), not both")
     Ts = [arguments.count(T, "T", 1)] if Ts is None else [arguments.count(x, "Ts", 1) for x in Ts]
     if not Ts or Ts != sorted(set(Ts)):
-        raise ValueError(f"argument 'Ts': need distinct increasing horizons, got {Ts!r}")
+        raise ArgumentError("Ts", f"need distinct increasing horizons, got {Ts!r}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 2:
-        raise ValueError(f"argument 'trials': need an integer >= 2 (the tests pair trials), got {trials!r}")
+        raise ArgumentError("trials", f"need an integer >= 2 (the tests pair trials), got {trials!r}")
     max_work, max_memory = options.pop("max_work", None), options.pop("max_memory", None)
     _known_options(options)
     given = [k for k, v in options.items() if v is not None]
@@ -476,7 +477,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     for algo in policies:
         refusal = algo.refusal(d.key)
         if refusal is not None:
-            raise ValueError(refusal)
+            raise ArgumentError("algo", refusal)
     K = len(means) if means is not None else len(laws)
     for algo in policies:  # the command line's estimates and default limits, before any run
         for T_j in Ts:
@@ -569,21 +570,21 @@ def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int
         statuses = (status,) if isinstance(status, str) else tuple(status)
         bad = [s for s in statuses if s not in STATUSES]
         if bad:
-            raise ValueError(f"argument 'status': unknown status {bad[0]!r}; known: {', '.join(STATUSES)}")
+            raise ArgumentError("status", f"unknown status {bad[0]!r}; known: {', '.join(STATUSES)}")
     ids = list(claims())
     if proof is not None:
         if status is not None or id is not None or mutants:
-            raise ValueError("argument 'proof': shows one proof's steps; not with status, id or mutants")
+            raise ArgumentError("proof", "shows one proof's steps; not with status, id or mutants")
         from .paper_labels import BY_LABEL
 
         info = BY_LABEL.get(proof)
         if info is None or not info.is_result:
-            raise ValueError(f"argument 'proof': {proof!r} is not the label of a lemma or theorem (see rsb labels)")
+            raise ArgumentError("proof", f"{proof!r} is not the label of a lemma or theorem (see rsb labels)")
         return proof_view.build(proof, _entries(proof_view.ids_of(proof, ids), jobs))
     if id is not None:
         ids = [i for i in ids if i.startswith(id)]
         if not ids:
-            raise ValueError(f"argument 'id': no ledger id starts with {id!r}")
+            raise ArgumentError("id", f"no ledger id starts with {id!r}")
     return select(_entries(ids, jobs, mutants), statuses)
 
 

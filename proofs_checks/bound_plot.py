@@ -45,6 +45,7 @@ from rsb_sim.policies import catalog
 from rsb_sim.interrupt import kept
 
 from .outputs import check_out, csv_text, save_figure, write_text
+from rsb_theory.errors import ArgumentError
 
 #: Columns of the ``rsb plot bounds`` CSV.
 BOUND_COLUMNS: tuple[str, ...] = (
@@ -71,15 +72,15 @@ def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radiu
     Math only: the command line calls it before anything heavy is imported.
     """
     if algo not in sim_options.ALGORITHMS:
-        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
+        raise ArgumentError("algo", f"unknown algorithm {algo!r}; known: {', '.join(sim_options.ALGORITHMS)}")
     if algo not in BOUNDED:  # refused before any run: a figure with no bound on it is not what was asked for
-        raise ValueError(f"argument 'algo': {algo} has no regret bound in the paper to plot; plot bounds draws the "
+        raise ArgumentError("algo", f"{algo} has no regret bound in the paper to plot; plot bounds draws the "
                          f"theorems' bounds of {', '.join(BOUNDED)} (rsb compare runs the others)")
     Ts = tuple(int(t) for t in Ts)
     if len(Ts) < 2 or len(set(Ts)) != len(Ts) or list(Ts) != sorted(Ts) or Ts[0] < 2:
-        raise ValueError(f"argument 'Ts': need at least two distinct increasing horizons >= 2, got {Ts!r}")
+        raise ArgumentError("Ts", f"need at least two distinct increasing horizons >= 2, got {Ts!r}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise ValueError(f"argument 'trials': need an integer >= 1, got {trials!r}")
+        raise ArgumentError("trials", f"need an integer >= 1, got {trials!r}")
     given = {"rho": rho, "radius_scale": radius_scale, "explore": explore, "quantize": quantize}
     sim_options.check_applies(algo, [k for k, v in given.items() if v is not None], bound=True)
     for T in Ts:
@@ -216,7 +217,7 @@ def _bounds(algo: str, dr: str, params: dict, p: tuple, arms: str | None, consts
         try:
             out.append(laws_bound(algo, dr, params, laws, consts, T, e, rho))
         except ValueError as exc:  # the grid's enumeration is above its work budget (a count)
-            reason = str(exc).split(": ", 1)[-1]
+            reason = exc.message if isinstance(exc, ArgumentError) else str(exc)
             return [None] * len(Ts), (f"the theorem's bound is not drawn: Delta(eps) and Delta_min(eps) on the "
                                       f"arm laws need the grid enumerated at T = {T} (eps = {e:.4g}), and {reason}")
     return out, None

@@ -38,6 +38,7 @@ from rsb_theory import expressions, rates
 from rsb_sim.policies import catalog
 
 from .eps_rules import EXPERIMENTS_EPS
+from rsb_theory.errors import ArgumentError
 
 _T, _K = rates.T, rates.K
 
@@ -136,7 +137,7 @@ def eps_schedule(rule: str, algo: str, K: int, q=None, r=None, beta=None) -> tup
         e = expressions.to_sympy(EXPERIMENTS_EPS, "eps", {"T": _T, "K": _K})
     elif rule == "theorem":
         if beta is None:
-            raise ValueError("argument 'eps': the theorem's eps needs beta, which is unknown for this instance")
+            raise ArgumentError("eps", "the theorem's eps needs beta, which is unknown for this instance")
         e = theorem_eps_expr(algo, q, r, beta)
     else:
         e = expressions.to_sympy(rule, "eps", {"T": _T, "K": _K})
@@ -156,7 +157,7 @@ def eps_value(expr: sp.Expr, T: int) -> float:
     """eps(T) as a float (ValueError naming ``eps`` outside (0, 1])."""
     v = float(expr.subs(_T, T))
     if not (math.isfinite(v) and 0 < v <= 1):
-        raise ValueError(f"argument 'eps': eps({T}) = {v:.4g} is not in (0, 1]")
+        raise ArgumentError("eps", f"eps({T}) = {v:.4g} is not in (0, 1]")
     return v
 
 

@@ -39,6 +39,7 @@ import sympy as sp
 from rsb_theory import rates
 
 from rsb_sim.policies import catalog
+from rsb_theory.errors import ArgumentError
 
 #: The paper's bound of each algorithm that has one (each policy's declaration ``theorem``).
 BOUND_LABELS = {p.name: p.theorem for p in catalog.policies() if p.theorem is not None}
@@ -194,7 +195,7 @@ def grid_of(algo: str) -> str:
 
 def _check_algo(algo: str) -> None:
     if algo not in BOUND_LABELS:
-        raise ValueError(f"argument 'algo': the paper proves no regret bound for {algo!r}; "
+        raise ArgumentError("algo", f"the paper proves no regret bound for {algo!r}; "
                          f"bounds exist for {', '.join(BOUND_LABELS)}")
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .statuses import BROKEN, Status
+
 #: The rank categories, in the order of consequence (the first matters most): a statement false where the paper uses
 #: it; a wrong rate; experiments that do not test what is analysed; systematic proof gaps; a condition that excludes a
 #: use; constants; typos.
@@ -101,7 +103,7 @@ class Cause:
             raise ValueError(f"cause {self.key!r}: one sentence of conclusion, a title without a full stop")
 
 
-_FAILS = ("refuted", "conditional", "vacuous", "gap")
+_FAILS = tuple(s.value for s in Status if s.fails)
 
 #: Every cause, specific ones first within each category; :func:`cause_of` tries the specific ones in this order, then
 #: the generic ones.  A cause whose members span several categories takes the category of its worst consequence (the
@@ -145,7 +147,7 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "These rates or exponents are not what the paper's own theorems give in every case the text covers, so a "
           "comparison built on them (with the literature, between the algorithms) must use rsb's derived value or "
           "state its condition.",
-          "rate", Rule(statuses=("refuted", "conditional"), impacts=("rate",)), generic=True),
+          "rate", Rule(statuses=BROKEN, impacts=("rate",)), generic=True),
     Cause("experiments_not_analysed", "The experiments do not run the analysed algorithms",
           "With the paper's constants RS-ETC-M never commits and RS-UCB-M's confidence radius exceeds 1 (its "
           "confidence sets contain every law) at the experiments' horizons, so the figures show the algorithms run "
@@ -213,7 +215,7 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
     Cause("wrong_constant", "Constants wrong as printed",
           "These constants hold only in part of the setting they are stated for, so a bound that uses them must "
           "take rsb's derived constant.",
-          "constant", Rule(statuses=("refuted", "conditional"), impacts=("constant",)), generic=True),
+          "constant", Rule(statuses=BROKEN, impacts=("constant",)), generic=True),
     Cause("typos", "Evident typos whose corrected form holds",
           "Each is false as printed but holds with the evident correction shown, which a reader can apply.",
           "typo", Rule(impacts=("typo",)), generic=True),
@@ -243,7 +245,7 @@ def cause_of(entry) -> Cause | None:
     conditional on a condition that holds at every use, listed beside the steps of the same cause); else the first
     specific cause of :data:`CAUSES` whose rule its facts satisfy, else the first generic one.
     """
-    if entry.status in ("verified", "loose", "unchecked"):
+    if not Status(entry.status).fails:
         return None
     explicit = getattr(entry, "cause", None)
     # a check's own cause lists the entry even when its condition holds at every use (impact none): the statements

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from .results import Context
 from .ledger import CheckResult
+from rsb_theory.errors import ArgumentError
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,6 @@ def claim_map(*claims: Claim) -> dict[str, Claim]:
     out: dict[str, Claim] = {}
     for c in claims:
         if c.id in out:
-            raise ValueError(f"argument 'claims': duplicate ledger id {c.id!r}")
+            raise ArgumentError("claims", f"duplicate ledger id {c.id!r}")
         out[c.id] = c
     return out

@@ -18,6 +18,7 @@ from rsb_theory.holder import MixtureHolderResult
 from rsb_theory.profile import FamilyProfile, family_profile, of
 
 from . import paper_claims
+from rsb_theory.errors import ArgumentError
 
 #: Bernoulli instances used for numeric confirmations: solitary-optimal with
 #: means below every threshold of the registry (CVaR footnote: < 1 - alpha),
@@ -44,7 +45,7 @@ def stated_domain(key: str, table: str = "table:table_regrets") -> tuple[str, sp
     if rng is None:
         return par.name, par.domain
     if rng.name != par.name:
-        raise ValueError(f"argument 'table': {table} states a range of {rng.name!r}, {key} has {par.name!r}")
+        raise ArgumentError("table", f"{table} states a range of {rng.name!r}, {key} has {par.name!r}")
     low = to_sympy(rng.low, "parameter range")
     high = sp.oo if rng.high is None else to_sympy(rng.high, "parameter range")
     stated = sp.FiniteSet(low) if low == high else sp.Interval(low, high, not rng.low_closed, not rng.high_closed)

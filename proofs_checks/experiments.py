@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 from rsb_sim.options import READS
 from rsb_sim.policies import catalog
+from rsb_theory.errors import ArgumentError
 
 #: Factor on the confidence radius in the ``rsb`` variant.
 RSB_RADIUS_SCALE = 0.01
@@ -69,7 +70,7 @@ def uniform_gap_instance(K: int, low: float = 0.3, high: float = 0.9) -> tuple[f
     tuple of float
     """
     if not isinstance(K, int) or K < 2:
-        raise ValueError(f"argument 'K': need an integer >= 2, got {K!r}")
+        raise ArgumentError("K", f"need an integer >= 2, got {K!r}")
     return tuple(round(low + (high - low) * i / (K - 1), 12) for i in range(K))
 
 
@@ -223,9 +224,9 @@ class Experiment:
         trials = self.trials if trials is None else trials
         seed = self.seed if seed is None else seed
         if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-            raise ValueError(f"argument 'trials': need an integer >= 1, got {trials!r}")
+            raise ArgumentError("trials", f"need an integer >= 1, got {trials!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"argument 'seed': need an integer >= 0, got {seed!r}")
+            raise ArgumentError("seed", f"need an integer >= 0, got {seed!r}")
         out = []
         for v in self.variants:
             for algo in self.algos:
@@ -385,4 +386,4 @@ def get_experiment(name: str) -> Experiment:
     for e in all_experiments() + extra_experiments():
         if e.name == name:
             return e
-    raise ValueError(f"argument 'experiment': unknown experiment {name!r}; known: {', '.join(COMMAND_NAMES)}, all")
+    raise ArgumentError("experiment", f"unknown experiment {name!r}; known: {', '.join(COMMAND_NAMES)}, all")

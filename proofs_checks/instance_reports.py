@@ -14,6 +14,8 @@ argument, which the command line maps to its flag.
 
 from __future__ import annotations
 
+from rsb_theory.errors import ArgumentError
+
 
 def laws_constants(d, laws, max_memory: int | None = None) -> dict:
     """r, L_MH, W, alpha* and values of an instance of any laws (module docstring)."""
@@ -149,9 +151,10 @@ def optimize_laws_report(dr: str, params: dict[str, str], arms, eps: float | Non
         oracle = optimal_mixture_laws(d, laws, method) if max_memory is None else \
             optimal_mixture_laws(d, laws, method, max_memory=max_memory)
     except NotDCPError as exc:
-        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
+        raise ArgumentError(exc.name, f"{exc.message} (--method cvxpy needs a DCP-concave h; use --method auto or "
+                                      f"search)") from None
     except RuntimeError as exc:
-        raise ValueError(f"argument 'method': {method} failed: {exc}") from None
+        raise ArgumentError("method", f"{method} failed: {exc}") from None
     solo = arm_values(d, laws)
     out = {
         "dr": dr, "h": str(d.expr), "params": {k: str(v) for k, v in d.params},
@@ -183,9 +186,10 @@ def optimize_report(dr: str, params: dict[str, str], p, eps: float | None, grid:
     try:
         oracle = optimal_mixture_bernoulli(d, arr, method)
     except NotDCPError as exc:
-        raise ValueError(f"{exc} (--method cvxpy needs a DCP-concave h; use --method auto or search)") from None
+        raise ArgumentError(exc.name, f"{exc.message} (--method cvxpy needs a DCP-concave h; use --method auto or "
+                                      f"search)") from None
     except RuntimeError as exc:  # the solver failed: not a usage error, but say which option led there
-        raise ValueError(f"argument 'method': {method} failed: {exc}") from None
+        raise ArgumentError("method", f"{method} failed: {exc}") from None
     out = {
         "dr": dr, "h": str(d.expr), "params": {k: str(v) for k, v in d.params}, "p": list(p),
         "alpha_star": list(oracle.alpha), "value": oracle.value, "method": oracle.method,

@@ -15,15 +15,12 @@ from typing import Any
 
 from rsb_sim import jsontext
 
-#: Allowed statuses (ARCHITECTURE.md).  ``gap`` is a step of a proof that does not follow from what the proof
-#: has established, with no counterexample in the proof's context (``docs/theory.md``, "The decision rule").
-STATUSES = ("verified", "refuted", "loose", "conditional", "vacuous", "gap", "unchecked")
+# The statuses (ARCHITECTURE.md) and the two axes live in one place, :class:`proofs_checks.statuses.Status`.
+from .statuses import AXES, STATUSES, Status
 #: What a non-verified entry changes (``docs/theory.md``, "What matters"), most important first: the printed
 #: statement is false, its rate is wrong, only a constant is wrong, the proof alone is affected, an evident typo
 #: whose corrected form holds, nothing.
 IMPACTS = ("statement", "rate", "constant", "proof", "typo", "none")
-#: The two verdicts of a lemma, theorem or corollary: its statement and its proof.
-AXES = ("statement", "proof")
 #: Optional keys of an entry, in order, written only when set (``docs/architecture.md``).
 OPTIONAL_KEYS = ("axis", "impact", "loose_in", "uses", "note", "node", "part", "cause", "condition",
                  "condition_at_uses", "certificate")
@@ -146,7 +143,7 @@ class CheckResult:
 
             if self.cause not in CAUSES:
                 raise ValueError(f"cause {self.cause!r} of {self.id!r} is not one of {tuple(CAUSES)}")
-        if self.status in {"refuted", "loose", "conditional", "vacuous", "gap"} and not self.evidence:
+        if Status(self.status).needs_evidence and not self.evidence:
             raise ValueError(f"{self.id!r}: status {self.status} needs evidence")
 
     @property

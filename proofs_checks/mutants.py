@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 import sympy as sp
+from rsb_theory.errors import ArgumentError
 
 #: How much stronger a mutant's value is: exponents + STEP, constants / 2.
 STEP = "1/2"
@@ -34,7 +35,7 @@ def stronger(text: str, sense: str) -> str:
         return f"{term}/2"
     if sense in ("larger", "equal"):
         return f"{term} + {STEP}"
-    raise ValueError(f"argument 'sense': {sense!r} is not larger, smaller or equal")
+    raise ArgumentError("sense", f"{sense!r} is not larger, smaller or equal")
 
 
 def as_text(value) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from numbers import Integral, Real
+from rsb_theory.errors import ArgumentError, ArgumentTypeError
 
 #: Below this magnitude a float is rounding noise (the quantities the checks compare are of order 1 to 1e6, so
 #: their rounding errors are below 1e-12 by orders of magnitude, and every tolerance of a decision is above it).
@@ -50,9 +51,9 @@ def num(x, digits: int = 4, style: str = "g", *, floor: float = 0.0) -> str:
     str
     """
     if style not in ("g", "f"):
-        raise ValueError(f"argument 'style': {style!r} is not 'g' or 'f'")
+        raise ArgumentError("style", f"{style!r} is not 'g' or 'f'")
     if not 0 <= digits <= MAX_DIGITS:
-        raise ValueError(f"argument 'digits': {digits} is not in [0, {MAX_DIGITS}] (more digits print rounding noise)")
+        raise ArgumentError("digits", f"{digits} is not in [0, {MAX_DIGITS}] (more digits print rounding noise)")
     if isinstance(x, bool):
         return str(x)
     if isinstance(x, (Integral, Fraction)):
@@ -62,7 +63,7 @@ def num(x, digits: int = 4, style: str = "g", *, floor: float = 0.0) -> str:
         return exact
     v = float(x) if isinstance(x, Real) or hasattr(x, "__float__") else None
     if v is None:
-        raise TypeError(f"argument 'x': {type(x).__name__} is not a number")
+        raise ArgumentTypeError("x", f"{type(x).__name__} is not a number")
     if math.isnan(v):
         return "nan"
     if math.isinf(v):

@@ -20,6 +20,7 @@ from pathlib import Path
 from rsb_sim.dirlock import LOCK_NAME
 from rsb_sim.files import atomic_write, write_bytes
 from rsb_theory.safe_files import MAX_DATA, open_read, system_dir
+from rsb_theory.errors import ArgumentError
 
 
 #: Names rsb keeps in an output directory that a run locks, lists or writes through: a link or a special
@@ -40,31 +41,31 @@ def check_out(out) -> Path:
         parent) is not writable.
     """
     if out is None or str(out).strip() == "":
-        raise ValueError("argument 'out': an output directory is required")
+        raise ArgumentError("out", "an output directory is required")
     path = Path(out)
     shown = str(path)  # shown by repr(): control characters escaped
     _check_names(path, shown)  # first: a name too long for the system makes every later look-up fail
     top = system_dir(path)
     if top is not None:
-        raise ValueError(f"argument 'out': {shown!r} is a directory of the system ({top}); give a directory of "
+        raise ArgumentError("out", f"{shown!r} is a directory of the system ({top}); give a directory of "
                          f"your own")
     if path.exists() and not path.is_dir():
-        raise ValueError(f"argument 'out': {shown!r} exists and is not a directory")
+        raise ArgumentError("out", f"{shown!r} exists and is not a directory")
     probe = path
     while not probe.exists():
         if os.path.lexists(probe):
-            raise ValueError(f"argument 'out': {str(probe)!r} is a symbolic link to nothing "
+            raise ArgumentError("out", f"{str(probe)!r} is a symbolic link to nothing "
                              f"({os.readlink(probe)!r}); remove it or give another directory")
         if probe.parent == probe:
             break
         probe = probe.parent
     if probe.exists() and not probe.is_dir():
-        raise ValueError(f"argument 'out': {str(probe)!r} is not a directory")
+        raise ArgumentError("out", f"{str(probe)!r} is not a directory")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"argument 'out': {str(probe)!r} is not writable")
+        raise ArgumentError("out", f"{str(probe)!r} is not writable")
     if probe != path and probe.resolve() == Path("/"):
         first = path.absolute().parts[:2]
-        raise ValueError(f"argument 'out': {shown!r} would create {os.path.join(*first)!r} at the top of the file "
+        raise ArgumentError("out", f"{shown!r} would create {os.path.join(*first)!r} at the top of the file "
                          f"system; make its parent yourself if that is meant, or give a directory below one of yours")
     if probe == path:
         for name in OWN_NAMES:
@@ -87,11 +88,11 @@ def _check_names(path: Path, shown: str) -> None:
         name_max, path_max = 255, 4096
     for part in path.parts:
         if len(os.fsencode(part)) > name_max - _NAME_SLACK:
-            raise ValueError(f"argument 'out': the name {part[:40]!r}... is {len(os.fsencode(part))} bytes long; "
+            raise ArgumentError("out", f"the name {part[:40]!r}... is {len(os.fsencode(part))} bytes long; "
                              f"this file system allows {name_max} (rsb needs {_NAME_SLACK} more for its temporary "
                              f"files); use a shorter name")
     if len(os.fsencode(str(path.absolute()))) > path_max - 64:
-        raise ValueError(f"argument 'out': the path is {len(os.fsencode(str(path.absolute())))} bytes long, beyond "
+        raise ArgumentError("out", f"the path is {len(os.fsencode(str(path.absolute())))} bytes long, beyond "
                          f"what this file system allows ({path_max} with rsb's own names below it); use a shorter path")
 
 
@@ -123,7 +124,7 @@ def _check_own(path: Path) -> None:
         what = "not a directory"
     else:
         return
-    raise ValueError(f"argument 'out': {str(path)!r} is {what}, where rsb keeps its "
+    raise ArgumentError("out", f"{str(path)!r} is {what}, where rsb keeps its "
                      f"{'lock' if lock else 'own directory'}; rsb never writes through it: remove it")
 
 

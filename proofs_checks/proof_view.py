@@ -31,6 +31,7 @@ from . import paper_labels, results
 from .ledger import STATUSES, CheckResult
 from .registry import label_of, step_of, step_position
 from .statuses import BROKEN
+from rsb_theory.errors import ArgumentError
 
 #: Where a step that names no label of the paper sits, relative to its result's label.
 UNLABELLED_OFFSET = 0.25
@@ -157,7 +158,7 @@ def _position(ident: str, result: str, order: int, total: int) -> float:
 def build(result: str, results: list[CheckResult]) -> ProofView:
     """The view of ``result`` from the entries ``results`` (any superset of :func:`ids_of`'s)."""
     if not _is_result(result):
-        raise ValueError(f"argument 'proof': {result!r} is not a lemma or theorem of the paper")
+        raise ArgumentError("proof", f"{result!r} is not a lemma or theorem of the paper")
     mine = [r for r in results if _belongs(r.id, result) is not None]
     statement = tuple(r for r in mine if _belongs(r.id, result) == "statement")
     attached = tuple(r for r in mine if _belongs(r.id, result) == "attached")

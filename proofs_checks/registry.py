@@ -33,7 +33,8 @@ from . import certificates, paper_labels, results
 from .claims import Claim
 from .graph import uses_of_entry
 from .ledger import CheckResult, MutantOutcome
-from .statuses import impact
+from .statuses import Status, impact
+from rsb_theory.errors import ArgumentError
 
 
 def check_modules() -> tuple[str, ...]:
@@ -193,16 +194,16 @@ def annotate(claim: Claim, res: CheckResult) -> CheckResult:
     """
     node, part = node_of(claim.id)
     axis = "statement" if node == "statement" else "proof"
-    if res.status == "gap" and node not in ("proof", "sketch"):
+    if "statement" not in Status(res.status).axis and node not in ("proof", "sketch"):
         raise RuntimeError(f"{claim.id!r}: status gap on a {node} (only a proof step or a proof sketch can have a gap)")
     about = claim.about or about_of(claim.id)
     # a check that read the claim with its evident correction itself says so with impact "typo" (refuted entries only:
     # a typo is false as printed); every other impact is derived here
     typo, evidence = res.impact == "typo" and res.status == "refuted", res.evidence
     fixed = claim.corrected()
-    if fixed is not None and res.status in ("refuted", "conditional"):
+    if fixed is not None and Status(res.status).broken:
         status = fixed.run().status
-        typo = status in ("verified", "loose")
+        typo = Status(status).holds
         evidence = evidence.rstrip().rstrip(".") + f". Read with the evident correction ({claim.typo[0]}): {status}."
     note = res.note
     if claim.context is not None:
@@ -257,11 +258,11 @@ def run_all(progress: bool = False, jobs: int = 1, mutants: bool = False) -> lis
 def run_claims(ids: list[str], progress: bool = False, jobs: int = 1, mutants: bool = False) -> list[CheckResult]:
     """Run the claims with the given ids on ``jobs`` processes; results in the given order (see :func:`run_all`)."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"argument 'jobs': need an integer >= 1, got {jobs!r}")
+        raise ArgumentError("jobs", f"need an integer >= 1, got {jobs!r}")
     known = claims()
     unknown = [i for i in ids if i not in known]
     if unknown:
-        raise ValueError(f"argument 'ids': unknown ledger ids {unknown}")
+        raise ArgumentError("ids", f"unknown ledger ids {unknown}")
     units = work_units(ids)
     work = [(unit, bool(mutants)) for unit in units]
     if jobs == 1 or len(work) < 2:

@@ -38,6 +38,7 @@ from rsb_theory.safe_files import own_dir
 
 from .experiments import Experiment, all_experiments, get_experiment
 from .outputs import check_out, csv_text, save_figure, write_text
+from rsb_theory.errors import ArgumentError
 
 #: CSV columns of ``DIR/<name>.csv`` (stable).
 COLUMNS: tuple[str, ...] = (
@@ -59,7 +60,7 @@ def _check_trials(trials) -> int | None:
     if trials is None:
         return None
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
-        raise ValueError(f"argument 'trials': need an integer >= 1, got {trials!r}")
+        raise ArgumentError("trials", f"need an integer >= 1, got {trials!r}")
     return int(trials)
 
 
@@ -241,7 +242,7 @@ def reproduce(name: str, out, trials: int | None = None, seed: int | None = None
         exps = [get_experiment(name)]
     trials = _check_trials(trials)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"argument 'seed': need an integer >= 0, got {seed!r}")
+        raise ArgumentError("seed", f"need an integer >= 0, got {seed!r}")
     from rsb_sim.dirlock import hold
 
     check_out(out)

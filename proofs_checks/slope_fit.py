@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from rsb_theory.errors import ArgumentError
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def fit_slope(Ts, regrets, n_boot: int = 1000, seed: int = 0, log_power: float =
     """
     Ts = [int(t) for t in Ts]
     if len(Ts) != len(regrets):
-        raise ValueError("argument 'regrets': need one array per horizon")
+        raise ArgumentError("regrets", "need one array per horizon")
     means = np.array([float(np.mean(r)) for r in regrets])
     keep = [i for i, m in enumerate(means) if m > 0 and math.isfinite(m)]
     excluded = tuple(Ts[i] for i in range(len(Ts)) if i not in keep)

@@ -43,6 +43,7 @@ from rsb_theory import expressions
 
 from rsb_sim import options as sim_options
 from .eps_rules import EPS_RULES, check_eps_rule
+from rsb_theory.errors import ArgumentError
 
 #: Default horizons: 1000 * 2^k, k = 0..6 (a few minutes on 2 cores with 100 trials).
 DEFAULT_TS: tuple[int, ...] = tuple(1000 * 2**k for k in range(7))
@@ -114,24 +115,24 @@ class SlopeRequest:
 
     def __post_init__(self) -> None:
         if self.algo not in sim_options.ALGORITHMS:
-            raise ValueError(f"argument 'algo': unknown algorithm {self.algo!r}; "
+            raise ArgumentError("algo", f"unknown algorithm {self.algo!r}; "
                              f"known: {', '.join(sim_options.ALGORITHMS)}")
         Ts = tuple(int(t) for t in self.Ts)
         if len(set(Ts)) < 2 or any(t < 2 for t in Ts) or list(Ts) != sorted(set(Ts)):
-            raise ValueError(f"argument 'Ts': need at least two distinct increasing horizons >= 2, got {self.Ts!r}")
+            raise ArgumentError("Ts", f"need at least two distinct increasing horizons >= 2, got {self.Ts!r}")
         object.__setattr__(self, "Ts", Ts)
         if not isinstance(self.trials, int) or self.trials < 2:
-            raise ValueError(f"argument 'trials': need an integer >= 2 (the bootstrap resamples trials), "
+            raise ArgumentError("trials", "need an integer >= 2 (the bootstrap resamples trials), "
                              f"got {self.trials!r}")
         if not isinstance(self.n_boot, int) or self.n_boot < 10:
-            raise ValueError(f"argument 'n_boot': need an integer >= 10, got {self.n_boot!r}")
+            raise ArgumentError("n_boot", f"need an integer >= 10, got {self.n_boot!r}")
         if not (isinstance(self.tol, (int, float)) and math.isfinite(self.tol) and self.tol >= 0):
-            raise ValueError(f"argument 'tol': need a finite number >= 0, got {self.tol!r}")
+            raise ArgumentError("tol", f"need a finite number >= 0, got {self.tol!r}")
         object.__setattr__(self, "p", tuple(float(x) for x in self.p))
         object.__setattr__(self, "params", tuple(sorted((str(k), str(v)) for k, v in dict(self.params).items())))
         given = [n for n in ("eps", "rho", "radius_scale", "explore", "quantize") if getattr(self, n) is not None]
         if self.quantize is not None and self.arms is None:
-            raise ValueError("argument 'quantize': applies to --arms only (Bernoulli arms are exact)")
+            raise ArgumentError("quantize", "applies to --arms only (Bernoulli arms are exact)")
         sim_options.check_applies(self.algo, given)
         K = self.K
         if self.eps is not None:

@@ -11,11 +11,65 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
+from enum import StrEnum
+from rsb_theory.errors import ArgumentError
 
-#: How bad a status is when several cases are combined (:func:`worst`); ``unchecked`` (no information) is below all.
-SEVERITY = {"unchecked": -1, "verified": 0, "loose": 1, "gap": 2, "vacuous": 3, "conditional": 4, "refuted": 5}
+#: The two axes of the ledger: a claim of a result's statement, a step of its proof.
+AXES = ("statement", "proof")
+
+
+class Status(StrEnum):
+    """The one vocabulary of verdicts (``docs/theory.md``, "The decision rule"), in the ledger's order.
+
+    A ``str`` (``Status.GAP == "gap"``, ``str(Status.GAP) == "gap"``), so JSON, stored ledgers and comparisons with
+    text keep working.  Each carries:
+
+    Attributes
+    ----------
+    severity : int
+        How bad it is when several cases are combined (:func:`worst`); ``unchecked`` (no information) is below all.
+    axis : tuple of str
+        The axes (:data:`AXES`) it can stand on: ``gap`` (a step that does not follow) only on ``proof``.
+    holds : bool
+        The printed claim holds (``verified``, ``loose``).
+    broken : bool
+        It does not hold as printed in its context (``refuted``, ``conditional``): the per-proof view's "broken".
+    """
+
+    VERIFIED = ("verified", 0, AXES, True, False)
+    REFUTED = ("refuted", 5, AXES, False, True)
+    LOOSE = ("loose", 1, AXES, True, False)
+    CONDITIONAL = ("conditional", 4, AXES, False, True)
+    VACUOUS = ("vacuous", 3, AXES, False, False)
+    GAP = ("gap", 2, ("proof",), False, False)
+    UNCHECKED = ("unchecked", -1, AXES, False, False)
+
+    def __new__(cls, value: str, severity: int, axis: tuple[str, ...], holds: bool, broken: bool):
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.severity = severity
+        member.axis = axis
+        member.holds = holds
+        member.broken = broken
+        return member
+
+    @property
+    def fails(self) -> bool:
+        """Checked and the printed claim does not hold (``refuted``, ``conditional``, ``vacuous``, ``gap``)."""
+        return not self.holds and self is not Status.UNCHECKED
+
+    @property
+    def needs_evidence(self) -> bool:
+        """Every verdict but ``verified`` (and ``unchecked``, which has none) says why in its evidence."""
+        return self.fails or self is Status.LOOSE
+
+
+#: The statuses as text, in the ledger's order.
+STATUSES = tuple(s.value for s in Status)
+#: How bad a status is (:attr:`Status.severity`), by its text.
+SEVERITY = {s.value: s.severity for s in Status}
 #: Statuses of a step that does not hold as printed in its proof's context (the per-proof view's "broken").
-BROKEN = ("refuted", "conditional")
+BROKEN = tuple(s.value for s in Status if s.broken)
 #: What a ``loose`` verdict's better value is better in (the entry's ``loose_in``).
 LOOSE_IN = ("exponent", "constant", "bound")
 #: What a claim's printed value is (:attr:`proofs_checks.claims.Claim.about`): a rate or an exponent that sets one,
@@ -69,21 +123,21 @@ def decide(*, holds: bool, repair: str | None = None, vacuous: bool = False, sha
 
     Returns
     -------
-    str
-        One of ``verified, loose, gap, vacuous, conditional, refuted``.
+    Status
+        One of ``verified, loose, gap, vacuous, conditional, refuted`` (a ``str``).
     """
     if vacuous:
-        return "vacuous"
+        return Status.VACUOUS
     if not holds:
         if repair and repair_at_uses:
             found = _REPAIRS.get()
             if found is not None:
                 found.append(repair)
-            return "conditional"
-        return "vacuous" if untestable else "refuted"
+            return Status.CONDITIONAL
+        return Status.VACUOUS if untestable else Status.REFUTED
     if not follows:
-        return "gap"
-    return "loose" if sharper else "verified"
+        return Status.GAP
+    return Status.LOOSE if sharper else Status.VERIFIED
 
 
 def impact(*, axis: str, status: str, about: str, typo: bool = False, node: str | None = None,
@@ -103,26 +157,27 @@ def impact(*, axis: str, status: str, about: str, typo: bool = False, node: str 
     * a vacuous entry: ``statement`` (it says nothing where the paper applies it).
     """
     if about not in ABOUT:
-        raise ValueError(f"argument 'about': {about!r} is not one of {ABOUT}")
+        raise ArgumentError("about", f"{about!r} is not one of {ABOUT}")
     if node is not None and node not in NODES:
-        raise ValueError(f"argument 'node': {node!r} is not one of {NODES}")
-    if status in ("verified", "loose", "unchecked"):
+        raise ArgumentError("node", f"{node!r} is not one of {NODES}")
+    status = Status(status)
+    if status.holds or status is Status.UNCHECKED:
         return "none"
-    if status == "conditional" and condition_at_uses:
+    if status is Status.CONDITIONAL and condition_at_uses:
         return "none"
-    if typo and status in ("refuted", "conditional"):
+    if typo and status.broken:
         return "typo"
     kind = node if node is not None else ("proof" if axis == "proof" else "statement")
     by_about = {"rate": "rate", "exponent": "rate", "constant": "constant"}
-    if kind == "proof" or status == "gap":
+    if kind == "proof" or status is Status.GAP:
         return "proof"
     if kind == "sketch":
         return "rate" if by_about.get(about) == "rate" else "proof"
-    if status == "vacuous":
+    if status is Status.VACUOUS:
         return "statement"
     return by_about.get(about, "statement")
 
 
 def worst(*statuses: str) -> str:
-    """The worst of several statuses (:data:`SEVERITY`); ``verified`` for none."""
-    return max(statuses, key=SEVERITY.__getitem__, default="verified")
+    """The worst of several statuses (:attr:`Status.severity`); ``verified`` for none."""
+    return max(statuses, key=SEVERITY.__getitem__, default=Status.VERIFIED)

@@ -67,7 +67,8 @@ from functools import lru_cache
 
 import sympy as sp
 
-from .statuses import ABOUT, BROKEN, LOOSE_IN, SEVERITY, decide, impact, worst  # noqa: F401 (the rule's one place)
+from .statuses import ABOUT, BROKEN, LOOSE_IN, SEVERITY, STATUSES, Status, decide, impact, worst  # noqa: F401 (the rule's one place)
+from rsb_theory.errors import ArgumentError, ArgumentTypeError
 
 #: What "a stronger printed value" means: larger exponents, smaller constants, or equality only.
 SENSES = ("larger", "smaller", "equal")
@@ -82,7 +83,8 @@ def _exact(x) -> bool:
 def _difference(printed, derived) -> float | sp.Expr:
     """printed - derived: exact when both are exact numbers, a float otherwise (0.0 within :data:`REL_TOL`)."""
     if isinstance(printed, str) or isinstance(derived, str):
-        raise TypeError("compare: values must be numbers or SymPy expressions, not text (parse printed text first)")
+        raise ArgumentTypeError("printed" if isinstance(printed, str) else "derived",
+                                "compare: values must be numbers or SymPy expressions, not text (parse printed text first)")
     p, d = sp.sympify(printed), sp.sympify(derived)
     if _exact(p) and _exact(d):
         return sp.nsimplify(sp.simplify(p - d))
@@ -107,7 +109,7 @@ def compare(printed, derived, sense: str, comparable: bool = True) -> str:
         ``verified``, ``loose`` or ``refuted`` (by :func:`decide`).
     """
     if sense not in SENSES:
-        raise ValueError(f"argument 'sense': {sense!r} is not one of {SENSES}")
+        raise ArgumentError("sense", f"{sense!r} is not one of {SENSES}")
     if not comparable:
         return decide(holds=False)
     diff = _difference(printed, derived)
@@ -174,7 +176,7 @@ def compare_on(printed: sp.Expr, derived: sp.Expr, x: sp.Symbol, domain: sp.Set,
     RangeVerdict
     """
     if sense not in ("larger", "smaller"):
-        raise ValueError(f"argument 'sense': {sense!r} is not 'larger' or 'smaller'")
+        raise ArgumentError("sense", f"{sense!r} is not 'larger' or 'smaller'")
     if not comparable:
         return on_range(sp.EmptySet, domain, x)
     gap = (derived - printed) if sense == "larger" else (printed - derived)
@@ -221,7 +223,7 @@ def _pieces(rates: tuple[Rate, ...], domain: sp.Set) -> list[tuple[Rate, sp.Set]
     out = [(r, sp.Intersection(r.where, domain)) for r in rates]
     covered = sp.Union(*[s for _r, s in out]) if out else sp.EmptySet
     if sp.Complement(domain, covered) != sp.EmptySet:
-        raise ValueError(f"argument 'rates': the pieces do not cover {fmt_set(domain)}")
+        raise ArgumentError("rates", f"the pieces do not cover {fmt_set(domain)}")
     return [(r, s) for r, s in out if s != sp.EmptySet]
 
 

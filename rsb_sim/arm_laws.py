@@ -39,6 +39,7 @@ import numpy as np
 from rsb_theory.distortions import Distortion
 
 from .instances import BernoulliInstance, Optimum
+from rsb_theory.errors import ArgumentError
 
 __all__ = ["LawInstance", "MAX_EXACT_LEVELS", "law_instance", "run_policy", "QuantizeError"]
 
@@ -56,7 +57,7 @@ def _quantized(algo) -> bool:
     return "quantize" in get(algo).reads
 
 
-class QuantizeError(ValueError):
+class QuantizeError(ArgumentError):
     """A UCB-type run on continuous arms that the exact route cannot afford: the message names ``quantize``."""
 
 
@@ -214,10 +215,10 @@ def law_instance(laws, algo: str = "uniform", T: int | None = None, quantize: in
 
     laws = tuple(laws)
     if len(laws) < 2:
-        raise ValueError(f"argument 'arms': need K >= 2 arms, got {len(laws)}")
+        raise ArgumentError("arms", f"need K >= 2 arms, got {len(laws)}")
     if quantize is not None and (isinstance(quantize, bool) or not isinstance(quantize, (int, np.integer))
                                  or quantize < 1):
-        raise QuantizeError(f"argument 'quantize': need an integer number of levels >= 1, got {quantize!r}")
+        raise QuantizeError("quantize", f"need an integer number of levels >= 1, got {quantize!r}")
     if all(law.kind == "bernoulli" for law in laws) and quantize is None:
         return BernoulliInstance(tuple(float(law.p) for law in laws))
     ucb = _quantized(algo)
@@ -227,14 +228,14 @@ def law_instance(laws, algo: str = "uniform", T: int | None = None, quantize: in
         xs, _ = union_support(laws)
         if ucb and xs.size > MAX_EXACT_LEVELS:
             raise QuantizeError(
-                f"argument 'quantize': the arms have {xs.size} distinct reward values together; {algo} evaluates "
+                "quantize", f"the arms have {xs.size} distinct reward values together; {algo} evaluates "
                 f"its estimate on every one at every step, more than the exact route's budget of "
                 f"{MAX_EXACT_LEVELS} levels: give --quantize M to round rewards to M levels (the W1 error bound "
                 f"is reported)")
         return LawInstance(laws, "union", tuple(float(v) for v in xs))
     if ucb and T is not None and len(laws) * T > MAX_EXACT_LEVELS:
         raise QuantizeError(
-            f"argument 'quantize': continuous arms give up to K*T = {len(laws) * T} distinct rewards per trial; "
+            "quantize", f"continuous arms give up to K*T = {len(laws) * T} distinct rewards per trial; "
             f"{algo}'s exact estimate (the sorted merge of the arms' samples) is affordable up to "
             f"{MAX_EXACT_LEVELS} (a work budget): give --quantize M to round rewards to M levels (the W1 error "
             f"bound (hi-lo)/2M and the value bound L b^(1-q) ((hi-lo)/2M)^q are reported)")

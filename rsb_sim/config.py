@@ -28,6 +28,7 @@ import numpy as np
 from rsb_theory import expressions
 
 from .options import ALGORITHMS, EXPERIMENTS_EPS
+from rsb_theory.errors import ArgumentError
 
 __all__ = ["ALGORITHMS", "EXPERIMENTS_EPS", "SimConfig", "available_cpus", "ucb_explore_per_arm", "etc_explore_per_arm"]
 
@@ -108,45 +109,45 @@ class SimConfig:
 
     def __post_init__(self) -> None:
         if not _is_int(self.T) or self.T < 1:
-            raise ValueError(f"argument 'T': need a positive integer horizon, got {self.T!r}")
+            raise ArgumentError("T", f"need a positive integer horizon, got {self.T!r}")
         if not _is_int(self.trials) or self.trials < 1:
-            raise ValueError(f"argument 'trials': need an integer >= 1, got {self.trials!r}")
+            raise ArgumentError("trials", f"need an integer >= 1, got {self.trials!r}")
         if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
-            raise ValueError(f"argument 'seed': need a non-negative integer or None, got {self.seed!r}")
+            raise ArgumentError("seed", f"need a non-negative integer or None, got {self.seed!r}")
         if self.eps is not None:
             if isinstance(self.eps, bool) or not isinstance(self.eps, (int, float)) or not math.isfinite(self.eps) \
                     or not 0 < self.eps <= 1:
-                raise ValueError(f"argument 'eps': need 0 < eps <= 1, got {self.eps!r}")
+                raise ArgumentError("eps", f"need 0 < eps <= 1, got {self.eps!r}")
         if isinstance(self.rho, bool) or not isinstance(self.rho, (int, float)) or not 0 < self.rho < 1:
-            raise ValueError(f"argument 'rho': need 0 < rho < 1, got {self.rho!r}")
+            raise ArgumentError("rho", f"need 0 < rho < 1, got {self.rho!r}")
         if isinstance(self.radius_scale, bool) or not isinstance(self.radius_scale, (int, float)) \
                 or not math.isfinite(self.radius_scale) or self.radius_scale < 0:
-            raise ValueError(f"argument 'radius_scale': need a finite number >= 0, got {self.radius_scale!r}")
+            raise ArgumentError("radius_scale", f"need a finite number >= 0, got {self.radius_scale!r}")
         if self.explore is not None and (not _is_int(self.explore) or self.explore < 1):
-            raise ValueError(f"argument 'explore': need an integer >= 1, got {self.explore!r}")
+            raise ArgumentError("explore", f"need an integer >= 1, got {self.explore!r}")
         if self.record_actions and self.T * self.trials > 50_000_000:
-            raise ValueError("argument 'record_actions': trials * T too large to record actions")
+            raise ArgumentError("record_actions", "trials * T too large to record actions")
         if not _is_int(self.block) or self.block < 1:
-            raise ValueError(f"argument 'block': need an integer >= 1, got {self.block!r}")
+            raise ArgumentError("block", f"need an integer >= 1, got {self.block!r}")
         if not _is_int(self.first_trial) or self.first_trial < 0:
-            raise ValueError(f"argument 'first_trial': need an integer >= 0, got {self.first_trial!r}")
+            raise ArgumentError("first_trial", f"need an integer >= 0, got {self.first_trial!r}")
         if self.threads is not None and (not _is_int(self.threads) or self.threads < 1):
-            raise ValueError(f"argument 'threads': need an integer >= 1 or None, got {self.threads!r}")
+            raise ArgumentError("threads", f"need an integer >= 1 or None, got {self.threads!r}")
         if isinstance(self.stream, list):  # a config read back from JSON
             object.__setattr__(self, "stream", tuple(self.stream))
         if not isinstance(self.stream, tuple) or not all(_is_int(x) and x >= 0 for x in self.stream):
-            raise ValueError(f"argument 'stream': need a tuple of integers >= 0, got {self.stream!r}")
+            raise ArgumentError("stream", f"need a tuple of integers >= 0, got {self.stream!r}")
         if not isinstance(self.compiled, (bool, np.bool_)):
-            raise ValueError(f"argument 'compiled': need True or False, got {self.compiled!r}")
+            raise ArgumentError("compiled", f"need True or False, got {self.compiled!r}")
         if self.enum_budget is not None and (not _is_int(self.enum_budget) or self.enum_budget < 0):
-            raise ValueError(f"argument 'enum_budget': need an integer >= 0 or None, got {self.enum_budget!r}")
+            raise ArgumentError("enum_budget", f"need an integer >= 0 or None, got {self.enum_budget!r}")
         if self.quantize is not None and (not _is_int(self.quantize) or self.quantize < 1):
-            raise ValueError(f"argument 'quantize': need an integer >= 1 or None, got {self.quantize!r}")
+            raise ArgumentError("quantize", f"need an integer >= 1 or None, got {self.quantize!r}")
 
     def check_K(self, K: int) -> None:
         """ValueError naming ``T`` if the horizon is shorter than the number of arms."""
         if self.T < K:
-            raise ValueError(f"argument 'T': the horizon T = {self.T} is smaller than the number of arms K = {K}")
+            raise ArgumentError("T", f"the horizon T = {self.T} is smaller than the number of arms K = {K}")
 
     def threads_for(self) -> int:
         """``threads``, or the CPUs available to this process when it is None."""
@@ -158,7 +159,7 @@ class SimConfig:
             return float(self.eps)
         e = expressions.evaluate(EXPERIMENTS_EPS, "eps", {"K": K, "T": self.T}) if self.T > 1 else 1.0
         if not 0 < e <= 1:
-            raise ValueError(f"argument 'eps': the default sqrt(K log T / T) = {e:.4g} is not in (0, 1]; give --eps")
+            raise ArgumentError("eps", f"the default sqrt(K log T / T) = {e:.4g} is not in (0, 1]; give --eps")
         return e
 
     def to_dict(self) -> dict:

@@ -35,6 +35,7 @@ from rsb_theory.safe_files import MAX_LOCK, UnsafeFile, held, open_lock, printab
 
 from . import jsontext
 from .files import WriteError
+from rsb_theory.errors import ArgumentError
 
 #: Name of the lock file in the directory it guards.
 LOCK_NAME = ".rsb.lock"
@@ -164,7 +165,7 @@ def hold(directory, wait: float = 0.0, on_wait=None):
         ``wait`` negative or not a number (names ``wait``).
     """
     if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not wait >= 0:
-        raise ValueError(f"argument 'wait': need a number of seconds >= 0, got {wait!r}")
+        raise ArgumentError("wait", f"need a number of seconds >= 0, got {wait!r}")
     directory = Path(directory)
     top = system_dir(directory)
     if top is not None:

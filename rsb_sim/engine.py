@@ -24,6 +24,7 @@ from .policies.catalog import get as get_policy
 from .rewards import RewardTable
 from .setup import Setup, prepare
 from .trajectory import CI_LEVEL, check_record, counts_at, mean_ci, regrets_at, run_recorded, trajectory_points
+from rsb_theory.errors import ArgumentError
 
 
 @dataclass(frozen=True)
@@ -220,13 +221,13 @@ def run(config: SimConfig, instance, distortion: Distortion, algo: str, progress
         Invalid combination (message names the argument).
     """
     if not isinstance(config, SimConfig):
-        raise ValueError(f"argument 'config': expected a rsb_sim.config.SimConfig, got {type(config).__name__}")
+        raise ArgumentError("config", f"expected a rsb_sim.config.SimConfig, got {type(config).__name__}")
     if not all(hasattr(instance, a) for a in ("K", "kind", "optimal", "value")):
-        raise ValueError(f"argument 'instance': expected an instance (rsb_sim.instances.BernoulliInstance(p), "
+        raise ArgumentError("instance", "expected an instance (rsb_sim.instances.BernoulliInstance(p), "
                          f"FiniteSupportInstance, or rsb_sim.arm_laws.law_instance(...)), got "
                          f"{type(instance).__name__} {str(instance)[:60]}")
     if not isinstance(distortion, Distortion):
-        raise ValueError(f"argument 'dr': expected a Distortion, got {distortion!r}")
+        raise ArgumentError("dr", f"expected a Distortion, got {distortion!r}")
     chosen = get_policy(algo)  # ValueError naming algo for an unknown name or a policy without one
     start = time.perf_counter()
     steps = None if record is None else check_record(record, config.T)

@@ -24,6 +24,7 @@ import numpy as np
 from rsb_theory.distortions import Distortion
 from rsb_theory.laws.spec import MAX_REWARD, reward_too_large
 from rsb_theory.riskmetric import finite_support, mixture_value
+from rsb_theory.errors import ArgumentError
 
 
 @dataclass(frozen=True)
@@ -54,20 +55,20 @@ def _as_float_array(x, name: str, ndim: int) -> np.ndarray:
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"argument '{name}': expected numbers, got {x!r}") from None
+        raise ArgumentError(name, f"expected numbers, got {x!r}") from None
     if arr.ndim != ndim:
-        raise ValueError(f"argument '{name}': expected a {ndim}-d array, got shape {arr.shape}")
+        raise ArgumentError(name, f"expected a {ndim}-d array, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"argument '{name}': entries must be finite")
+        raise ArgumentError(name, "entries must be finite")
     return arr
 
 
 def _check_alpha(alpha, K: int) -> np.ndarray:
     a = np.asarray(alpha, dtype=float)
     if a.shape[-1:] != (K,):
-        raise ValueError(f"argument 'alpha': expected shape (..., {K}), got {a.shape}")
+        raise ArgumentError("alpha", f"expected shape (..., {K}), got {a.shape}")
     if np.any(~np.isfinite(a)) or np.any(a < -1e-12) or np.any(np.abs(a.sum(axis=-1) - 1) > 1e-9):
-        raise ValueError("argument 'alpha': rows must be non-negative and sum to 1")
+        raise ArgumentError("alpha", "rows must be non-negative and sum to 1")
     return a
 
 
@@ -85,9 +86,9 @@ class BernoulliInstance:
     def __post_init__(self) -> None:
         arr = _as_float_array(self.p, "p", 1)
         if arr.size < 2:
-            raise ValueError(f"argument 'p': need K >= 2 arms, got {arr.size}")
+            raise ArgumentError("p", f"need K >= 2 arms, got {arr.size}")
         if np.any(arr < 0) or np.any(arr > 1):
-            raise ValueError(f"argument 'p': Bernoulli means must lie in [0, 1], got {arr.tolist()}")
+            raise ArgumentError("p", f"Bernoulli means must lie in [0, 1], got {arr.tolist()}")
         object.__setattr__(self, "p", tuple(float(v) for v in arr))
 
     @property
@@ -171,25 +172,25 @@ class FiniteSupportInstance:
     def __post_init__(self) -> None:
         xs = _as_float_array(self.support, "support", 1)
         if xs.size < 2:
-            raise ValueError(f"argument 'support': need at least two support points, got {xs.size}")
+            raise ArgumentError("support", f"need at least two support points, got {xs.size}")
         if np.any(np.diff(xs) <= 0):
-            raise ValueError("argument 'support': points must be strictly increasing")
+            raise ArgumentError("support", "points must be strictly increasing")
         if xs[0] < 0:
-            raise ValueError(f"argument 'support': points must lie in [0, b], got {xs[0]}")
+            raise ArgumentError("support", f"points must lie in [0, b], got {xs[0]}")
         if xs[-1] > MAX_REWARD:
-            raise ValueError(f"argument 'support': the point {reward_too_large(float(xs[-1]))}")
+            raise ArgumentError("support", f"the point {reward_too_large(float(xs[-1]))}")
         ps = _as_float_array(self.probs, "probs", 2)
         if ps.shape[1] != xs.size:
-            raise ValueError(f"argument 'probs': expected shape (K, {xs.size}), got {ps.shape}")
+            raise ArgumentError("probs", f"expected shape (K, {xs.size}), got {ps.shape}")
         if ps.shape[0] < 2:
-            raise ValueError(f"argument 'probs': need K >= 2 arms, got {ps.shape[0]}")
+            raise ArgumentError("probs", f"need K >= 2 arms, got {ps.shape[0]}")
         for i, row in enumerate(ps, start=1):  # arms are numbered 1..K, as in the paper
             bad = row[(row < 0) | (row > 1)]
             if bad.size:
-                raise ValueError(f"argument 'probs': row {i} (arm {i}) has the entry {bad[0]:g} outside [0, 1]")
+                raise ArgumentError("probs", f"row {i} (arm {i}) has the entry {bad[0]:g} outside [0, 1]")
             total = float(row.sum())
             if abs(total - 1) > PROB_TOL:
-                raise ValueError(f"argument 'probs': row {i} (arm {i}) sums to {total:.12g}, not 1 "
+                raise ArgumentError("probs", f"row {i} (arm {i}) sums to {total:.12g}, not 1 "
                                  f"(tolerance {PROB_TOL:g})")
         object.__setattr__(self, "support", tuple(float(v) for v in xs))
         object.__setattr__(self, "probs", tuple(tuple(float(v) for v in row) for row in ps))
@@ -251,8 +252,8 @@ def make_instance(p=None, support=None, probs=None) -> Instance:
     """A :class:`BernoulliInstance` from ``p`` or a :class:`FiniteSupportInstance` from ``support``/``probs``."""
     if p is not None:
         if support is not None or probs is not None:
-            raise ValueError("argument 'p': give either p or support/probs, not both")
+            raise ArgumentError("p", "give either p or support/probs, not both")
         return BernoulliInstance(tuple(np.atleast_1d(np.asarray(p, dtype=float)).tolist()))
     if support is None or probs is None:
-        raise ValueError("argument 'p': give p (Bernoulli) or both support and probs")
+        raise ArgumentError("p", "give p (Bernoulli) or both support and probs")
     return FiniteSupportInstance(tuple(support), tuple(tuple(r) for r in probs))

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .policies import catalog
+from rsb_theory.errors import ArgumentError
 
 #: The algorithms of the paper's experiments (``sec: experiments``): the three mixture algorithms and uniform sampling.
 PAPER_ALGORITHMS: tuple[str, ...] = catalog.names("paper")
@@ -103,9 +104,9 @@ def check_applies(algo: str, given: Iterable[str], *, bound: bool = False) -> No
     policy = catalog.get(algo)
     algo = policy.name
     if name in policy.reads:  # rho beside explore
-        raise ValueError(f"argument '{name}': has no effect when an exploration count is given ({algo} then "
+        raise ArgumentError(name, f"has no effect when an exploration count is given ({algo} then "
                          f"explores that many pulls per arm instead of ceil(rho T eps / 4)); leave one of them out")
-    raise ValueError(f"argument '{name}': {algo} does not use {ROLE.get(name, name)}; leave it out")
+    raise ArgumentError(name, f"{algo} does not use {ROLE.get(name, name)}; leave it out")
 
 
 def check_distortion(algo, family: str) -> None:
@@ -114,4 +115,4 @@ def check_distortion(algo, family: str) -> None:
     the policy's own :meth:`~rsb_sim.policies.base.Policy.refusal`."""
     reason = catalog.get(algo).refusal(family)
     if reason is not None:
-        raise ValueError(reason)
+        raise ArgumentError("algo", reason)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from rsb_theory.errors import ArgumentError
 
 #: Default number of uniforms drawn per (trial, arm) refill.
 DEFAULT_BLOCK = 2048
@@ -48,7 +49,7 @@ def auto_block(T: int, trials: int, K: int, budget: int = BUFFER_BYTES) -> int:
 def root_entropy(seed) -> int:
     """The entropy of the root SeedSequence for ``seed`` (``None``: fresh OS entropy)."""
     if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"argument 'seed': expected a non-negative integer or None, got {seed!r}")
+        raise ArgumentError("seed", f"expected a non-negative integer or None, got {seed!r}")
     return int(np.random.SeedSequence(None if seed is None else int(seed)).entropy)
 
 
@@ -80,7 +81,7 @@ class RewardTable:
     def __post_init__(self) -> None:
         if not isinstance(self.stream, tuple) or any(
                 isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0 for x in self.stream):
-            raise ValueError(f"argument 'stream': expected a tuple of non-negative integers, got {self.stream!r}")
+            raise ArgumentError("stream", f"expected a tuple of non-negative integers, got {self.stream!r}")
 
     @classmethod
     def from_seed(cls, seed, trials: int, instance, first: int = 0, stream: tuple[int, ...] = ()) -> "RewardTable":
@@ -133,7 +134,7 @@ class VectorRewards:
 
     def __init__(self, table: RewardTable, block: int = DEFAULT_BLOCK) -> None:
         if block < 1:
-            raise ValueError(f"argument 'block': need block >= 1, got {block}")
+            raise ArgumentError("block", f"need block >= 1, got {block}")
         self.table = table
         inst = table.instance
         self.B, self.K, self.block = table.trials, inst.K, int(block)
@@ -161,7 +162,7 @@ class VectorRewards:
         """
         flat = np.atleast_1d(np.asarray(flat, dtype=np.int64))
         if np.any(self._pos[flat] < self._fill[flat]):
-            raise ValueError("argument 'flat': a stream still has unread rewards")
+            raise ArgumentError("flat", "a stream still has unread rewards")
         self.refills += 1
         self._refill(flat)
 

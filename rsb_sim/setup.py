@@ -27,6 +27,7 @@ from .config import (
 )
 from .rewards import DEFAULT_BLOCK, auto_block
 from .rules import confidence_radius
+from rsb_theory.errors import ArgumentError
 
 
 @dataclass(frozen=True)
@@ -190,9 +191,9 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo) -> Setup:
     eps = cfg.eps_for(K) if "eps" in policy.reads else _recorded_eps(cfg, K)
     refusal = policy.refusal(d.key)
     if refusal is not None:
-        raise ValueError(refusal)
+        raise ArgumentError("algo", refusal)
     if policy.arms is not None and instance.kind not in policy.arms:
-        raise ValueError(policy.arms_refusal)
+        raise ArgumentError("algo", policy.arms_refusal)
     return replace(policy.prepare(cfg, instance, d, eps), policy=policy)
 
 
@@ -217,7 +218,7 @@ def _holder_of(d: Distortion, instance, name: str, need_finite: bool) -> tuple[f
     hr = prof.holder()
     q, L = float(hr.q), float(hr.L_H)
     if need_finite and not (hr.attained and math.isfinite(L)):
-        raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+        raise ArgumentError("dr", f"h has no finite Hölder constant at exponent q = {hr.q}; "
                          f"{name} needs one")
     L_bonus = prof.w1_constant(instance.width) if instance.kind != "bernoulli" else L
     u_star = float(prof.maximisers()[0])
@@ -316,7 +317,7 @@ def w1_bonus_constants(cfg: SimConfig, instance, d: Distortion, name: str) -> di
     hr = prof.holder()
     q, L = float(hr.q), float(hr.L_H)
     if not (hr.attained and math.isfinite(L)):
-        raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+        raise ArgumentError("dr", f"h has no finite Hölder constant at exponent q = {hr.q}; "
                          f"{name} needs one for its bonus L_H r^q")
     radius_c = cfg.radius_scale * radius_constant(cfg.T) if cfg.T > 1 else 0.0
     return {"q": q, "L": L, "L_bonus": prof.w1_constant(instance.width), "radius_c": radius_c}

@@ -31,6 +31,7 @@ from rsb_theory.safe_files import MAX_ARRAYS, MAX_SUMMARY, UnsafeFile, lexists, 
 
 from . import jsontext
 from .files import CorruptFile, move_aside, write_bytes
+from rsb_theory.errors import ArgumentError
 
 #: Version of the stored layout (``summary["store"]["format"]``).
 FORMAT = 1
@@ -94,7 +95,7 @@ def check_file_digests(spec: dict) -> None:
     now = file_digests(spec["arms"])
     for path, digest in spec["arm_files"].items():
         if now.get(path) != digest:
-            raise ValueError(f"argument 'arms': {path!r} has changed since the sweep read it (SHA-256 "
+            raise ArgumentError("arms", f"{path!r} has changed since the sweep read it (SHA-256 "
                              f"{str(now.get(path))[:12]}..., expected {digest[:12]}...); run the sweep again")
 
 

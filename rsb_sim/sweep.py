@@ -62,6 +62,7 @@ from .files import remove_empty_dir, remove_temporaries, remove_tree
 from .interrupt import deferred, kept
 from .trajectory import mean_ci, trajectory_points
 from .workers import WorkerLost, worker_pool
+from rsb_theory.errors import ArgumentError
 
 EXECUTORS = ("local", "processes", "dask")
 
@@ -228,13 +229,13 @@ def _cost(c: Chunk) -> int:
 
 def _check(executor: str, jobs, chunk, wait) -> None:
     if executor not in EXECUTORS:
-        raise ValueError(f"argument 'executor': expected one of {', '.join(EXECUTORS)}, got {executor!r}")
+        raise ArgumentError("executor", f"expected one of {', '.join(EXECUTORS)}, got {executor!r}")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"argument 'jobs': need an integer >= 1, got {jobs!r}")
+        raise ArgumentError("jobs", f"need an integer >= 1, got {jobs!r}")
     if not isinstance(chunk, int) or isinstance(chunk, bool) or chunk < 1:
-        raise ValueError(f"argument 'chunk': need an integer >= 1, got {chunk!r}")
+        raise ArgumentError("chunk", f"need an integer >= 1, got {chunk!r}")
     if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not wait >= 0:
-        raise ValueError(f"argument 'wait': need a number of seconds >= 0, got {wait!r}")
+        raise ArgumentError("wait", f"need a number of seconds >= 0, got {wait!r}")
 
 
 #: Stored files of a result (what :func:`rsb_sim.files.remove_temporaries` may clear).
@@ -432,24 +433,24 @@ def _probe(address: str, timeout: float = 5.0) -> None:
     except ValueError:
         host = port = None
     if not host or port is None:
-        raise ValueError(f"argument 'scheduler': expected tcp://HOST:PORT, got {address!r}")
+        raise ArgumentError("scheduler", f"expected tcp://HOST:PORT, got {address!r}")
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as exc:
-        raise ValueError(f"argument 'scheduler': cannot reach the Dask scheduler at {address!r} ({exc})") from None
+        raise ArgumentError("scheduler", f"cannot reach the Dask scheduler at {address!r} ({exc})") from None
 
 
 def _dask(todo: list[Chunk], stored, bar, client, scheduler: str | None) -> None:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:  # the optional extra rsb[dask]
-        raise ValueError("argument 'executor': dask is not installed (pip install \"rsb[dask]\")") from None
+        raise ArgumentError("executor", "dask is not installed (pip install \"rsb[dask]\")") from None
     own = client is None
     if own:
         try:
             client = Client(scheduler, timeout="10s") if scheduler else Client(processes=True, dashboard_address=None)
         except (OSError, TimeoutError) as exc:
-            raise ValueError(f"argument 'scheduler': cannot reach the Dask scheduler at {scheduler!r} ({exc})") \
+            raise ArgumentError("scheduler", f"cannot reach the Dask scheduler at {scheduler!r} ({exc})") \
                 from None
     from distributed import KilledWorker
     from distributed.client import FutureCancelledError

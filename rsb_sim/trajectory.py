@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from rsb_theory.errors import ArgumentError
 
 #: The level of every confidence interval of a mean regret.
 CI_LEVEL = 0.95
@@ -28,12 +29,12 @@ def check_record(record, T: int) -> tuple[int, ...]:
     try:
         steps = sorted({int(t) for t in record})
     except (TypeError, ValueError):
-        raise ValueError(f"argument 'record': expected steps (integers), got {record!r}") from None
+        raise ArgumentError("record", f"expected steps (integers), got {record!r}") from None
     if any(isinstance(t, bool) or t != int(t) for t in record):
-        raise ValueError(f"argument 'record': expected integer steps, got {record!r}")
+        raise ArgumentError("record", f"expected integer steps, got {record!r}")
     bad = [t for t in steps if not 1 <= t <= T]
     if bad:
-        raise ValueError(f"argument 'record': step {bad[0]} is outside 1..T = 1..{T}")
+        raise ArgumentError("record", f"step {bad[0]} is outside 1..T = 1..{T}")
     if not steps or steps[-1] != T:
         steps.append(int(T))
     return tuple(steps)

@@ -1,9 +1,9 @@
 """The one validator of argument values, shared by the command line and the Python API.
 
 The command line reads text (``--T 1e5``), the API receives Python values (``T=np.int64(100)``,
-``p=[0.4, 0.9]``); both end here, so that a bad value is the same ``ValueError`` naming the argument
-(``argument 'T': ...``) whichever way it came, never a ``TypeError`` from deep inside NumPy or an
-``OverflowError`` (``docs/safety.md``, "Input"):
+``p=[0.4, 0.9]``); both end here, so that a bad value is the same :class:`ArgumentError` (a ``ValueError``)
+naming the argument (``.name``; ``str()`` is ``argument 'T': ...``) whichever way it came, never a
+``TypeError`` from deep inside NumPy or an ``OverflowError`` (``docs/safety.md``, "Input"):
 
 * :func:`count`: an integer (``int``, a NumPy integer, an integer-valued float, or text read by
   :func:`rsb_theory.expressions.parse_count`) in ``[minimum, MAX_COUNT]``; a bool is not a count.
@@ -26,12 +26,13 @@ import numbers
 from typing import Iterable, Sequence
 
 from . import expressions as ex
+from .errors import ArgumentError
 
-__all__ = ["count", "number", "probabilities", "names", "closest", "is_bool"]
+__all__ = ["count", "number", "probabilities", "names", "closest", "is_bool", "ArgumentError"]
 
 
 def _fail(name: str, message: str) -> ValueError:
-    return ex.ExpressionError(f"argument '{name}': {message}")
+    return ex.ExpressionError(name, message)
 
 
 def is_bool(value) -> bool:
@@ -105,8 +106,8 @@ def probabilities(value, name: str = "p", minimum: int = 2) -> tuple[float, ...]
             raise _fail(name, f"item {i} is not a number (a nested sequence); need a flat sequence")
         try:
             out.append(number(x, name, low=0, high=1))
-        except ValueError as exc:
-            raise _fail(name, f"item {i}: {str(exc).split(': ', 1)[1]}") from None
+        except ArgumentError as exc:
+            raise _fail(name, f"item {i}: {exc.message}") from None
     return tuple(out)
 
 

@@ -7,6 +7,8 @@ read the profile's maximisers), so that the profile imports neither.
 
 from __future__ import annotations
 
+from .errors import ArgumentError
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,7 +54,7 @@ def instance_profile(d: Distortion, p, numeric_beta: bool = True) -> InstancePro
     """
     arr = np.asarray(p, dtype=float)
     if arr.ndim != 1 or arr.size < 2 or np.any(~np.isfinite(arr)) or np.any((arr < 0) | (arr > 1)):
-        raise ValueError(f"argument 'p': need at least two Bernoulli means in [0, 1], got {list(p)!r}")
+        raise ArgumentError("p", f"need at least two Bernoulli means in [0, 1], got {list(p)!r}")
     prof = of(d)
     fam = prof.holder((0, 1))
     inst = prof.holder((min(arr), max(arr)))

@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 
 import sympy as sp
+from .errors import ArgumentTypeError
 
 __all__ = [
     "MAX_OPS",
@@ -233,7 +234,7 @@ def structural_budget(expr: sp.Expr, var: sp.Symbol) -> str | None:
     the size of the text: it is decided before SymPy runs on the expression.
     """
     if isinstance(expr, str):  # a text goes through the one parser (rsb_theory.expressions), never sympify
-        raise TypeError("argument 'expr': a SymPy expression built by rsb_theory.expressions, not text")
+        raise ArgumentTypeError("expr", "a SymPy expression built by rsb_theory.expressions, not text")
     try:
         _structural_degree(sp.sympify(expr), var)
     except ValueError as exc:

@@ -26,15 +26,16 @@ from .distortions import Distortion
 from .grids import Grid
 from .objectives import ETCObjective
 from .profile import of
+from .errors import ArgumentError
 
 
 def check_p(p) -> np.ndarray:
     """Bernoulli means as a float array; ValueError naming ``p`` if invalid."""
     arr = np.asarray(p, dtype=float)
     if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(f"argument 'p': need at least two Bernoulli means, got {p!r}")
+        raise ArgumentError("p", f"need at least two Bernoulli means, got {p!r}")
     if np.any(~np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
-        raise ValueError(f"argument 'p': means must lie in [0, 1], got {p!r}")
+        raise ArgumentError("p", f"means must lie in [0, 1], got {p!r}")
     return arr
 
 
@@ -97,7 +98,7 @@ def enumerate_optimum(d: Distortion, p, eps: float, grid: str = "ucb") -> GridOp
     p = check_p(p)
     g = Grid(p.size, float(eps), grid)
     if g.size > MAX_ENUMERATION:
-        raise ValueError(f"argument 'eps': the {grid} grid has {g.size} points, more than {MAX_ENUMERATION} to enumerate")
+        raise ArgumentError("eps", f"the {grid} grid has {g.size} points, more than {MAX_ENUMERATION} to enumerate")
     pts = g.points()
     values = ETCObjective.build(d, p[None, :]).values_at(g, g.counts(), np.zeros(g.size, dtype=np.int64))
     best = float(values.max())
@@ -139,7 +140,7 @@ def discrete_optimum(d: Distortion, p, eps: float, grid: str = "ucb", method: st
     else enumeration).
     """
     if method not in ("auto", "enumerate", "bnb"):
-        raise ValueError(f"argument 'method': expected auto, enumerate or bnb, got {method!r}")
+        raise ArgumentError("method", f"expected auto, enumerate or bnb, got {method!r}")
     if method == "auto":
         method = "bnb" if d.shape.is_concave else "enumerate"
     opt = fast_optimum(d, p, eps, grid) if method == "bnb" else enumerate_optimum(d, p, eps, grid)

@@ -92,7 +92,7 @@ def parse_expression(text: str, parameters: Mapping[str, sp.Symbol] | None = Non
     try:
         return expressions.to_sympy(text, flag, {"u": U, **dict(parameters or {})})
     except expressions.ExpressionError as exc:
-        raise DistortionError(str(exc)) from None
+        raise DistortionError(exc.name, exc.message) from None
 
 
 # ---------------------------------------------------------------------------
@@ -279,18 +279,18 @@ def exact_number(x, name: str = "p") -> sp.Expr:
     """
     if isinstance(x, sp.Basic):
         if not (x.is_number and x.is_real and x.is_finite):
-            raise DistortionError(f"argument '{name}': not a finite real number: {x}")
+            raise DistortionError(name, f"not a finite real number: {x}")
         return x
     if isinstance(x, (bool, np.bool_)):
-        raise DistortionError(f"argument '{name}': not a number: {x!r}")
+        raise DistortionError(name, f"not a number: {x!r}")
     if isinstance(x, (int, np.integer)):
         return sp.Integer(int(x))
     try:
         xf = float(x)
     except (TypeError, ValueError):
-        raise DistortionError(f"argument '{name}': not a number: {x!r}") from None
+        raise DistortionError(name, f"not a number: {x!r}") from None
     if not math.isfinite(xf):
-        raise DistortionError(f"argument '{name}': not a finite number: {x!r}")
+        raise DistortionError(name, f"not a finite number: {x!r}")
     return sp.Rational(repr(xf))
 
 
@@ -311,11 +311,11 @@ def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray], low: int = 0)
     if h0.is_number and h0.is_finite is not False:
         method_h0 = "symbolic"
         if h0 != 0:
-            raise DistortionError(f"argument 'h': not a distortion function, h(0) = {h0} != 0")
+            raise DistortionError("h", f"not a distortion function, h(0) = {h0} != 0")
     else:  # pragma: no cover - h(0) of an expression in u alone is a number
         method_h0 = "numeric"
         if abs(float(f(np.array([0.0]))[0])) > NUMERIC_TOL:
-            raise DistortionError("argument 'h': not a distortion function, h(0) != 0")
+            raise DistortionError("h", "not a distortion function, h(0) != 0")
     method_range = "symbolic"
     try:
         lo = sp.calculus.util.minimum(expr, U, sp.Interval(0, 1))
@@ -328,12 +328,12 @@ def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray], low: int = 0)
         method_range = "numeric"
         _, y = _grid_values(f)
         if not np.all(np.isfinite(y)):
-            raise DistortionError("argument 'h': h is not finite on [0, 1]") from None
+            raise DistortionError("h", "h is not finite on [0, 1]") from None
         h_min, h_max = float(y.min()), float(y.max())
         bad = h_min < low - NUMERIC_TOL or h_max > 1 + NUMERIC_TOL
     if bad:
         raise DistortionError(
-            f"argument 'h': not a distortion function, h([0,1]) = [{h_min:.6g}, {h_max:.6g}] "
+            "h", f"not a distortion function, h([0,1]) = [{h_min:.6g}, {h_max:.6g}] "
             f"is not within [{low}, 1] ({method_range})"
         )
     return Validation(h0, h_min, h_max, method_h0, method_range)
@@ -599,14 +599,14 @@ def _coerce_value(name: str, value) -> sp.Expr:
         try:
             return parse_expression(value)
         except DistortionError:
-            raise DistortionError(f"argument '--param {name}': not a number: {value!r}") from None
+            raise DistortionError(f"--param {name}", f"not a number: {value!r}") from None
     if isinstance(value, (int, np.integer)):
         return sp.Integer(int(value))
     if isinstance(value, (float, np.floating)):
         if not math.isfinite(float(value)):
-            raise DistortionError(f"argument '--param {name}': not finite: {value!r}")
+            raise DistortionError(f"--param {name}", f"not finite: {value!r}")
         return sp.Rational(repr(float(value)))
-    raise DistortionError(f"argument '--param {name}': unsupported value {value!r}")
+    raise DistortionError(f"--param {name}", f"unsupported value {value!r}")
 
 
 #: Points of [0, 1] where h is evaluated in complex arithmetic before anything else (:func:`check_real`).
@@ -624,10 +624,10 @@ def check_real(expr: sp.Expr, flag: str = "h") -> None:
     """
     bad = [a for a in (sp.zoo, sp.nan, sp.oo, -sp.oo) if expr.has(a)]
     if bad:
-        raise DistortionError(f"argument '{flag}': h is not finite on [0, 1] (SymPy reads it as {expr}, "
+        raise DistortionError(flag, f"h is not finite on [0, 1] (SymPy reads it as {expr}, "
                               f"with {bad[0]})")
     if expr.has(sp.I):
-        raise DistortionError(f"argument '{flag}': h is complex-valued (SymPy reads it as {expr}); h must be real "
+        raise DistortionError(flag, f"h is complex-valued (SymPy reads it as {expr}); h must be real "
                               f"on [0, 1]")
     for x in _REAL_PROBES:
         try:
@@ -637,10 +637,10 @@ def check_real(expr: sp.Expr, flag: str = "h") -> None:
         if v.has(sp.zoo, sp.nan) or v in (sp.oo, -sp.oo):
             if x in (0, 1):  # an end may be a removable point of an expression (sin(u)/u); the range check decides
                 continue
-            raise DistortionError(f"argument '{flag}': h is not finite at u = {x} (h({x}) = {v})")
+            raise DistortionError(flag, f"h is not finite at u = {x} (h({x}) = {v})")
         re, im = v.as_real_imag()
         if im.is_number and abs(float(im)) > 1e-20 * max(1.0, abs(float(re)) if re.is_number else 1.0):
-            raise DistortionError(f"argument '{flag}': h is complex-valued: h({x}) = {sp.N(v, 6)}; h must be real "
+            raise DistortionError(flag, f"h is complex-valued: h({x}) = {sp.N(v, 6)}; h must be real "
                                   f"on [0, 1]")
 
 
@@ -652,7 +652,7 @@ def _make(key: str, expr: sp.Expr, params, source: str, low: int = 0) -> Distort
         shape = classify(expr, f)
     except NotImplementedError as exc:  # SymPy cannot split h into pieces (abs of a periodic function, ...)
         reason = " ".join(str(exc).split())[:160]
-        raise DistortionError(f"argument 'h': SymPy cannot analyse this h on [0, 1] ({reason}); rsb needs h as "
+        raise DistortionError("h", f"SymPy cannot analyse this h on [0, 1] ({reason}); rsb needs h as "
                               f"finitely many smooth pieces") from None
     return Distortion(key, expr, tuple(params), source, validation, shape)
 
@@ -689,25 +689,25 @@ def _get(name: str, **params) -> Distortion:
         Unknown ``name``, unknown parameter, or a value outside its domain.
     """
     if name not in FAMILIES:
-        raise DistortionError(f"argument '--dr': unknown distortion {name!r}; known: {', '.join(FAMILIES)}")
+        raise DistortionError("--dr", f"unknown distortion {name!r}; known: {', '.join(FAMILIES)}")
     fam = FAMILIES[name]
     declared = {p.name: p for p in fam.parameters}
     unknown = set(params) - set(declared)
     if unknown:
         raise DistortionError(
-            f"argument '--param': {name} has no parameter {sorted(unknown)[0]!r}; "
+            "--param", f"{name} has no parameter {sorted(unknown)[0]!r}; "
             f"declared: {', '.join(declared) or 'none'}"
         )
     values = []
     for p in fam.parameters:
         v = _coerce_value(p.name, params[p.name]) if p.name in params else p.default
         if not v.is_number or not bool(p.domain.contains(v)):
-            raise DistortionError(f"argument '--param {p.name}': {v} is outside the domain {p.domain} of {name}")
+            raise DistortionError(f"--param {p.name}", f"{v} is outside the domain {p.domain} of {name}")
         values.append((p.name, v))
     expr = fam.expression().subs({declared[k].symbol: v for k, v in values})
     too_big = structural_budget(expr, U)
     if too_big is not None:
-        raise DistortionError(f"argument '--param': {name} with {', '.join(f'{k}={v}' for k, v in values)}: {too_big}")
+        raise DistortionError("--param", f"{name} with {', '.join(f'{k}={v}' for k, v in values)}: {too_big}")
     return _make(name, sp.simplify(expr) if fam.parameters else expr, values, fam.template)
 
 
@@ -730,13 +730,13 @@ def from_string(text: str, **params) -> Distortion:
     expr = parse_expression(text, symbols)
     unused = [k for k in params if symbols[k] not in expr.free_symbols]
     if unused:  # an option that changes nothing is an error (README), not echoed as if it had an effect
-        raise DistortionError(f"argument '--param {unused[0]}': h = {text} does not use {unused[0]!r}")
+        raise DistortionError(f"--param {unused[0]}", f"h = {text} does not use {unused[0]!r}")
     expr = expr.subs({symbols[k]: _coerce_value(k, v) for k, v in params.items()})
     if expr.free_symbols - {U}:
-        raise DistortionError(f"argument 'h': free symbols {sorted(map(str, expr.free_symbols - {U}))} need --param values")
+        raise DistortionError("h", f"free symbols {sorted(map(str, expr.free_symbols - {U}))} need --param values")
     too_big = structural_budget(expr, U)
     if too_big is not None:
-        raise DistortionError(f"argument 'h': {too_big}")
+        raise DistortionError("h", too_big)
     return _make("custom", expr, [(k, _coerce_value(k, v)) for k, v in params.items()], text)
 
 
@@ -810,7 +810,7 @@ def resolve(name_or_expr: str, **params) -> Distortion:
         near = closest(text, tuple(FAMILIES))
         hint = f" (did you mean {near}?)" if near else ""
         raise DistortionError(
-            f"argument 'h': {text!r} is neither a registered distortion{hint} ({', '.join(FAMILIES)}, or dual(NAME)) "
+            "h", f"{text!r} is neither a registered distortion{hint} ({', '.join(FAMILIES)}, or dual(NAME)) "
             f"nor an expression in u"
         )
     return from_string(name_or_expr, **params)

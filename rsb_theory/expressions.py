@@ -45,6 +45,7 @@ import math
 import sys
 import tokenize
 from typing import Callable, Mapping
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = [
     "ExpressionError",
@@ -94,11 +95,8 @@ FUNCTIONS: Mapping[str, tuple[int, int | None]] = {
 CONSTANTS: tuple[str, ...] = ("pi", "e", "E")
 
 
-class ExpressionError(ValueError):
-    """An expression outside the grammar, or one that cannot be evaluated.
-
-    The message always starts with ``argument '<flag>':``.
-    """
+class ExpressionError(ArgumentError):
+    """An expression outside the grammar, or one that cannot be evaluated: an ``ArgumentError`` naming the flag."""
 
 
 def flag_name(name: str) -> str:
@@ -110,7 +108,7 @@ def flag_name(name: str) -> str:
 
 
 def _fail(flag: str, message: str) -> ExpressionError:
-    return ExpressionError(f"argument '{flag}': {message}")
+    return ExpressionError(flag, message)
 
 
 def _juxtaposition(text: str) -> str:
@@ -379,7 +377,7 @@ def parse_count(text, flag: str, values: Mapping[str, float] | None = None, *, m
     elif rounding == "ceil":
         n = math.ceil(v - 1e-9)
     else:  # pragma: no cover - programming error
-        raise ValueError(f"rounding must be 'exact' or 'ceil', got {rounding!r}")
+        raise ArgumentError("rounding", f"must be 'exact' or 'ceil', got {rounding!r}")
     if n < minimum or v < minimum - 1e-9:
         raise _fail(flag, f"need an integer >= {minimum}, got {shown} = {v:.6g}{where}")
     if n > MAX_COUNT:
@@ -436,8 +434,8 @@ def to_sympy(text, flag: str, symbols: Mapping[str, object] | None = None, *, ju
     for name, value in symbols.items():
         # the caller's objects, never text: a string here would be a route around the grammar
         if isinstance(value, bool) or not isinstance(value, (sp.Basic, int, float)):
-            raise TypeError(f"to_sympy: the value bound to {name!r} must be a SymPy object or a number, "
-                            f"got {type(value).__name__}")
+            raise ArgumentTypeError("symbols", f"the value bound to {name!r} must be a SymPy object or a number, "
+                                               f"got {type(value).__name__}")
         bound[name] = value if isinstance(value, sp.Basic) else (
             sp.Integer(value) if isinstance(value, int) else sp.Rational(repr(float(value))))
 

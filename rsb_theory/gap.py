@@ -25,6 +25,7 @@ import sympy as sp
 
 from .discretization import check_p, enumerate_optimum, fast_optimum
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on, exact_number
+from .errors import ArgumentError
 
 
 #: Width of the range of local slopes accepted as agreeing (a limit), :func:`estimate_beta`'s default ``tol``.
@@ -130,7 +131,7 @@ def delta_min(d: Distortion, p, eps: float, grid: str = "ucb", method: str = "au
     takes bnb for concave h.  Both give the same gap (tests).
     """
     if method not in ("auto", "enumerate", "bnb"):
-        raise ValueError(f"argument 'method': expected auto, enumerate or bnb, got {method!r}")
+        raise ArgumentError("method", f"expected auto, enumerate or bnb, got {method!r}")
     if method == "auto":
         method = "bnb" if d.shape.is_concave else "enumerate"
     opt = fast_optimum(d, p, eps, grid) if method == "bnb" else enumerate_optimum(d, p, eps, grid)

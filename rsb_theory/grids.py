@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from .errors import ArgumentError
 
 GRID_KINDS = ("etc", "ucb")
 
@@ -41,13 +42,13 @@ class Grid:
 
     def __post_init__(self) -> None:
         if not isinstance(self.K, (int, np.integer)) or self.K < 2:
-            raise ValueError(f"argument 'K': need an integer K >= 2, got {self.K!r}")
+            raise ArgumentError("K", f"need an integer K >= 2, got {self.K!r}")
         if not (isinstance(self.eps, (int, float)) and math.isfinite(self.eps) and 0 < self.eps <= 1):
-            raise ValueError(f"argument 'eps': need 0 < eps <= 1, got {self.eps!r}")
+            raise ArgumentError("eps", f"need 0 < eps <= 1, got {self.eps!r}")
         if self.kind not in GRID_KINDS:
-            raise ValueError(f"argument 'grid': unknown grid {self.kind!r}; known: {', '.join(GRID_KINDS)}")
+            raise ArgumentError("grid", f"unknown grid {self.kind!r}; known: {', '.join(GRID_KINDS)}")
         if self.kind == "ucb" and self.budget < 0:
-            raise ValueError(f"argument 'eps': eps = {self.eps} is too coarse for a mid-point grid with K = {self.K}")
+            raise ArgumentError("eps", f"eps = {self.eps} is too coarse for a mid-point grid with K = {self.K}")
 
     @property
     def offset(self) -> float:

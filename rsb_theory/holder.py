@@ -37,11 +37,12 @@ import sympy as sp
 
 from .budgets import Algebraic, algebraic_degree, explicit_number, within_budget
 from .distortions import U, Distortion, DistortionError, _pieces, exact_number
+from .errors import ArgumentError
 
 _T = sp.Symbol("t", positive=True)
 
 
-class HolderError(ValueError):
+class HolderError(ArgumentError):
     """h is not Hölder continuous (e.g. discontinuous) or input is invalid."""
 
 
@@ -170,7 +171,7 @@ def _piece_at(pieces, c: sp.Expr, side: int) -> sp.Expr:
             return expr
         if side < 0 and iv.start < c <= iv.end:
             return expr
-    raise HolderError(f"no piece of h covers u = {c} from side {side}")
+    raise HolderError("h", f"no piece of h covers u = {c} from side {side}")
 
 
 def _is_zero(x: sp.Expr) -> bool:
@@ -208,7 +209,7 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
     jump = sp.limit(g, _T, 0, "+")
     if jump != 0:
         if not _is_zero(jump):
-            raise HolderError(f"argument 'h': h jumps by {jump} at u = {c}; it is not Hölder continuous")
+            raise HolderError("h", f"h jumps by {jump} at u = {c}; it is not Hölder continuous")
         # h(c) is the piece's value at c, in another form (a CRootOf crossing): expand the piece about itself
         g = sp.simplify(piece.subs(U, c + side * _T) - piece.subs(U, c))
         if g == 0:
@@ -216,7 +217,7 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
     try:
         lead = sp.simplify(g.as_leading_term(_T))
     except (sp.PoleError, NotImplementedError) as exc:  # u**(1-u) at 0: SymPy finds no expansion
-        raise HolderError(f"argument 'h': SymPy cannot expand h about u = {c} ({' '.join(str(exc).split())[:120]}); "
+        raise HolderError("h", f"SymPy cannot expand h about u = {c} ({' '.join(str(exc).split())[:120]}); "
                           f"rsb needs its leading term for the Hölder exponent") from None
     log_factor = lead.has(sp.log)
     base = lead.subs(sp.log(_T), 1) if log_factor else lead
@@ -249,9 +250,9 @@ def _check_interval(a, b) -> tuple[sp.Expr, sp.Expr]:
     try:
         a, b = exact_number(a, "p"), exact_number(b, "p")
     except DistortionError as exc:
-        raise HolderError(str(exc)) from None
+        raise HolderError(exc.name, exc.message) from None
     if not (0 <= a <= b <= 1):
-        raise HolderError(f"argument 'p': need 0 <= min p <= max p <= 1, got [{a}, {b}]")
+        raise HolderError("p", f"need 0 <= min p <= max p <= 1, got [{a}, {b}]")
     return a, b
 
 
@@ -321,7 +322,7 @@ def _sup_two_point_ratio(f, q: float, a: float, b: float, singular: list[float])
 def _check_distortion(d) -> None:
     """HolderError naming ``d`` unless it is a Distortion (a name or an expression string is not)."""
     if not isinstance(d, Distortion):
-        raise HolderError(f"argument 'd': expected a Distortion (rsb_theory.distortions.get or resolve), got "
+        raise HolderError("d", "expected a Distortion (rsb_theory.distortions.get or resolve), got "
                           f"{type(d).__name__} {str(d)[:40]!r}")
 
 
@@ -501,9 +502,9 @@ def mixture_holder(d: Distortion, p) -> MixtureHolderResult:
     try:
         p = [exact_number(x, "p") for x in p]
     except DistortionError as exc:
-        raise HolderError(str(exc)) from None
+        raise HolderError(exc.name, exc.message) from None
     if len(p) < 1 or any(not (0 <= x <= 1) for x in p):
-        raise HolderError(f"argument 'p': means must lie in [0, 1], got {[str(x) for x in p]}")
+        raise HolderError("p", f"means must lie in [0, 1], got {[str(x) for x in p]}")
     a, b = min(p), max(p)
     opts = optimal_means(d, a, b)
     if a == b:

@@ -55,6 +55,7 @@ import numpy as np
 import sympy as sp
 
 from rsb_theory.distortions import U, Distortion
+from .errors import ArgumentError
 
 #: Integration variable of ``eq:wang_def``.
 X = sp.Symbol("x", real=True)
@@ -82,7 +83,7 @@ def _h_expr(d) -> sp.Expr:
     """
     expr = d.expr if isinstance(d, Distortion) else d
     if not isinstance(expr, sp.Expr) or U not in expr.free_symbols | {U} or expr.free_symbols & {X, P}:
-        raise ValueError(f"argument 'd': expected a Distortion or a SymPy expression in u, got {d!r}")
+        raise ArgumentError("d", f"expected a Distortion or a SymPy expression in u, got {d!r}")
     return expr
 
 
@@ -135,7 +136,7 @@ def wang_integral(d, cdf: sp.Expr, x: sp.Symbol = X) -> sp.Expr:
     try:
         cdf = sp.sympify(cdf, strict=True)
     except sp.SympifyError:
-        raise ValueError(f"argument 'cdf': expected a SymPy expression in x, got {cdf!r}") from None
+        raise ArgumentError("cdf", f"expected a SymPy expression in x, got {cdf!r}") from None
     integrand = sp.piecewise_fold(h.subs(U, 1 - cdf))
     negative = sp.piecewise_fold(integrand - h.subs(U, 1))
     for thorough in (False, True):  # retry with simplify only if the cheap pass diverges
@@ -143,13 +144,13 @@ def wang_integral(d, cdf: sp.Expr, x: sp.Symbol = X) -> sp.Expr:
                  + sp.integrate(_drop_zero_pieces(integrand, thorough), (x, 0, sp.oo)))
         if _finite(value):
             return value
-    raise ValueError(f"argument 'cdf': eq:wang_def did not evaluate to a finite value for Q = {cdf}: {value}")
+    raise ArgumentError("cdf", f"eq:wang_def did not evaluate to a finite value for Q = {cdf}: {value}")
 
 
 def _check_unit_interval_symbolic(value: sp.Expr, name: str) -> None:
     """Reject a number outside [0, 1]; symbolic values pass."""
     if value.is_number and (value.is_real is False or bool(value < 0) or bool(value > 1)):
-        raise ValueError(f"argument '{name}': {value} is outside [0, 1]")
+        raise ArgumentError(name, f"{value} is outside [0, 1]")
 
 
 def bernoulli_cdf(p: sp.Expr = P, x: sp.Symbol = X) -> sp.Piecewise:
@@ -185,7 +186,7 @@ def bernoulli_closed_form(d, p: sp.Expr = P) -> sp.Expr:
     try:
         p = sp.sympify(p, strict=True)
     except sp.SympifyError:
-        raise ValueError(f"argument 'p': expected a SymPy expression or a number, got {p!r}") from None
+        raise ArgumentError("p", f"expected a SymPy expression or a number, got {p!r}") from None
     _check_unit_interval_symbolic(p, "p")
     return sp.simplify(wang_integral(d, bernoulli_cdf(p)))
 
@@ -195,23 +196,23 @@ def _symbolic_law(support: Sequence, probs: Sequence) -> tuple[list[sp.Expr], li
     try:
         xs = [sp.sympify(v, strict=True) for v in support]
     except (TypeError, sp.SympifyError):
-        raise ValueError(f"argument 'support': expected a sequence of numbers or expressions, got {support!r}") from None
+        raise ArgumentError("support", f"expected a sequence of numbers or expressions, got {support!r}") from None
     try:
         ps = [sp.sympify(v, strict=True) for v in probs]
     except (TypeError, sp.SympifyError):
-        raise ValueError(f"argument 'probs': expected a sequence of numbers or expressions, got {probs!r}") from None
+        raise ArgumentError("probs", f"expected a sequence of numbers or expressions, got {probs!r}") from None
     if not xs:
-        raise ValueError("argument 'support': need at least one support point")
+        raise ArgumentError("support", "need at least one support point")
     if len(ps) != len(xs):
-        raise ValueError(f"argument 'probs': has {len(ps)} entries, support has {len(xs)}")
+        raise ArgumentError("probs", f"has {len(ps)} entries, support has {len(xs)}")
     for a, b in zip(xs, xs[1:]):
         if (b - a).is_negative:
-            raise ValueError(f"argument 'support': not sorted ascending ({a} > {b})")
+            raise ArgumentError("support", f"not sorted ascending ({a} > {b})")
     for v in ps:
         _check_unit_interval_symbolic(v, "probs")
     total = sp.simplify(sum(ps) - 1)
     if total.is_number and total != 0:
-        raise ValueError(f"argument 'probs': sums to {sum(ps)}, not 1")
+        raise ArgumentError("probs", f"sums to {sum(ps)}, not 1")
     return xs, ps
 
 
@@ -294,7 +295,7 @@ def mixture_of_bernoullis(d, K: int) -> tuple[sp.Expr, tuple[sp.Symbol, ...], tu
         (p_1, ..., p_K).
     """
     if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
-        raise ValueError(f"argument 'K': need an integer K >= 1, got {K!r}")
+        raise ArgumentError("K", f"need an integer K >= 1, got {K!r}")
     K = int(K)
     alphas = tuple(sp.symbols(f"alpha_1:{K + 1}", real=True))
     ps = tuple(sp.symbols(f"p_1:{K + 1}", real=True))
@@ -311,7 +312,7 @@ def mixture_of_bernoullis(d, K: int) -> tuple[sp.Expr, tuple[sp.Symbol, ...], tu
 
 def _as_h(h_numeric) -> Callable[[np.ndarray], np.ndarray]:
     if not callable(h_numeric):
-        raise ValueError(f"argument 'h_numeric': expected a callable h(u) on arrays, got {h_numeric!r}")
+        raise ArgumentError("h_numeric", f"expected a callable h(u) on arrays, got {h_numeric!r}")
     return h_numeric
 
 
@@ -321,7 +322,7 @@ def _eval_h(h: Callable, u) -> np.ndarray:
     out = np.broadcast_to(np.asarray(h(u), dtype=float), u.shape)
     if not np.all(np.isfinite(out)):
         bad = u[~np.isfinite(out)].ravel()[0]
-        raise ValueError(f"argument 'h_numeric': h is not finite at u = {bad!r}")
+        raise ArgumentError("h_numeric", f"h is not finite at u = {bad!r}")
     return out
 
 
@@ -329,13 +330,13 @@ def _as_support(support, name: str = "support") -> np.ndarray:
     try:
         xs = np.asarray(support, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"argument '{name}': expected an array of numbers") from None
+        raise ArgumentError(name, "expected an array of numbers") from None
     if xs.ndim != 1 or xs.size == 0:
-        raise ValueError(f"argument '{name}': expected a non-empty 1-d array, got shape {xs.shape}")
+        raise ArgumentError(name, f"expected a non-empty 1-d array, got shape {xs.shape}")
     if not np.all(np.isfinite(xs)):
-        raise ValueError(f"argument '{name}': support points must be finite")
+        raise ArgumentError(name, "support points must be finite")
     if np.any(np.diff(xs) < 0):
-        raise ValueError(f"argument '{name}': not sorted ascending")
+        raise ArgumentError(name, "not sorted ascending")
     return xs
 
 
@@ -344,20 +345,20 @@ def _as_probs(probs, m: int, name: str = "probs", *, min_ndim: int = 1) -> np.nd
     try:
         ps = np.asarray(probs, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"argument '{name}': expected an array of numbers") from None
+        raise ArgumentError(name, "expected an array of numbers") from None
     if ps.ndim < min_ndim or ps.shape[-1] != m:
-        raise ValueError(f"argument '{name}': expected shape (..., {m}), got {ps.shape}")
+        raise ArgumentError(name, f"expected shape (..., {m}), got {ps.shape}")
     if not np.all(np.isfinite(ps)):
-        raise ValueError(f"argument '{name}': entries must be finite")
+        raise ArgumentError(name, "entries must be finite")
     if np.any(ps < 0) or np.any(ps > 1):
-        raise ValueError(f"argument '{name}': entries must lie in [0, 1] (min {ps.min()!r}, max {ps.max()!r})")
+        raise ArgumentError(name, f"entries must lie in [0, 1] (min {ps.min()!r}, max {ps.max()!r})")
     sums = ps.sum(axis=-1)
     err = np.abs(sums - 1.0)
     if np.any(err > SUM_TOL):
         worst = np.unravel_index(int(np.argmax(err)), err.shape)
         # rows are numbered from 1, as the paper numbers arms (a (K, m) array has one row per arm)
         row = ", ".join(str(int(i) + 1) for i in worst) if worst else "1"
-        raise ValueError(f"argument '{name}': rows must sum to 1 within {SUM_TOL:g}; row {row} sums to "
+        raise ArgumentError(name, f"rows must sum to 1 within {SUM_TOL:g}; row {row} sums to "
                          f"{float(sums[worst]):.12g}")
     return ps
 
@@ -431,9 +432,9 @@ def bernoulli(h_numeric: Callable, p) -> np.ndarray:
     try:
         p = np.asarray(p, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("argument 'p': expected numbers in [0, 1]") from None
+        raise ArgumentError("p", "expected numbers in [0, 1]") from None
     if not np.all(np.isfinite(p)) or np.any(p < 0) or np.any(p > 1):
-        raise ValueError("argument 'p': success probabilities must lie in [0, 1]")
+        raise ArgumentError("p", "success probabilities must lie in [0, 1]")
     return finite_support(h_numeric, [0.0, 1.0], np.stack([1.0 - p, p], axis=-1))
 
 
@@ -459,11 +460,11 @@ def empirical(h_numeric: Callable, samples) -> np.ndarray:
     try:
         xs = np.asarray(samples, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("argument 'samples': expected an array of numbers") from None
+        raise ArgumentError("samples", "expected an array of numbers") from None
     if xs.ndim == 0 or xs.shape[-1] == 0:
-        raise ValueError(f"argument 'samples': expected shape (..., n) with n >= 1, got {xs.shape}")
+        raise ArgumentError("samples", f"expected shape (..., n) with n >= 1, got {xs.shape}")
     if not np.all(np.isfinite(xs)):
-        raise ValueError("argument 'samples': samples must be finite")
+        raise ArgumentError("samples", "samples must be finite")
     xs = np.sort(xs, axis=-1)
     n = xs.shape[-1]
     weights = _eval_h(h, np.arange(n - 1, 0, -1) / n)
@@ -497,7 +498,7 @@ def quadrature(h_numeric: Callable, dist, *, epsabs: float = 1e-11, epsrel: floa
 
     h = _as_h(h_numeric)
     if not all(hasattr(dist, attr) for attr in ("sf", "ppf", "support")):
-        raise ValueError(f"argument 'dist': expected a frozen scipy.stats distribution, got {dist!r}")
+        raise ArgumentError("dist", f"expected a frozen scipy.stats distribution, got {dist!r}")
     a, b = (float(v) for v in dist.support())
     h1 = float(_eval_h(h, 1.0))
 
@@ -545,7 +546,7 @@ def wasserstein1_finite(support, probs_a, probs_b) -> np.ndarray:
     try:
         cdf_gap = np.cumsum(pa - pb, axis=-1)[..., :-1]
     except ValueError:
-        raise ValueError(f"argument 'probs_b': shape {pb.shape} does not broadcast with probs_a {pa.shape}") from None
+        raise ArgumentError("probs_b", f"shape {pb.shape} does not broadcast with probs_a {pa.shape}") from None
     return np.sum(np.diff(xs) * np.abs(cdf_gap), axis=-1)
 
 
@@ -578,7 +579,7 @@ def mixture_value(h_numeric: Callable, support, arm_probs, alpha) -> np.ndarray:
     xs = _as_support(support)
     arms = _as_probs(arm_probs, xs.size, "arm_probs")
     if arms.ndim != 2:
-        raise ValueError(f"argument 'arm_probs': expected shape (K, {xs.size}), got {arms.shape}")
+        raise ArgumentError("arm_probs", f"expected shape (K, {xs.size}), got {arms.shape}")
     weights = _as_probs(alpha, arms.shape[0], "alpha")
     # summed left to right over the arms: a row's value does not depend on the batch it is in
     mix = weights[..., 0, None] * arms[0]

@@ -18,6 +18,7 @@ Layering: this package imports :mod:`rsb_theory`, :mod:`proofs_checks.paper_clai
 from __future__ import annotations
 
 from .kernel import KINDS, PROVED
+from ..statuses import Status
 
 __all__ = ["KINDS", "PROVED", "attach", "record", "sampled", "summary_counts", "short"]
 
@@ -71,7 +72,7 @@ def attach(claim, result):
     from .entries import certificate_for
 
     cert = certificate_for(claim, result)
-    if cert is None and result.status in ("verified", "loose"):
+    if cert is None and Status(result.status).holds:
         # no proof attempted for this kind of claim: a holding verdict says it is tested only, and where
         cert = sampled(f"the cases its {result.method} check tried (listed in the evidence); not proved on the "
                        "claim's whole domain")

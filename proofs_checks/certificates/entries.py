@@ -14,10 +14,11 @@ from . import kernel, prove, record, sampled
 from .bernoulli import domain_of, obligation
 from .kernel import KernelError
 from .prove import NotProved
+from ..statuses import Status
 
 TABLE = "table:table_risks"
 #: Statuses whose claim holds as printed (a loose claim holds with a weaker value).
-HOLDS = ("verified", "loose")
+HOLDS = tuple(s.value for s in Status if s.holds)
 
 
 def _family_of_lemma(label: str) -> str | None:

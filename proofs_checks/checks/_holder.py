@@ -48,6 +48,8 @@ from ..ledger import CheckResult
 from ..mutants import as_text, stronger
 from ..verdict import compare, decide, worst
 from ..numfmt import num, resid
+from rsb_theory.errors import ArgumentError
+from ..statuses import Status
 
 #: Relative tolerance for "a dense-grid supremum equals the symbolic value".
 GRID_RTOL = 1e-4
@@ -142,7 +144,7 @@ def class_exponent(key: str, params: tuple, instances: str) -> ClassExponent:
     m = maximiser(key, params)
     if instances == "mixture":
         if not 0 < m < 1:
-            raise ValueError(f"argument 'instances': {key} has no interior maximiser (m = {m})")
+            raise ArgumentError("instances", f"{key} has no interior maximiser (m = {m})")
         mix = of(d).mixture([0, 1])
         L = mix.L_exact if mix.L_exact is not None else round(mix.L_MH, 6)
         return ClassExponent(mix.r, mix.r, f"mixture instances (min p < {m} < max p): {mix.evidence()}; the hull "
@@ -359,7 +361,7 @@ def check_summary(key: str, claim: paper_claims.LemmaClaim, sweep: list[dict],
                     sts.append(compare_constant(pv, val))
                     bits.append(f"{fmt(params)}L = {val} with r = {r_by}")
                 else:  # pragma: no cover - transcription error
-                    raise ValueError(f"argument 'claim': unknown summary entry {name!r}")
+                    raise ArgumentError("claim", f"unknown summary entry {name!r}")
             text = f"{name} = {value}: derived " + "; ".join(bits) + (f"; {notes[name]}" if name in notes else "")
             short = "; ".join(bits)
             st = worst(*sts)
@@ -485,7 +487,7 @@ def summary_mutants(claim: Claim, result: CheckResult, derived_values: dict[str,
         return "; ".join(f"{k}={v}" for k, v in entries.items())
 
     out = []
-    if result.status in ("verified", "loose") and "q" in listed:
+    if Status(result.status).holds and "q" in listed:
         out.append(reprint(claim, text(listed | {"q": stronger(listed["q"], "larger")}), "q stronger"))
     if result.status == "refuted":
         fixed = {k: as_text(v) for k, v in derived_values.items() if v is not None and k in listed}

@@ -33,6 +33,7 @@ import numpy as np
 import sympy as sp
 
 from ..numfmt import num
+from rsb_theory.errors import ArgumentError
 
 _u = sp.Symbol("u", real=True)
 #: The witness distortion h: [0, 1] -> [0, 1] (not monotone, as sec:setting allows).
@@ -125,7 +126,7 @@ def commit_probability(n: int, eps: Fraction) -> float:
     # k_2 >= (p_1 n - (1 - eps) k_1)/eps = p_1 n/eps - (1/eps - 1) k_1, rounded up exactly
     top = -((-a * n * m_num) // (b * m_den))
     if m_den != 1:
-        raise ValueError("argument 'eps': need 1/eps an integer")
+        raise ArgumentError("eps", "need 1/eps an integer")
     thr = top - (m_num - 1) * k1
     return float(np.sum(binom.pmf(k1, n, p1) * binom.sf(thr - 1, n, p2)))
 

@@ -31,6 +31,7 @@ from functools import lru_cache
 from ..numfmt import num
 from . import _steps
 from ._mid_point import grid_point
+from rsb_theory.errors import ArgumentError
 
 
 def mid_point_aligned(K: int, eps: Fraction) -> bool:
@@ -104,7 +105,7 @@ def setting(member: str, p: tuple, eps: Fraction, rho: Fraction) -> Setting:
 
     K = len(p)
     if not mid_point_aligned(K, eps):
-        raise ValueError(f"argument 'eps': {eps} does not give the printed mid-point grid for K = {K}")
+        raise ArgumentError("eps", f"{eps} does not give the printed mid-point grid for K = {K}")
     m = _steps.member(member)
     opt = fast_optimum(m.d, tuple(float(x) for x in p), float(eps), "ucb")
     n = tuple(int(round(float(x) / float(eps) - 0.5)) for x in opt.a_star[:-1])
@@ -128,7 +129,7 @@ class Tracker:
         self.t = int(t0)
         self.tau = [int(c) for c in tau0]
         if sum(self.tau) != self.t:
-            raise ValueError("argument 'tau0': the counts must sum to t0")
+            raise ArgumentError("tau0", "the counts must sum to t0")
 
     def deficits(self) -> list[int]:
         """(t a(i) - tau_t(i)) den, exact integers summing to 0."""
@@ -228,7 +229,7 @@ def exploration_pulls_of_over_sampled(run: Run, start: int, threshold=1) -> tupl
     for i in range(K):
         if a[i] >= Fraction(1, K):
             if threshold < 1:
-                raise ValueError("argument 'threshold': below 1 an arm with a(i) >= 1/K can be in O_t; not counted here")
+                raise ArgumentError("threshold", "below 1 an arm with a(i) >= 1/K can be in O_t; not counted here")
             continue  # tau_t(i) <= t/K + 1 <= t a(i) + 1: never in O_t during the exploration
         lo = max(start, math.floor((Fraction(K - 1, K) + Fraction(threshold)) / (Fraction(1, K) - a[i])) + 1)
         # O membership holds for every t >= lo (bound above); below lo check exactly (a few K steps)

@@ -32,6 +32,8 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 from ..causes import because
+from rsb_theory.errors import ArgumentError
+from ..statuses import Status
 
 SEED = 20250304
 #: laws on [0, 1]: (name, atoms, masses)
@@ -205,7 +207,7 @@ def smallest_informative_T() -> int:
 
 
 def mutants_bound(claim: Claim, result: CheckResult) -> list[Claim]:
-    if result.status in ("conditional", "refuted"):
+    if Status(result.status).broken:
         return [claim.assuming("y_from", Y_FROM_NEEDED, f"the bound claimed for y >= {Y_FROM_NEEDED} only")]
     return [claim.assuming("y_from", Y_FROM_PRINTED, "the bound claimed for every y in R_+")]
 
@@ -227,5 +229,5 @@ CLAIMS = claim_map(
 def check(part: str) -> CheckResult:
     """``lemma: concentration#bound`` or ``#radius`` (kept for callers of the part-wise interface)."""
     if part not in ("bound", "radius"):
-        raise ValueError(f"argument 'part': {part!r} is not 'bound' or 'radius'")
+        raise ArgumentError("part", f"{part!r} is not 'bound' or 'radius'")
     return CLAIMS[f"lemma: concentration#{part}"].run()

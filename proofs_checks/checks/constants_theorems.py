@@ -38,6 +38,7 @@ from . import _steps
 from ._steps import entry, fmt
 from ..numfmt import num
 from ..causes import because
+from ..statuses import Status
 
 RSE = "theorem:RS-ETC-M#step:"
 COR = "corollary:RS-UCB-M#step:"
@@ -88,7 +89,7 @@ def _rate_verdict(claim: Claim, printed: rates.TermExponents, derived: rates.Ter
                f"smaller K-exponent is stronger): for the distortions with q < 1 (PHT, Wang's right-tail deviation) "
                f"it does not follow from the step before.  No counterexample in the proof's context: an O(.) rate "
                f"with a smaller power of K is not shown false by a larger bound.")
-        return entry(claim, holds=True, follows=v.status in ("verified", "loose"), method="symbolic",
+        return entry(claim, holds=True, follows=Status(v.status).holds, method="symbolic",
                      derived=f"K^({derived.K_exponent})", evidence=ev)
     holds = bool(gap_K.is_nonnegative)
     return entry(claim, holds=holds, sharper=holds, method="symbolic", derived=f"K^({derived.K_exponent})",
@@ -337,7 +338,7 @@ def _with_witness(claim: Claim, base: CheckResult, counter: list, ev: str) -> Ch
     from . import _holder_witness as hw
 
     at_uses, where = hw.tables_hold_everywhere()
-    chain_holds = base.status in ("verified", "loose")
+    chain_holds = Status(base.status).holds
     res = entry(claim, holds=chain_holds and not counter, sharper=base.status == "loose",
                 repair=hw.REPAIR if counter and chain_holds else None, repair_at_uses=at_uses, method="numeric",
                 derived=(f"false with Hölder continuity on Xi only (witness: E regret >= {num(counter[0][0].regret_lower, 4)}"

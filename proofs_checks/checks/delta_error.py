@@ -37,6 +37,7 @@ from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
 from ..causes import because
+from ..statuses import Status
 
 ID = "lemma:Delta_error"
 SEED = 20250305
@@ -179,7 +180,7 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "conditional":
         repair = next(name for name, _k in REPAIRS if result.derived == f"holds on {name}")
         out.append(claim.assuming("cases", repair, f"the bound claimed on {repair}"))
-    if result.status in ("verified", "loose"):
+    if Status(result.status).holds:
         half = f"({claim.printed})/2"
         out.append(claim.reprinted(half, f"Delta(eps) <= {half}"))
     return out

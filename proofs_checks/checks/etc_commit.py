@@ -33,6 +33,7 @@ from ..verdict import decide
 from ..numfmt import num
 from ._etc_rule import commit_counts, etc_grid  # noqa: F401 (the exact rules, read by the tests through here)
 from ..causes import because
+from rsb_theory.errors import ArgumentError
 
 ID = "eq: ETC commit 6"
 ID5 = "eq: ETC commit 5"
@@ -253,4 +254,4 @@ def check(part: str = "6") -> CheckResult:
         return CLAIMS[ID].run()
     if part == "5":
         return CLAIMS[ID5].run()
-    raise ValueError(f"argument 'part': unknown part {part!r}; known: {', '.join(PARTS)}")
+    raise ArgumentError("part", f"unknown part {part!r}; known: {', '.join(PARTS)}")

@@ -36,6 +36,7 @@ from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide, fmt_set
+from ..statuses import Status
 
 LABEL = "table:literature_comparison"
 COLUMNS = ("rs_etc_m", "rs_ucb_m")
@@ -194,7 +195,7 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     row: Row = claim.printed
     e, arg = rates.parse_varpi(row.rate)
     out = []
-    if result.status in ("verified", "loose"):
+    if Status(result.status).holds:
         text = rates.format_varpi(e + sp.Rational(1, 2), arg)
         out.append(claim.reprinted(Row(row.column, text, row.assumes), f"{text} (a stronger rate)"))
     if row.assumes:

@@ -40,6 +40,7 @@ from ..ledger import CheckResult
 from ..numfmt import num
 from ..verdict import compare, decide, worst
 from . import literature_comparison, table_regrets
+from ..statuses import Status
 
 #: The footnote of table:literature_comparison's RS-ETC-M row, as a condition.
 SOLITARY = "the optimum is a solitary arm (the footnote of table:literature_comparison's RS-ETC-M row)"
@@ -197,7 +198,7 @@ def _stronger(t: paper_claims.TextRate) -> paper_claims.TextRate:
 def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     t: paper_claims.TextRate = claim.printed
     out = []
-    if result.status in ("verified", "loose"):
+    if Status(result.status).holds:
         out.append(claim.reprinted(_stronger(t), "a faster rate (varpi exponent + 1/2)"))
     if result.status == "conditional" and t.who == ("RS-ETC-M",):
         out.append(claim.assuming("condition", SOLITARY, "the table's footnote (a solitary optimum) stated"))

@@ -40,6 +40,7 @@ from ..numfmt import num
 
 from ._mid_point import grid_point  # the one definition (also used by the tracking checks)
 from ..causes import because
+from rsb_theory.errors import ArgumentError
 
 ID = "lemma:oversampling"
 _eps, _T0 = sp.symbols("eps T_0", positive=True)
@@ -76,7 +77,7 @@ def track_exact(a, tau0, steps: int) -> Trajectory:
     a = tuple(Fraction(x) for x in a)
     tau = [int(x) for x in tau0]
     if len(a) != len(tau) or sum(a) != 1 or any(x < 0 for x in a) or any(c < 0 for c in tau):
-        raise ValueError("argument 'a': need a probability vector with one entry per arm and counts >= 0")
+        raise ArgumentError("a", "need a probability vector with one entry per arm and counts >= 0")
     t = sum(tau)
     den = math.lcm(*(x.denominator for x in a))
     A = [int(x * den) for x in a]  # integer numerators: D_i * den = t A_i - tau_i den, exact

@@ -32,6 +32,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num, resid
+from rsb_theory.errors import ArgumentError
 
 ID = "lemma:risk-concave"
 SEED = 20250101
@@ -121,7 +122,7 @@ def _satisfies(chain: str, v: np.ndarray) -> bool:
         even = (j - i) % 2 == 0
         i, j = i[even], j[even]
         return bool(np.all(v[(i + j) // 2] - (v[i] + v[j]) / 2 >= -TOL))
-    raise ValueError(f"argument 'chain': {chain!r} is not 'vertices' or 'pairs'")
+    raise ArgumentError("chain", f"{chain!r} is not 'vertices' or 'pairs'")
 
 
 def _concave(v: np.ndarray) -> bool:

@@ -27,6 +27,7 @@ from ..ledger import CheckResult
 from ..verdict import decide, fmt_set
 from . import _holder as hl
 from . import _steps_a as st
+from rsb_theory.errors import ArgumentError
 
 IDS = ("example utility#step:eq:h_1_p", "example utility#step:after:eq:h_1_p", "example utility#step:eq:p_max_def",
        "example utility#step:after:eq:p_max_def")
@@ -109,7 +110,7 @@ def parse_range(text: str) -> sp.Interval:
     """A printed interval ``(0, 1)``, ``[0, 1/2)`` as a SymPy interval (ends through the one parser)."""
     m = _RANGE.match(text)
     if m is None:
-        raise ValueError(f"argument 'printed': not an interval: {text!r}")
+        raise ArgumentError("printed", f"not an interval: {text!r}")
     lo, hi = to_sympy(m.group(2), "range"), to_sympy(m.group(3), "range")
     return sp.Interval(lo, hi, m.group(1) == "(", m.group(4) == ")")
 

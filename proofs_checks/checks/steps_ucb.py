@@ -34,6 +34,7 @@ from . import _ucb_states as st_
 from ._steps import entry, fmt
 from ..numfmt import num
 from ..causes import because
+from ..statuses import Status
 
 P = "theorem:UCB upper bound#step:"
 TOL = 1e-9
@@ -582,7 +583,7 @@ def check_UB10_1(claim: Claim) -> CheckResult:
 
 def mutants_UB10_1(claim: Claim, result: CheckResult) -> list[Claim]:
     """A single optimal point stated (the step then holds) for a failing verdict, else a stronger printed value."""
-    if result.status in ("refuted", "conditional"):
+    if Status(result.status).broken:
         return [claim.assuming("condition", SINGLE_OPT, f"{SINGLE_OPT} stated")]
     return [claim.reprinted(claim.printed.with_value("value", "-1"), "probability below 0")]
 

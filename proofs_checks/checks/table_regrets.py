@@ -37,6 +37,8 @@ from .. import derived, paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import Rate, compare, compare_on, compare_rates_on, decide, fmt_set, worst
+from rsb_theory.errors import ArgumentError
+from ..statuses import Status
 
 TABLE = "table:table_regrets"
 COLUMNS = ("h", "ucb", "etc")
@@ -161,7 +163,7 @@ def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
     key, column = cell.regret.key, cell.column
     params = derived.parameter_sweep(key, TABLE)
     if len(params) != 1:  # pragma: no cover - every mixture row is a single member (table:table_regrets)
-        raise ValueError(f"argument 'claim': mixture row {key} with a parameter range")
+        raise ArgumentError("claim", f"mixture row {key} with a parameter range")
     prof = derived.profile(key, params[0])
     q, r = prof.q, prof.r
     pq, pr, _pb = _paper_params(cell, params[0])
@@ -228,7 +230,7 @@ def mutants_rate(claim: Claim, result: CheckResult) -> list[Claim]:
     cell: RateCell = claim.printed
     f = rate_facts(claim)
     out = []
-    if result.status in ("verified", "loose"):
+    if Status(result.status).holds:
         text = rates.format_varpi(f.printed_exponent + sp.Rational(1, 2), f.printed_argument)
         out.append(claim.reprinted(replace_cell(cell, text), f"{text} (a stronger rate)"))
     if result.status in ("loose", "refuted") and f.derived_exponent is not None:
@@ -236,7 +238,7 @@ def mutants_rate(claim: Claim, result: CheckResult) -> list[Claim]:
         out.append(claim.reprinted(replace_cell(cell, text), f"{text} (the derived rate)"))
     if result.status == "conditional" and f.needed_bound is not None:
         out.append(claim.assuming("means_below", str(f.needed_bound), f"arm means < {f.needed_bound} stated"))
-    if result.status in ("conditional", "refuted") and f.beta_holds_on not in (None, sp.EmptySet):
+    if Status(result.status).broken and f.beta_holds_on not in (None, sp.EmptySet):
         out.append(claim.assuming("beta_in", f.beta_holds_on, f"beta exists, beta in {fmt_set(f.beta_holds_on)} stated"))
     return out
 

@@ -26,6 +26,7 @@ from ..ledger import CheckResult
 from ..mutants import as_text, stronger
 from ..verdict import compare, decide, worst
 from ..numfmt import num
+from ..statuses import Status
 
 TABLE = "table:table_risks"
 COLUMNS = ("q", "r", "beta", "L")
@@ -249,7 +250,7 @@ def _value_mutants(claim: Claim, result: CheckResult, column: str, facts: SweepF
     row: paper_claims.RiskRow = claim.printed
     text = getattr(row, column)
     out = []
-    if result.status in ("verified", "loose"):
+    if Status(result.status).holds:
         new = stronger(text, SENSE[column])
         out.append(claim.reprinted(replace(row, **{column: new}), f"{column} = {new} (stronger)"))
     if result.status in ("loose", "refuted") and facts.common is not None:

@@ -38,6 +38,7 @@ from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from ..verdict import decide
 from ..numfmt import num
+from rsb_theory.errors import ArgumentError
 
 #: The tuned parts: a paper policy's rate with eps tuned to T, by its label (the policy's ``corollary``).
 TUNED = {p.corollary: p for p in catalog.policies() if p.corollary is not None}
@@ -358,5 +359,5 @@ CLAIMS = claim_map(*_claims())
 def check(part: str) -> CheckResult:
     """The ledger entry of ``part`` (one of :data:`PARTS`; kept for callers of the part-wise interface)."""
     if part not in IDS:
-        raise ValueError(f"argument 'part': unknown part {part!r}; known: {', '.join(PARTS)}")
+        raise ArgumentError("part", f"unknown part {part!r}; known: {', '.join(PARTS)}")
     return CLAIMS[IDS[part]].run()

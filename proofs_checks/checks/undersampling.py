@@ -33,6 +33,7 @@ from ..verdict import decide
 from . import oversampling as ov
 from ..numfmt import num
 from ..causes import because
+from rsb_theory.errors import ArgumentError
 
 ID = "lemma:undersampling"
 ID_RHO = "eq:oversampledproof"
@@ -214,4 +215,4 @@ def check(part: str = "bound") -> CheckResult:
         return CLAIMS[ID].run()
     if part == "rhoT2":
         return CLAIMS[ID_RHO].run()
-    raise ValueError(f"argument 'part': unknown part {part!r}; known: {', '.join(PARTS)}")
+    raise ArgumentError("part", f"unknown part {part!r}; known: {', '.join(PARTS)}")

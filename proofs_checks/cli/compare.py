@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from rsb_theory.errors import ArgumentError
+
 from . import values, work
 from .errors import fail
 
@@ -45,8 +47,8 @@ def validate(args) -> Request:
     for algo in algos:
         try:
             sim_options.check_distortion(algo, dr)
-        except ValueError as exc:  # the library names 'algo'; here the flag is --algos
-            raise fail("--algos", str(exc).split(": ", 1)[1]) from None
+        except ArgumentError as exc:  # the library names 'algo'; here the flag is --algos
+            raise fail("--algos", exc.message) from None
     p, arms = values.means_or_arms(args)
     K = len(p) if p is not None else values.arm_count(arms)
     if min(Ts) < K:

@@ -3,34 +3,42 @@
 Every flag is validated where it is read (:mod:`proofs_checks.cli.values`), so its
 error names it from the start.  A few errors can still come out of the libraries
 (a distortion h that is not a distortion function, a horizon shorter than the
-number of arms found by the engine, a solver that fails); they name the
-*parameter* (``argument 'radius_scale': ...``, ``argument 'h': ...``), and
-:func:`usage_error` is the one place that turns that name into the flag.
+number of arms found by the engine, a solver that fails); they are
+:class:`rsb_theory.errors.ArgumentError` carrying the *parameter*'s name
+(``radius_scale``, ``h``), and :func:`usage_error` is the one place that turns
+that name into the flag, through the command's table of flags (``LIBRARY_FLAGS``),
+never by reading the message.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Mapping
 
 from rsb_sim.files import CorruptFile, WriteError
 from rsb_sim.interrupt import Interrupted
+from rsb_theory.errors import ArgumentError
 
-_LEADING = re.compile(r"^argument '([^']+)'")
 
+class UsageError(ArgumentError):
+    """Bad command-line input: ``argument '<flag>': <message>``, or the message alone when no flag is known.
 
-class UsageError(ValueError):
-    """Bad command-line input; the message starts with ``argument '<flag>':``.
-
-    Attributes
+    Parameters
     ----------
+    flag : str or None
+        The flag (``"--T"``), the command (``"command"``) or None (then ``str()`` is the message alone).
+    message : str
     prog : str
         The command it belongs to (``"rsb simulate"``), when known.
     """
 
-    def __init__(self, message: str, prog: str = "rsb") -> None:
-        super().__init__(message)
+    def __init__(self, flag: str | None, message: str, prog: str = "rsb") -> None:
+        super().__init__(flag, message)
+        if flag is None:
+            self.args = (message,)
         self.prog = prog
+
+    def __reduce__(self):
+        return (type(self), (self.name, self.message, self.prog))
 
 
 def did_you_mean(word: str, known) -> str:
@@ -44,8 +52,8 @@ def did_you_mean(word: str, known) -> str:
 
 
 def fail(flag: str, message: str) -> UsageError:
-    """``UsageError("argument '<flag>': <message>")``."""
-    return UsageError(f"argument '{flag}': {message}")
+    """``UsageError(flag, message)``: ``argument '<flag>': <message>``."""
+    return UsageError(flag, message)
 
 
 def flag_of(name: str, flags: Mapping[str, str] | None = None) -> str:
@@ -67,8 +75,8 @@ def usage_error(exc: Exception, flags: Mapping[str, str] | None = None, prog: st
     Parameters
     ----------
     exc : Exception
-        A ``ValueError`` whose message starts with ``argument '<name>':``, or any
-        other message (kept as it is).
+        An :class:`~rsb_theory.errors.ArgumentError` (its ``name`` is mapped to the flag), or any other
+        ``ValueError`` (its message kept as it is).
     flags : mapping, optional
         Parameter name -> flag where the default ``--name`` is wrong (``{"h": "--dr"}``).
     prog : str
@@ -79,12 +87,15 @@ def usage_error(exc: Exception, flags: Mapping[str, str] | None = None, prog: st
         One line (newlines of the library's message are joined with "; ").
     """
     if isinstance(exc, UsageError):
-        return UsageError(str(exc), prog)
-    message = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or type(exc).__name__
-    m = _LEADING.match(message)
-    if m:
-        message = f"argument '{flag_of(m.group(1), flags)}'" + message[m.end():]
-    return UsageError(message, prog)
+        return UsageError(exc.name, exc.message, prog)
+    if isinstance(exc, ArgumentError):
+        return UsageError(flag_of(exc.name, flags), _one_line(exc.message), prog)
+    return UsageError(None, _one_line(str(exc)) or type(exc).__name__, prog)
+
+
+def _one_line(text: str) -> str:
+    """The lines of a library's message joined with "; "."""
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
 
 
 def stopped(exc: BaseException) -> str:

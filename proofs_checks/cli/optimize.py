@@ -16,6 +16,7 @@ from __future__ import annotations
 from rsb_sim import jsontext
 from dataclasses import dataclass
 
+
 from . import values, work
 from .errors import fail
 

@@ -55,7 +55,7 @@ class Parser(argparse.ArgumentParser):
         return self.add_argument(flag, **kwargs)
 
     def error(self, message: str):  # argparse calls this for every bad command line
-        raise UsageError(_explain(message, self), self.prog)
+        raise UsageError(*_explain(message, self), self.prog)
 
     def parse_args(self, args=None, namespace=None):
         ns, extras = self.parse_known_args(args, namespace)
@@ -69,13 +69,13 @@ def _example(parser: Parser, flag: str) -> str:
     return f" (e.g. {ex})" if ex else ""
 
 
-def _explain(message: str, parser: Parser) -> str:
-    """argparse's message as ``argument '<flag>': <what> <how to write it>``."""
+def _explain(message: str, parser: Parser) -> tuple[str | None, str]:
+    """argparse's message as the flag and ``<what> <how to write it>`` (no flag: None and the message)."""
     m = re.match(r"the following arguments are required: (.*)", message)
     if m:
         names = [n.strip() for n in m.group(1).split(",")]
         more = f"; also missing: {', '.join(names[1:])}" if len(names) > 1 else ""
-        return f"argument '{names[0]}': required{_example(parser, names[0])}{more}"
+        return names[0], f"required{_example(parser, names[0])}{more}"
     m = re.match(r"argument ([^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$", message)
     if m:
         flag, value, known = m.groups()
@@ -83,19 +83,19 @@ def _explain(message: str, parser: Parser) -> str:
         known = ", ".join(names)
         what = "command" if flag.startswith("{") or flag == "command" else "value"
         flag = "command" if what == "command" else flag
-        return f"argument '{flag}': unknown {what} {value!r}{did_you_mean(value, names)}; write one of: {known}"
+        return flag, f"unknown {what} {value!r}{did_you_mean(value, names)}; write one of: {known}"
     m = re.match(r"argument ([^:]+): expected one argument", message)
     if m:
         flag = m.group(1).split("/")[0]
-        return (f"argument '{flag}': expected a value{_example(parser, flag)}; a value that starts with '-' is "
+        return flag, (f"expected a value{_example(parser, flag)}; a value that starts with '-' is "
                 f"written {flag}=VALUE")
     m = re.match(r"ambiguous option: (\S+) could match (.*)", message)
     if m:
-        return f"argument '{m.group(1)}': ambiguous abbreviation; write one of: {m.group(2)}"
+        return m.group(1), f"ambiguous abbreviation; write one of: {m.group(2)}"
     m = re.match(r"argument ([^:]+): (.*)", message)
     if m:
-        return f"argument '{m.group(1).split('/')[0]}': {m.group(2)}"
-    return message
+        return m.group(1).split('/')[0], m.group(2)
+    return None, message
 
 
 def _subparser(top: Parser, ns) -> Parser:
@@ -112,7 +112,7 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
     first = extras[0]
     if first.startswith("-"):
         flags = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
-        return UsageError(f"argument '{first.split('=')[0]}': unknown flag of {sub.prog}"
+        return UsageError(first.split('=')[0], f"unknown flag of {sub.prog}"
                           f"{did_you_mean(first.split('=')[0], flags)}; see {sub.prog} --help", sub.prog)
     # the flag a stray value follows: "--p 0.4 0.9" leaves "0.9" behind "--p 0.4" (or behind "--p=0.4")
     for j, token in enumerate(argv):
@@ -125,9 +125,9 @@ def _unrecognised(extras: list[str], argv: list[str], ns, top: Parser) -> UsageE
         else:
             continue
         return UsageError(
-            f"argument '{flag}': takes one value, got {value!r} and then {first!r}; write lists with commas and "
+            flag, f"takes one value, got {value!r} and then {first!r}; write lists with commas and "
             f"no spaces, or quote them{_example(sub, flag)}", sub.prog)
-    return UsageError(f"argument {first!r}: unexpected; see {sub.prog} --help", sub.prog)
+    return UsageError(None, f"argument {first!r}: unexpected; see {sub.prog} --help", sub.prog)
 
 
 def _format(p: Parser) -> None:

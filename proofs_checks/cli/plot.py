@@ -50,7 +50,7 @@ def validate(args) -> Request:
         from rsb_sim.policies.catalog import get
 
         if get(args.algo).arms is not None:  # refused here, before --out is made (rsb_sim.setup refuses it too)
-            raise fail("--algo", get(args.algo).arms_refusal.split(": ", 1)[1] + "; with --arms use ce-ucb-m")
+            raise fail("--algo", get(args.algo).arms_refusal + "; with --arms use ce-ucb-m")
     Ts = DEFAULT_TS if args.Ts is None else values.horizons(args.Ts, "--Ts")
     trials = DEFAULT_TRIALS if args.trials is None else values.count(args.trials, "--trials", 1)
     seed = values.count(args.seed, "--seed", 0)

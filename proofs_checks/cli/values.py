@@ -29,7 +29,7 @@ PROBS_ROUNDING = 5e-7
 
 
 def _usage(exc: ex.ExpressionError) -> UsageError:
-    return UsageError(str(exc))
+    return UsageError(exc.name, exc.message)
 
 
 def count(text, flag: str, minimum: int = 1, values: Mapping[str, float] | None = None,
@@ -184,7 +184,7 @@ def instances(text, flag: str = "--p") -> list[tuple[float, ...]]:
         except UsageError as exc:
             if len(chunks) == 1:
                 raise
-            raise fail(flag, f"instance {j}: {str(exc).split(': ', 1)[1]}") from None
+            raise fail(flag, f"instance {j}: {exc.message}") from None
     return out
 
 

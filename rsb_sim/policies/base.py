@@ -133,18 +133,18 @@ class Policy:
 
     # -- the declaration, read without running anything ---------------------------------------------------------
     def refusal(self, family: str) -> str | None:
-        """The one-line reason, naming ``--algo``, when the policy is not defined for the distortion family
+        """The one-line reason (the message of an ``ArgumentError`` of ``algo``) when the policy is not defined for the distortion family
         ``family`` (``Distortion.key``); None when it applies."""
         if self.distortions is None or family in self.distortions:
             return None
-        return (f"argument 'algo': {self.name} is defined for {self.distortions_words} only "
+        return (f"{self.name} is defined for {self.distortions_words} only "
                 f"({' or '.join(self.distortions)}), not for {family}; choose another --algo or --dr")
 
     @property
     def arms_refusal(self) -> str:
-        """The one-line reason, naming ``--algo``, for arms of a kind outside :attr:`arms`."""
+        """The one-line reason (the message of an ``ArgumentError`` of ``algo``) for arms of a kind outside :attr:`arms`."""
         why = f" ({self.arms_why})" if self.arms_why else ""
-        return f"argument 'algo': {self.name} is implemented for {self.arms_words or ' or '.join(self.arms)} only{why}"
+        return f"{self.name} is implemented for {self.arms_words or ' or '.join(self.arms)} only{why}"
 
     def uses(self, constant: str) -> bool:
         """It uses the constant ``constant`` of its set-up (its ``constants`` declaration)."""

@@ -14,6 +14,7 @@ import pkgutil
 from pathlib import Path
 
 from .base import Policy
+from rsb_theory.errors import ArgumentError
 
 #: Modules of this package that are not policies.
 _NOT_POLICIES = frozenset({"base", "catalog", "user"})
@@ -59,10 +60,10 @@ def get(algo) -> Policy:
     """
     if isinstance(algo, Policy):
         if not algo.name or not isinstance(algo.name, str):
-            raise ValueError(f"argument 'algo': a policy needs a name (the class attribute 'name'), got "
+            raise ArgumentError("algo", "a policy needs a name (the class attribute 'name'), got "
                              f"{algo.name!r}")
         return algo
     table = _load()
     if not isinstance(algo, str) or algo not in table:
-        raise ValueError(f"argument 'algo': unknown algorithm {algo!r}; known: {', '.join(table)}")
+        raise ArgumentError("algo", f"unknown algorithm {algo!r}; known: {', '.join(table)}")
     return table[algo]

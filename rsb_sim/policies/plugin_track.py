@@ -24,6 +24,7 @@ Python API); the command line runs the default 1/2.
 from __future__ import annotations
 
 from ._index import IndexPolicy
+from rsb_theory.errors import ArgumentError
 
 
 class PluginTrack(IndexPolicy):
@@ -40,7 +41,7 @@ class PluginTrack(IndexPolicy):
         """The exponent of the forced exploration (``Setup.constants['force_exponent']``)."""
         x = float(self.force_exponent)
         if not 0.0 < x < 1.0:
-            raise ValueError(f"argument 'algo': the forced-exploration exponent of {self.name} must be in (0, 1), "
+            raise ArgumentError("algo", f"the forced-exploration exponent of {self.name} must be in (0, 1), "
                              f"got {x}")
         return {"constants": {"force_exponent": x}}
 

@@ -25,6 +25,7 @@ unless ``SimConfig.compiled`` is False or numba cannot compile h; otherwise the 
 from __future__ import annotations
 
 from .base import Policy
+from rsb_theory.errors import ArgumentError
 
 
 class RSUCBM(Policy):
@@ -52,7 +53,7 @@ class RSUCBM(Policy):
         from ..setup import ucb_setup
 
         if not d.shape.is_concave:
-            raise ValueError(f"argument 'dr': rs-ucb-m needs a concave h (Jensen reduction of eq:UCB_alpha); "
+            raise ArgumentError("dr", "rs-ucb-m needs a concave h (Jensen reduction of eq:UCB_alpha); "
                              f"{d.describe()} is not concave")
         return ucb_setup(cfg, instance, d, self.name, eps, False,
                          "; the optimistic value is the same for every mixture and the first mixture is kept")

@@ -47,6 +47,7 @@ runs one trial at a time in the compiled loop of :mod:`rsb_sim.policies._ts_loop
 from __future__ import annotations
 
 from ._index import IndexPolicy
+from rsb_theory.errors import ArgumentError
 
 #: The variants and the mode of the compiled loop (:mod:`rsb_sim.policies._ts_loop`) each runs.
 VARIANTS = {"fw": 1, "track": 2}
@@ -74,7 +75,7 @@ class TSMix(IndexPolicy):
             from ._ts_loop import compiled_derivative
 
             if compiled_derivative(d) is None:
-                raise ValueError(f"argument 'dr': the Frank-Wolfe variant of {self.name} needs h' in closed form, "
+                raise ArgumentError("dr", f"the Frank-Wolfe variant of {self.name} needs h' in closed form, "
                                  f"and h = {d.describe()} has a kink; use the tracking variant (--algo {self.name})")
         return {"constants": {"variant": float(VARIANTS[self.variant])}}
 

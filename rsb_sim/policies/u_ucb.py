@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 
 from ._index import IndexPolicy
+from rsb_theory.errors import ArgumentError
 
 
 class UUCB(IndexPolicy):
@@ -47,7 +48,7 @@ class UUCB(IndexPolicy):
         hr = of(d).holder()
         q, L = float(hr.q), float(hr.L_H)
         if not (hr.attained and math.isfinite(L)):
-            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+            raise ArgumentError("dr", f"h has no finite Hölder constant at exponent q = {hr.q}; "
                              f"u-ucb needs one for its bonus L b r^q")
         return {"q": q, "L": L,
                 "constants": {"radius_scale": float(cfg.radius_scale), "L_inf": L * float(instance.width)}}

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 
 from ._index import IndexPolicy
+from rsb_theory.errors import ArgumentError
 
 
 class UCBFW(IndexPolicy):
@@ -76,7 +77,7 @@ class UCBFW(IndexPolicy):
         hr = holder(d)
         q, L = float(hr.q), float(hr.L_H)
         if not (hr.attained and math.isfinite(L)):
-            raise ValueError(f"argument 'dr': h has no finite Hölder constant at exponent q = {hr.q}; "
+            raise ArgumentError("dr", f"h has no finite Hölder constant at exponent q = {hr.q}; "
                              f"ucb-fw needs one for the width of its gradient estimate")
         return {"q": q, "L": L, "constants": {"bonus_scale": float(cfg.radius_scale),
                                               "L_grad": L * float(instance.width)}}

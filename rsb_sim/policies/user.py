@@ -17,6 +17,7 @@ import numpy as np
 
 from ..rules import track_arm
 from ._index import IndexPolicy
+from rsb_theory.errors import ArgumentError
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Stats:
 def _checked(values, shape: tuple, what: str) -> np.ndarray:
     out = np.asarray(values, dtype=float)
     if out.shape != shape:
-        raise ValueError(f"argument 'algo': the policy's {what} returned shape {out.shape}, expected {shape}")
+        raise ArgumentError("algo", f"the policy's {what} returned shape {out.shape}, expected {shape}")
     return out
 
 

@@ -18,6 +18,7 @@ from .certificates import neighbour_best, root_bound
 from .enumeration import enumerate_scan
 from .lattice import check_counts
 from .rule import TIE_TOL, Decision, check_previous, check_tol, finish
+from ..errors import ArgumentError
 
 __all__ = ["METHODS", "values", "upper_bound", "argmax", "second_best"]
 
@@ -26,27 +27,27 @@ METHODS = ("auto", "bnb", "enumerate")
 
 def check_objective(obj) -> Objective:
     if not isinstance(obj, Objective):
-        raise ValueError(f"argument 'obj': expected an Objective (etc_objective, ...), got {type(obj).__name__}")
+        raise ArgumentError("obj", f"expected an Objective (etc_objective, ...), got {type(obj).__name__}")
     return obj
 
 
 def check_grid(obj: Objective, grid) -> Grid:
     if not isinstance(grid, Grid):
-        raise ValueError(f"argument 'grid': expected a rsb_theory.grids.Grid, got {type(grid).__name__}")
+        raise ArgumentError("grid", f"expected a rsb_theory.grids.Grid, got {type(grid).__name__}")
     if grid.K != obj.K:
-        raise ValueError(f"argument 'grid': grid has K = {grid.K}, the objective has K = {obj.K} arms")
+        raise ArgumentError("grid", f"grid has K = {grid.K}, the objective has K = {obj.K} arms")
     return grid
 
 
 def resolve_method(obj: Objective, method: str) -> str:
     """``"auto"`` -> ``"bnb"`` for a concave h, else ``"enumerate"``; ``"bnb"`` needs a concave h."""
     if method not in METHODS:
-        raise ValueError(f"argument 'method': unknown method {method!r}; known: {', '.join(METHODS)}")
+        raise ArgumentError("method", f"unknown method {method!r}; known: {', '.join(METHODS)}")
     if method == "auto":
         return "bnb" if obj.concave else "enumerate"
     if method == "bnb" and not obj.concave:
-        raise ValueError(
-            f"argument 'd': method='bnb' needs a concave h; {obj.d.describe()} is {obj.d.shape.curvature} "
+        raise ArgumentError(
+            "d", f"method='bnb' needs a concave h; {obj.d.describe()} is {obj.d.shape.curvature} "
             f"(use method='enumerate')"
         )
     return method
@@ -73,7 +74,7 @@ def values(obj: Objective, grid: Grid, counts) -> np.ndarray:
     if c.ndim == 2:
         c = np.broadcast_to(c[None], (obj.B,) + c.shape)
     elif c.ndim != 3 or c.shape[0] != obj.B:
-        raise ValueError(f"argument 'counts': expected shape ({obj.B}, n, {obj.K - 1}) or (n, {obj.K - 1}), got {c.shape}")
+        raise ArgumentError("counts", f"expected shape ({obj.B}, n, {obj.K - 1}) or (n, {obj.K - 1}), got {c.shape}")
     rows = np.broadcast_to(np.arange(obj.B)[:, None], c.shape[:2])
     return obj.values_at(grid, c, rows)
 
@@ -87,7 +88,7 @@ def upper_bound(obj: Objective) -> np.ndarray:
     """
     obj = check_objective(obj)
     if not obj.concave:
-        raise ValueError(f"argument 'd': upper_bound needs a concave h; {obj.d.describe()} is not concave")
+        raise ArgumentError("d", f"upper_bound needs a concave h; {obj.d.describe()} is not concave")
     return root_bound(obj)
 
 

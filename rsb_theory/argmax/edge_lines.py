@@ -94,6 +94,7 @@ from ..distortions import U, Distortion
 from ..grids import Grid
 from ..objectives import check_phat
 from .rule import TIE_TOL, check_previous
+from ..errors import ArgumentError
 
 #: Points within tol of the running maximum kept per trial; more ties -> enumeration of the grid.
 CAND_CAP = 64
@@ -309,7 +310,7 @@ def available(d: Distortion) -> bool:
 
 def _require(d: Distortion) -> None:
     if not available(d):
-        raise ValueError(f"argument 'd': the compiled line search needs a concave h that numba can compile; "
+        raise ArgumentError("d", "the compiled line search needs a concave h that numba can compile; "
                          f"{d.describe()} is not")
 
 
@@ -344,9 +345,9 @@ def decide(d: Distortion, grid: Grid, phat: np.ndarray, c: np.ndarray, previous:
     phat = np.ascontiguousarray(check_phat(phat))
     c = np.ascontiguousarray(c, dtype=float)
     if phat.shape[1] != grid.K or c.shape != phat.shape:
-        raise ValueError(f"argument 'phat': expected shapes (B, {grid.K}) for phat and c, got {phat.shape}, {c.shape}")
+        raise ArgumentError("phat", f"expected shapes (B, {grid.K}) for phat and c, got {phat.shape}, {c.shape}")
     if not np.all(np.isfinite(c)):
-        raise ValueError("argument 'c': the bonus must be finite")
+        raise ArgumentError("c", "the bonus must be finite")
     B, K = phat.shape
     # the same checks as rsb_theory.argmax.argmax (shape, grid point or all -1)
     prev = check_previous(SimpleNamespace(B=B, K=K), grid, previous)

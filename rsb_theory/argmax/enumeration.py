@@ -14,6 +14,7 @@ import numpy as np
 from ..grids import Grid
 from ..objectives import Objective
 from .lattice import lex_blocks
+from ..errors import ArgumentError
 
 __all__ = ["MAX_ENUMERATION", "ENUM_CHUNK", "check_enumerable", "enumerate_scan"]
 
@@ -28,8 +29,8 @@ ENUM_CHUNK = 1 << 21
 def check_enumerable(grid: Grid) -> None:
     """ValueError naming ``eps`` when the grid is larger than :data:`MAX_ENUMERATION`."""
     if grid.size > MAX_ENUMERATION:
-        raise ValueError(
-            f"argument 'eps': the {grid.kind} grid with K = {grid.K}, eps = {grid.eps} has {grid.size} points, "
+        raise ArgumentError(
+            "eps", f"the {grid.kind} grid with K = {grid.K}, eps = {grid.eps} has {grid.size} points, "
             f"more than {MAX_ENUMERATION} to enumerate"
         )
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..grids import Grid
+from ..errors import ArgumentError
 
 __all__ = ["check_counts", "points_of", "lex_blocks", "unit_moves"]
 
@@ -24,15 +25,15 @@ def check_counts(grid: Grid, counts, name: str = "counts") -> np.ndarray:
     try:
         arr = np.asarray(counts)
     except (TypeError, ValueError):  # pragma: no cover
-        raise ValueError(f"argument '{name}': expected an integer array") from None
+        raise ArgumentError(name, "expected an integer array") from None
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
-            raise ValueError(f"argument '{name}': grid coordinates must be integers")
+            raise ArgumentError(name, "grid coordinates must be integers")
     arr = arr.astype(np.int64)
     if arr.ndim < 1 or arr.shape[-1] != grid.K - 1:
-        raise ValueError(f"argument '{name}': expected shape (..., {grid.K - 1}) (K - 1 coordinates), got {arr.shape}")
+        raise ArgumentError(name, f"expected shape (..., {grid.K - 1}) (K - 1 coordinates), got {arr.shape}")
     if np.any(arr < 0) or np.any(arr.sum(axis=-1) > grid.budget):
-        raise ValueError(f"argument '{name}': coordinates must be >= 0 with sum <= {grid.budget} (the grid budget)")
+        raise ArgumentError(name, f"coordinates must be >= 0 with sum <= {grid.budget} (the grid budget)")
     return arr
 
 

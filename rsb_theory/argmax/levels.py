@@ -50,6 +50,7 @@ import math
 import numpy as np
 
 from . import edge_lines
+from ..errors import ArgumentError
 
 __all__ = ["DELTA", "applies", "available", "compiled", "decide", "forms", "piecewise_linear", "quadratic", "scratch",
            "steps_of"]
@@ -95,7 +96,7 @@ def steps_of(levels) -> np.ndarray:
     """
     x = np.asarray(levels, dtype=float)
     if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)) or x[0] < 0.0 or np.any(np.diff(x) <= 0.0):
-        raise ValueError("argument 'support': the compiled levels route needs increasing levels >= 0")
+        raise ArgumentError("support", "the compiled levels route needs increasing levels >= 0")
     return np.diff(np.concatenate([[0.0], x]))
 
 
@@ -833,13 +834,13 @@ def decide(d, grid, levels, surv, radius=None, L_bonus: float = 0.0, previous=No
     else:
         q = 1.0
     if not _h_applies(d, q, L):
-        raise ValueError(f"argument 'd': the compiled levels search needs a concave h that numba compiles, q = 1 "
+        raise ArgumentError("d", "the compiled levels search needs a concave h that numba compiles, q = 1 "
                          f"and a finite L; {d.describe()} has q = {q}, L = {L}")
     w = steps_of(levels)
     S = np.asarray(surv, dtype=float)
     B, K, J = S.shape
     if J != w.size or K != grid.K:
-        raise ValueError(f"argument 'surv': expected shape (B, {grid.K}, {w.size}), got {S.shape}")
+        raise ArgumentError("surv", f"expected shape (B, {grid.K}, {w.size}), got {S.shape}")
     STs = np.ascontiguousarray(np.transpose(S, (0, 2, 1)))
     R = np.zeros((B, K)) if radius is None else np.ascontiguousarray(np.broadcast_to(radius, (B, K)), dtype=float)
     prev = np.full((B, K - 1), -1, dtype=np.int64) if previous is None else np.ascontiguousarray(previous,

@@ -18,6 +18,7 @@ import numpy as np
 from ..grids import Grid
 from ..objectives import Objective
 from .lattice import points_of
+from ..errors import ArgumentError
 
 __all__ = ["TIE_TOL", "Decision", "check_previous", "check_tol", "choose", "finish"]
 
@@ -72,18 +73,18 @@ def check_previous(obj, grid: Grid, previous) -> np.ndarray | None:
     try:
         arr = np.asarray(previous)
     except (TypeError, ValueError):  # pragma: no cover
-        raise ValueError("argument 'previous': expected an integer array") from None
+        raise ArgumentError("previous", "expected an integer array") from None
     if arr.ndim != 2 or arr.shape != (obj.B, obj.K - 1):
-        raise ValueError(f"argument 'previous': expected shape ({obj.B}, {obj.K - 1}), got {arr.shape}")
+        raise ArgumentError("previous", f"expected shape ({obj.B}, {obj.K - 1}), got {arr.shape}")
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
-            raise ValueError("argument 'previous': grid coordinates must be integers")
+            raise ArgumentError("previous", "grid coordinates must be integers")
     arr = arr.astype(np.int64)
     none = np.all(arr == -1, axis=1)
     bad = ~none & ((arr < 0).any(axis=1) | (arr.sum(axis=1) > grid.budget))
     if np.any(bad):
-        raise ValueError(
-            f"argument 'previous': row {int(np.argmax(bad))} is neither all -1 (no previous choice) nor a grid "
+        raise ArgumentError(
+            "previous", f"row {int(np.argmax(bad))} is neither all -1 (no previous choice) nor a grid "
             f"point (coordinates >= 0 with sum <= {grid.budget})"
         )
     return arr
@@ -93,9 +94,9 @@ def check_tol(tol) -> float:
     try:
         tol = float(tol)
     except (TypeError, ValueError):
-        raise ValueError(f"argument 'tol': expected a number, got {tol!r}") from None
+        raise ArgumentError("tol", f"expected a number, got {tol!r}") from None
     if not (math.isfinite(tol) and tol >= 0):
-        raise ValueError(f"argument 'tol': need a finite tol >= 0, got {tol!r}")
+        raise ArgumentError("tol", f"need a finite tol >= 0, got {tol!r}")
     return tol
 
 

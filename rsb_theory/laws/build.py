@@ -33,7 +33,7 @@ _PROBES = (-2.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 
 
 def _fail(flag: str, where: str, message: str) -> LawError:
-    return LawError(f"argument '{flag}': {where}: {message}")
+    return LawError(flag, f"{where}: {message}")
 
 
 def _valid(dist, args) -> bool:

@@ -29,13 +29,13 @@ def _sha256(path: str, flag: str, where: str) -> str:
             for block in iter(lambda: fh.read(BLOCK), b""):
                 h.update(block)
     except FileNotFoundError:
-        raise LawError(f"argument '{flag}': {where}: no such file {path!r}") from None
+        raise LawError(flag, f"{where}: no such file {path!r}") from None
     except UnsafeFile as exc:
-        raise LawError(f"argument '{flag}': {where}: {path!r} {exc.predicate()}") from None
+        raise LawError(flag, f"{where}: {path!r} {exc.predicate()}") from None
     except IsADirectoryError:
-        raise LawError(f"argument '{flag}': {where}: {path!r} is a directory, not a CSV file") from None
+        raise LawError(flag, f"{where}: {path!r} is a directory, not a CSV file") from None
     except OSError as exc:
-        raise LawError(f"argument '{flag}': {where}: cannot read {path!r}: {exc.strerror or exc}") from None
+        raise LawError(flag, f"{where}: cannot read {path!r}: {exc.strerror or exc}") from None
     return h.hexdigest()
 
 

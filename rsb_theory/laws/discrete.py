@@ -19,6 +19,7 @@ from ..distortions import Distortion
 from ..discretization import DiscreteOptimum
 from ..grids import Grid
 from .values import all_discrete, mixture_value
+from ..errors import ArgumentError
 
 __all__ = ["discrete_optimum_laws", "MAX_POINTS_CONTINUOUS"]
 
@@ -49,7 +50,7 @@ def discrete_optimum_laws(d: Distortion, laws, eps: float, grid: str = "ucb", v_
     g = Grid(len(laws), float(eps), grid)
     cap = MAX_ENUMERATION if all_discrete(laws) else MAX_POINTS_CONTINUOUS
     if g.size > cap:
-        raise ValueError(f"argument 'eps': the {grid} grid has {g.size} points; more than {cap} "
+        raise ArgumentError("eps", f"the {grid} grid has {g.size} points; more than {cap} "
                          f"{'exact values' if cap == MAX_ENUMERATION else 'quadratures'} to enumerate")
     pts = g.points()
     values = np.atleast_1d(np.asarray(mixture_value(d, laws, pts), dtype=float))

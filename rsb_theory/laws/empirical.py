@@ -27,7 +27,7 @@ __all__ = ["read_column"]
 
 
 def _fail(flag: str, where: str, message: str) -> LawError:
-    return LawError(f"argument '{flag}': {where}: {message}")
+    return LawError(flag, f"{where}: {message}")
 
 
 def read_column(path: str, column: str, flag: str = "--arms", where: str = "arm 1") -> list[float]:

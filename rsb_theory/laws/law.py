@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from ..errors import ArgumentError
 
 __all__ = ["Law", "FiniteLaw", "BernoulliLaw", "EmpiricalLaw", "ContinuousLaw", "KINDS", "empirical_law"]
 
@@ -59,7 +60,7 @@ class Law:
 def _as_uniforms(u) -> np.ndarray:
     u = np.asarray(u, dtype=float)
     if np.any(~np.isfinite(u)) or np.any(u < 0) or np.any(u > 1):
-        raise ValueError("argument 'u': uniforms must lie in [0, 1]")
+        raise ArgumentError("u", "uniforms must lie in [0, 1]")
     return u
 
 
@@ -179,11 +180,11 @@ def empirical_law(samples, source: str = "") -> EmpiricalLaw:
     """
     xs = np.asarray(samples, dtype=float).ravel()
     if xs.size == 0:
-        raise ValueError("argument 'samples': no samples")
+        raise ArgumentError("samples", "no samples")
     if not np.all(np.isfinite(xs)):
-        raise ValueError("argument 'samples': samples must be finite")
+        raise ArgumentError("samples", "samples must be finite")
     if xs.min() < 0:
-        raise ValueError(f"argument 'samples': rewards must be non-negative (sec:setting), got {xs.min():g}")
+        raise ArgumentError("samples", f"rewards must be non-negative (sec:setting), got {xs.min():g}")
     atoms, counts = np.unique(xs, return_counts=True)
     masses = counts / xs.size
     return EmpiricalLaw(tuple(float(v) for v in atoms), tuple(float(v) for v in masses), n=int(xs.size),

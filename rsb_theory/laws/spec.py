@@ -55,7 +55,7 @@ def reward_too_large(value: float) -> str:
 
 
 class LawError(expressions.ExpressionError):
-    """A bad arm specification; the message starts with ``argument '<flag>': arm <i>``."""
+    """A bad arm specification: an ``ArgumentError`` naming the flag, its message starting with ``arm <i>``."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def _balanced(text: str) -> bool:
 
 
 def _fail(flag: str, message: str) -> LawError:
-    return LawError(f"argument '{flag}': {message}")
+    return LawError(flag, message)
 
 
 def _known() -> str:
@@ -133,8 +133,7 @@ def _number(text: str, flag: str, where: str, what: str, **bounds) -> float:
     try:
         return expressions.parse_number(text, flag, **bounds)
     except expressions.ExpressionError as exc:
-        detail = str(exc).split(": ", 1)[1] if ": " in str(exc) else str(exc)
-        raise _fail(flag, f"{where}: {what}: {detail}") from None
+        raise _fail(flag, f"{where}: {what}: {exc.message}") from None
 
 
 def _parse_one(index: int, text: str, flag: str) -> ArmSpec:

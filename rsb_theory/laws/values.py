@@ -32,6 +32,7 @@ from ..distortions import Distortion, breakpoints, numeric_derivative
 from ..riskmetric import finite_support, mixture_value as _finite_mixture_value, wasserstein1_finite
 from .law import FiniteLaw
 from .quadrature import Integral, integrate
+from ..errors import ArgumentError
 
 __all__ = ["TOL", "knots", "survival", "survival_left", "crossings", "union_support", "all_discrete",
            "value", "arm_values", "mixture_value", "mixture_integral", "mixture_gradient", "wasserstein1",
@@ -49,19 +50,19 @@ def all_discrete(laws) -> bool:
 def _check_laws(laws) -> tuple:
     laws = tuple(laws)
     if not laws:
-        raise ValueError("argument 'laws': need at least one law")
+        raise ArgumentError("laws", "need at least one law")
     for i, law in enumerate(laws, start=1):
         if not hasattr(law, "sf") or not hasattr(law, "support"):
-            raise ValueError(f"argument 'laws': arm {i} is not a law: {law!r}")
+            raise ArgumentError("laws", f"arm {i} is not a law: {law!r}")
     return laws
 
 
 def _check_alpha(alpha, K: int) -> np.ndarray:
     a = np.asarray(alpha, dtype=float)
     if a.ndim == 0 or a.shape[-1] != K:
-        raise ValueError(f"argument 'alpha': expected shape (..., {K}), got {a.shape}")
+        raise ArgumentError("alpha", f"expected shape (..., {K}), got {a.shape}")
     if np.any(~np.isfinite(a)) or np.any(a < 0) or np.any(np.abs(a.sum(axis=-1) - 1.0) > 1e-9):
-        raise ValueError("argument 'alpha': rows must be non-negative and sum to 1 (within 1e-9)")
+        raise ArgumentError("alpha", "rows must be non-negative and sum to 1 (within 1e-9)")
     return a
 
 
@@ -163,7 +164,7 @@ def mixture_integral(d: Distortion, laws, alpha, tol: float = TOL) -> Integral:
     laws = _check_laws(laws)
     a = _check_alpha(alpha, len(laws))
     if a.ndim != 1:
-        raise ValueError(f"argument 'alpha': expected shape ({len(laws)},), got {a.shape}")
+        raise ArgumentError("alpha", f"expected shape ({len(laws)},), got {a.shape}")
     keep = a > 0
     sub = tuple(law for law, k in zip(laws, keep) if k)
     w = a[keep]

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..distortions import Distortion
 from ..grids import Grid
+from ..errors import ArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lagrangian import LagrangianBound
@@ -145,12 +146,12 @@ class Objective:
         try:
             P = np.asarray(P, dtype=float)
         except (TypeError, ValueError):
-            raise ValueError(f"argument 'P': expected an array of mixtures, got {type(P).__name__}") from None
+            raise ArgumentError("P", f"expected an array of mixtures, got {type(P).__name__}") from None
         if P.ndim not in (2, 3) or P.shape[-1] != self.K or (P.ndim == 3 and P.shape[0] != self.B):
             want = f"(n, {self.K}) or ({self.B}, n, {self.K})"
-            raise ValueError(f"argument 'P': expected shape {want} (K = {self.K} arms), got {P.shape}")
+            raise ArgumentError("P", f"expected shape {want} (K = {self.K} arms), got {P.shape}")
         if not np.all(np.isfinite(P)) or np.any(P < 0) or np.any(np.abs(P.sum(axis=-1) - 1.0) > 1e-9):
-            raise ValueError("argument 'P': every point must be a mixture of the simplex (finite, non-negative "
+            raise ArgumentError("P", "every point must be a mixture of the simplex (finite, non-negative "
                              "weights summing to 1)")
         rows = np.arange(self.B)[:, None]
         n = P.shape[-2]

@@ -10,6 +10,7 @@ import numpy as np
 from ..distortions import Distortion
 from .base import Bonus, Objective, Suffix, suffix_min_max, unit
 from .validation import check_bonus, check_distortion, check_phat, check_radius, concave_fields, frozen, trusted
+from ..errors import ArgumentError
 
 __all__ = ["ETCObjective", "RSUCBObjective", "CEUCBObjective", "etc_objective", "rs_ucb_objective",
            "ce_ucb_objective"]
@@ -96,8 +97,8 @@ class RSUCBObjective(Objective):
         """
         d = check_distortion(d)
         if not d.shape.is_concave:
-            raise ValueError(
-                f"argument 'd': the RS-UCB reduction needs a concave h (Jensen); {d.describe()} is "
+            raise ArgumentError(
+                "d", f"the RS-UCB reduction needs a concave h (Jensen); {d.describe()} is "
                 f"{d.shape.curvature} ({d.shape.curvature_witness})"
             )
         if validate:

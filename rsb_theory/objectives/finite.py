@@ -10,6 +10,7 @@ import numpy as np
 from ..distortions import Distortion
 from .base import GUARD, Bonus, Objective, Suffix, suffix_min_max
 from .validation import check_bonus, check_distortion, check_radius, concave_fields, frozen
+from ..errors import ArgumentError
 
 __all__ = ["FiniteETCObjective", "FiniteCEUCBObjective", "etc_objective_finite", "ce_ucb_objective_finite"]
 
@@ -22,7 +23,7 @@ def _finite_fields(d: Distortion, support, probs_hat) -> dict:
     if probs.ndim == 2:
         probs = probs[None]
     if probs.ndim != 3 or probs.shape[1] < 2:
-        raise ValueError(f"argument 'probs_hat': expected shape (B, K, {xs.size}) with K >= 2, got {probs.shape}")
+        raise ArgumentError("probs_hat", f"expected shape (B, K, {xs.size}) with K >= 2, got {probs.shape}")
     k = int(np.searchsorted(xs, 0.0))
     xs0 = np.insert(xs, k, 0.0)
     probs0 = np.insert(probs, k, 0.0, axis=-1)

@@ -11,13 +11,14 @@ import numpy as np
 
 from ..distortions import Distortion
 from ..profile import of
+from ..errors import ArgumentError
 
 __all__ = ["check_distortion", "check_phat", "check_radius", "check_bonus", "trusted", "frozen", "concave_fields"]
 
 
 def check_distortion(d) -> Distortion:
     if not isinstance(d, Distortion):
-        raise ValueError(f"argument 'd': expected a Distortion (rsb_theory.distortions.get/resolve), got {d!r}")
+        raise ArgumentError("d", f"expected a Distortion (rsb_theory.distortions.get/resolve), got {d!r}")
     return d
 
 
@@ -26,13 +27,13 @@ def check_phat(phat) -> np.ndarray:
     try:
         arr = np.array(phat, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("argument 'phat': expected an array of numbers") from None
+        raise ArgumentError("phat", "expected an array of numbers") from None
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 2:
-        raise ValueError(f"argument 'phat': expected shape (B, K) with B >= 1 and K >= 2, got {np.shape(phat)}")
+        raise ArgumentError("phat", f"expected shape (B, K) with B >= 1 and K >= 2, got {np.shape(phat)}")
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
-        raise ValueError("argument 'phat': Bernoulli means must be finite and lie in [0, 1]")
+        raise ArgumentError("phat", "Bernoulli means must be finite and lie in [0, 1]")
     arr.setflags(write=False)
     return arr
 
@@ -42,15 +43,15 @@ def check_radius(radius, shape: tuple[int, int], finite: bool) -> np.ndarray:
     try:
         arr = np.array(radius, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("argument 'radius': expected a number or an array of numbers") from None
+        raise ArgumentError("radius", "expected a number or an array of numbers") from None
     try:
         arr = np.array(np.broadcast_to(arr, shape), dtype=float)
     except ValueError:
-        raise ValueError(f"argument 'radius': shape {arr.shape} does not broadcast to {shape}") from None
+        raise ArgumentError("radius", f"shape {arr.shape} does not broadcast to {shape}") from None
     if np.any(np.isnan(arr)) or np.any(arr < 0):
-        raise ValueError("argument 'radius': radii must be >= 0 (not nan)")
+        raise ArgumentError("radius", "radii must be >= 0 (not nan)")
     if finite and not np.all(np.isfinite(arr)):
-        raise ValueError("argument 'radius': CE-UCB needs finite radii (the bonus would be infinite)")
+        raise ArgumentError("radius", "CE-UCB needs finite radii (the bonus would be infinite)")
     arr.setflags(write=False)
     return arr
 
@@ -60,11 +61,11 @@ def check_bonus(q, L) -> tuple[float, float]:
     try:
         q, L = float(q), float(L)
     except (TypeError, ValueError):
-        raise ValueError(f"argument 'q': q and L must be numbers, got q={q!r}, L={L!r}") from None
+        raise ArgumentError("q", f"q and L must be numbers, got q={q!r}, L={L!r}") from None
     if not (0 < q <= 1):
-        raise ValueError(f"argument 'q': need 0 < q <= 1, got {q!r}")
+        raise ArgumentError("q", f"need 0 < q <= 1, got {q!r}")
     if not (math.isfinite(L) and L >= 0):
-        raise ValueError(f"argument 'L': need a finite L >= 0, got {L!r}")
+        raise ArgumentError("L", f"need a finite L >= 0, got {L!r}")
     return q, L
 
 

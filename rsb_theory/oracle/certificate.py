@@ -11,6 +11,7 @@ from ..distortions import U, Distortion, _pieces, numeric_derivative
 from ..riskmetric import _as_probs
 from .dcp import as_float
 from .instance import check_instance, steps
+from ..errors import ArgumentError
 
 __all__ = ["KINK_SNAP", "optimality_gap", "min_max_bound", "min_max_choice", "kinks"]
 
@@ -54,7 +55,7 @@ def optimality_gap(d: Distortion, support, arm_probs, alpha) -> float | None:
     xs, arms = check_instance(support, arm_probs)
     a = _as_probs(alpha, arms.shape[0], "alpha")
     if a.ndim != 1:
-        raise ValueError(f"argument 'alpha': expected shape ({arms.shape[0]},), got {a.shape}")
+        raise ArgumentError("alpha", f"expected shape ({arms.shape[0]},), got {a.shape}")
     widths, S, _ = steps(xs, arms)
     s_alpha = np.clip(a @ S, 0.0, 1.0)
     anchor = s_alpha.copy()

@@ -19,11 +19,12 @@ from ..distortions import U, Distortion, _pieces
 from .sign import affine_sign as _affine_sign
 from .sign import nonnegative_on_unit
 from .sign import polynomial as _poly
+from ..errors import ArgumentError
 
 __all__ = ["NotDCPError", "to_cvxpy", "as_float", "CHECK_POINTS", "CHECK_TOL"]
 
 
-class NotDCPError(ValueError):
+class NotDCPError(ArgumentError):
     """h cannot be written as a DCP-concave CVXPY expression by :func:`to_cvxpy`."""
 
 
@@ -94,7 +95,7 @@ def _translate_pow(base: sp.Expr, n: sp.Expr, e: sp.Expr, var, whole: sp.Expr):
     (x**p = (-1)**p (-x)**p).
     """
     if U in n.free_symbols or not (n.is_number and n.is_real):
-        raise NotDCPError(f"argument 'h': power {e} of {whole} needs a constant real exponent")
+        raise NotDCPError("h", f"power {e} of {whole} needs a constant real exponent")
     if n == 0:
         return 1.0
     arg = _translate(base, var, whole)
@@ -109,10 +110,10 @@ def _translate_pow(base: sp.Expr, n: sp.Expr, e: sp.Expr, var, whole: sp.Expr):
             return _power(arg, n)
         if sign == "-" and n.is_integer:  # x**n = (-1)**n (-x)**n with -x >= 0
             return (-1.0 if int(n) % 2 else 1.0) * _power(-arg, n)
-        raise NotDCPError(f"argument 'h': {e} in {whole}: the base {base} is not >= 0 on [0, 1], "
+        raise NotDCPError("h", f"{e} in {whole}: the base {base} is not >= 0 on [0, 1], "
                           f"so CVXPY's power would add the constraint {base} >= 0")
     if not nonnegative_on_unit(base):
-        raise NotDCPError(f"argument 'h': {e} in {whole}: cannot prove the base {base} >= 0 on [0, 1] "
+        raise NotDCPError("h", f"{e} in {whole}: cannot prove the base {base} >= 0 on [0, 1] "
                           f"(CVXPY's power would add that constraint)")
     return _power(arg, n)
 
@@ -171,15 +172,15 @@ def _translate_piecewise(e: sp.Piecewise, var, whole: sp.Expr):
     for expr, iv in pieces:
         poly = _poly(expr)
         if poly is None or poly.degree() > 1:
-            raise NotDCPError(f"argument 'h': Piecewise {e} of {whole}: piece {expr} on {iv} is not affine; "
+            raise NotDCPError("h", f"Piecewise {e} of {whole}: piece {expr} on {iv} is not affine; "
                               f"only continuous concave piecewise-affine Piecewise are translated (min of the pieces)")
         lines.append((poly, iv))
     for (p1, iv1), (p2, iv2) in zip(lines, lines[1:]):
         c = iv2.start
         if sp.simplify(p1.as_expr().subs(U, c) - p2.as_expr().subs(U, c)) != 0:
-            raise NotDCPError(f"argument 'h': Piecewise {e} of {whole} is discontinuous at u = {c}")
+            raise NotDCPError("h", f"Piecewise {e} of {whole} is discontinuous at u = {c}")
         if p2.as_expr().diff(U) > p1.as_expr().diff(U):
-            raise NotDCPError(f"argument 'h': Piecewise {e} of {whole} is not concave (slope increases at u = {c})")
+            raise NotDCPError("h", f"Piecewise {e} of {whole} is not concave (slope increases at u = {c})")
     args = [_translate(p.as_expr(), var, whole) for p, _ in lines]
     args = [a if isinstance(a, cp.Expression) else cp.Constant(a) + 0 * var for a in args]
     return args[0] if len(args) == 1 else cp.minimum(*args)
@@ -189,7 +190,7 @@ def _translate(e: sp.Expr, var, whole: sp.Expr):
     cp = _cp()
     if U not in e.free_symbols:
         if not (e.is_number and e.is_real and e.is_finite):
-            raise NotDCPError(f"argument 'h': sub-expression {e} of {whole} is not a finite real constant")
+            raise NotDCPError("h", f"sub-expression {e} of {whole} is not a finite real constant")
         return as_float(e)
 
     poly = _poly(e)
@@ -241,7 +242,7 @@ def _translate(e: sp.Expr, var, whole: sp.Expr):
             if parts != e:  # u/(1 + u) -> 1 - 1/(u + 1) = 1 - power(u + 1, -1)
                 return _translate(parts, var, whole)
         raise NotDCPError(
-            f"argument 'h': product {e} of {whole} is not supported (constant multiples, polynomials, "
+            "h", f"product {e} of {whole} is not supported (constant multiples, polynomials, "
             f"products that expand into supported terms, and prod (affine >= 0)**e_i with sum e_i <= 1); "
             f"it has no DCP translation here"
         )
@@ -263,7 +264,7 @@ def _translate(e: sp.Expr, var, whole: sp.Expr):
     if isinstance(e, sp.exp):
         return cp.exp(_translate(e.args[0], var, whole))
 
-    raise NotDCPError(f"argument 'h': sub-expression {e} of {whole} has no DCP translation "
+    raise NotDCPError("h", f"sub-expression {e} of {whole} has no DCP translation "
                       f"(supported: polynomials of degree <= 2 and c + k (u - r)**n, (affine)**n, sqrt, "
                       f"products of (affine)**e_i with sum e_i <= 1, Min, Max, continuous concave "
                       f"piecewise-affine Piecewise, Abs, log, exp, sums and constant multiples)")
@@ -288,7 +289,7 @@ def _self_check(expr: sp.Expr) -> None:
     bad = ok & ~(np.abs(got - want) <= CHECK_TOL * (1.0 + np.abs(want)))
     if np.any(bad):
         i = int(np.argmax(bad))
-        raise NotDCPError(f"argument 'expr': the CVXPY translation of {expr} is {got[i]!r} at u = {u[i]:g}, "
+        raise NotDCPError("expr", f"the CVXPY translation of {expr} is {got[i]!r} at u = {u[i]:g}, "
                           f"h is {want[i]!r} (translation rule error)")
 
 
@@ -337,13 +338,13 @@ def to_cvxpy(expr: sp.Expr, var):
     if isinstance(expr, Distortion):
         expr = expr.expr
     if not isinstance(expr, sp.Basic):
-        raise NotDCPError(f"argument 'expr': expected a SymPy expression in u, got {expr!r}")
+        raise NotDCPError("expr", f"expected a SymPy expression in u, got {expr!r}")
     if not isinstance(var, cp.Expression) or not var.is_affine():
-        raise ValueError(f"argument 'var': expected an affine CVXPY expression, got {var!r}")
+        raise ArgumentError("var", f"expected an affine CVXPY expression, got {var!r}")
     expr = sp.sympify(expr)
     extra = expr.free_symbols - {U}
     if extra:
-        raise NotDCPError(f"argument 'expr': free symbols {sorted(map(str, extra))} besides u")
+        raise NotDCPError("expr", f"free symbols {sorted(map(str, extra))} besides u")
     out = _translate(expr, var, expr)
     if not isinstance(out, cp.Expression):
         out = cp.Constant(out) + 0 * var
@@ -358,7 +359,7 @@ def to_cvxpy(expr: sp.Expr, var):
                 if isinstance(tt, cp.Expression) and not (tt.is_dcp() and tt.is_concave()):
                     culprit = f"; the term {t} translates to a {tt.curvature} expression"
                     break
-        raise NotDCPError(f"argument 'expr': {expr} translates to a {out.curvature} expression, "
+        raise NotDCPError("expr", f"{expr} translates to a {out.curvature} expression, "
                           f"not DCP-concave{culprit}")
     _self_check(expr)
     return out

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..distortions import Distortion
 from ..riskmetric import _as_probs, _as_support, mixture_value
+from ..errors import ArgumentError
 
 __all__ = ["check_instance", "steps", "value", "project", "project_rows", "as_means", "bernoulli_arms",
            "is_two_point"]
@@ -22,9 +23,9 @@ def check_instance(support, arm_probs) -> tuple[np.ndarray, np.ndarray]:
     xs = _as_support(support)
     arms = _as_probs(arm_probs, xs.size, "arm_probs", min_ndim=2)
     if arms.ndim != 2:
-        raise ValueError(f"argument 'arm_probs': expected shape (K, {xs.size}), got {arms.shape}")
+        raise ArgumentError("arm_probs", f"expected shape (K, {xs.size}), got {arms.shape}")
     if arms.shape[0] < 2:
-        raise ValueError(f"argument 'arm_probs': need K >= 2 arms, got K = {arms.shape[0]}")
+        raise ArgumentError("arm_probs", f"need K >= 2 arms, got K = {arms.shape[0]}")
     return xs, arms
 
 
@@ -68,13 +69,13 @@ def as_means(p) -> np.ndarray:
     try:
         p = np.asarray(p, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("argument 'p': expected a 1-d array of means in [0, 1]") from None
+        raise ArgumentError("p", "expected a 1-d array of means in [0, 1]") from None
     if p.ndim != 1:
-        raise ValueError(f"argument 'p': expected a 1-d array of means, got shape {p.shape}")
+        raise ArgumentError("p", f"expected a 1-d array of means, got shape {p.shape}")
     if p.size < 2:
-        raise ValueError(f"argument 'p': need K >= 2 arms, got K = {p.size}")
+        raise ArgumentError("p", f"need K >= 2 arms, got K = {p.size}")
     if not np.all(np.isfinite(p)) or np.any(p < 0) or np.any(p > 1):
-        raise ValueError(f"argument 'p': Bernoulli means must lie in [0, 1], got {p.tolist()}")
+        raise ArgumentError("p", f"Bernoulli means must lie in [0, 1], got {p.tolist()}")
     return p
 
 

@@ -51,6 +51,7 @@ from .mixture import check_arguments, optimal_mixture
 from .result import ALPHA_SNAP, METHODS, Oracle
 from .search import search
 from ..workload import DEFAULT_MAX_MEMORY, cvxpy_memory
+from ..errors import ArgumentError
 
 __all__ = ["LAW_METHODS", "ALPHA_SNAP", "GAP_TARGET", "REFINE_ROUNDS", "optimal_mixture_laws",
            "optimality_gap_laws", "vertex_route", "is_convex"]
@@ -81,7 +82,7 @@ def _check(d: Distortion, laws, method: str, seed) -> tuple:
     check_arguments(d, method, seed, LAW_METHODS)
     laws = tuple(laws)
     if len(laws) < 2:
-        raise ValueError(f"argument 'laws': need K >= 2 arms, got K = {len(laws)}")
+        raise ArgumentError("laws", f"need K >= 2 arms, got K = {len(laws)}")
     return laws
 
 
@@ -153,7 +154,7 @@ def optimality_gap_laws(d: Distortion, laws, alpha) -> float | None:
     laws = tuple(laws)
     a = np.asarray(alpha, dtype=float)
     if a.shape != (len(laws),) or np.any(a < 0) or abs(a.sum() - 1) > 1e-9:
-        raise ValueError(f"argument 'alpha': expected a point of the simplex of dimension {len(laws)}, got {alpha!r}")
+        raise ArgumentError("alpha", f"expected a point of the simplex of dimension {len(laws)}, got {alpha!r}")
     grid = knots(laws)
     pts = np.union1d(grid, crossings(h_breakpoints(d), laws, a, grid))
     left, right = pts[:-1], pts[1:]
@@ -368,13 +369,13 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
                 too_big = cvxpy_memory(int(xs.size), len(laws)).refusal(
                     int(max_memory), hint="fewer distinct values (rounded data) or --method search")
                 if too_big is not None:
-                    raise ValueError(f"argument 'max_memory': the arms have {xs.size} distinct values; {too_big}")
+                    raise ArgumentError("max_memory", f"the arms have {xs.size} distinct values; {too_big}")
             return optimal_mixture(d, xs, probs, method, seed)
     elif method == "closed_form":
-        raise ValueError("argument 'method': closed_form needs two-point (e.g. Bernoulli) arms, not continuous laws")
+        raise ArgumentError("method", "closed_form needs two-point (e.g. Bernoulli) arms, not continuous laws")
     if method == "vertex" or (method == "auto" and is_convex(d)):
         if not is_convex(d):
-            raise ValueError(f"argument 'method': vertex needs a convex h (derived symbolically); h = {d.expr} is "
+            raise ArgumentError("method", f"vertex needs a convex h (derived symbolically); h = {d.expr} is "
                              f"{d.shape.curvature} ({d.shape.curvature_method})")
         return vertex_route(d, laws)
     if method == "search":

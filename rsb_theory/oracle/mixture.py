@@ -13,6 +13,7 @@ from .instance import bernoulli_arms, check_instance, is_two_point
 from .instance import value as mixture_value
 from .result import ALPHA_SNAP, METHODS, Oracle
 from .search import search_route
+from ..errors import ArgumentError
 
 __all__ = ["optimal_mixture", "optimal_mixture_bernoulli", "check_arguments"]
 
@@ -20,11 +21,11 @@ __all__ = ["optimal_mixture", "optimal_mixture_bernoulli", "check_arguments"]
 def check_arguments(d: Distortion, method: str, seed, methods: tuple[str, ...]) -> None:
     """The checks of ``d``, ``method`` (one of ``methods``) and ``seed`` shared by the oracle's entry points."""
     if method not in methods:
-        raise ValueError(f"argument 'method': expected one of {methods}, got {method!r}")
+        raise ArgumentError("method", f"expected one of {methods}, got {method!r}")
     if not isinstance(d, Distortion):
-        raise ValueError(f"argument 'd': expected a Distortion, got {d!r}")
+        raise ArgumentError("d", f"expected a Distortion, got {d!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"argument 'seed': expected a non-negative integer, got {seed!r}")
+        raise ArgumentError("seed", f"expected a non-negative integer, got {seed!r}")
 
 
 def _with_gap(d: Distortion, xs, arms, o: Oracle) -> Oracle:
@@ -80,7 +81,7 @@ def optimal_mixture(d: Distortion, support, arm_probs, method: str = "auto", see
     xs, arms = check_instance(support, arm_probs)
     if method == "closed_form":
         if not is_two_point(xs):
-            raise ValueError(f"argument 'support': closed form needs two-point arms, got support of size {xs.size}")
+            raise ArgumentError("support", f"closed form needs two-point arms, got support of size {xs.size}")
         return _with_gap(d, xs, arms, closed_form_route(d, xs, arms))
     if method == "cvxpy":
         return _with_gap(d, xs, arms, cvxpy_route(d, xs, arms))

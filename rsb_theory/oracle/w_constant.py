@@ -7,6 +7,7 @@ import numpy as np
 from ..laws.values import all_discrete, union_support, wasserstein1
 from ..riskmetric import wasserstein1_finite
 from .instance import as_means, check_instance
+from ..errors import ArgumentError
 
 __all__ = ["W_bernoulli", "W_finite", "W_laws"]
 
@@ -80,7 +81,7 @@ def W_laws(laws) -> float:
     """
     laws = tuple(laws)
     if len(laws) < 2:
-        raise ValueError(f"argument 'laws': need K >= 2 arms, got K = {len(laws)}")
+        raise ArgumentError("laws", f"need K >= 2 arms, got K = {len(laws)}")
     if all_discrete(laws):
         return W_finite(*union_support(laws))
     return max(wasserstein1(laws[i], laws[j]) for i in range(len(laws)) for j in range(i + 1, len(laws))) / 2.0

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from .symbols import B, K, L, T, W, eps, q, rho
+from ..errors import ArgumentError
 
 __all__ = ["S", "G", "N", "delta", "EtcChain", "etc_discrete_chain", "etc_miss_probability", "UcbChain",
            "ucb_discrete_chain", "rate_unit", "leading_coefficient"]
@@ -145,7 +146,7 @@ def ucb_discrete_chain(proof: str, miss: sp.Expr = 2) -> UcbChain:
         The per-arm miss probability times T^2 (2 by ``eq:probi``; the CE-UCB-M section prints 1).
     """
     if proof not in UCB_PROOFS:
-        raise ValueError(f"argument 'proof': {proof!r} is not one of {', '.join(UCB_PROOFS)}")
+        raise ArgumentError("proof", f"{proof!r} is not one of {', '.join(UCB_PROOFS)}")
     P0 = (miss / T**2 + 1) ** K - 1  # eq:probi's sum over non-empty sets of arms
     terms, dominating, c = UCB_PROOFS[proof](B, L, K, W, P0)
     return UcbChain(terms, dominating, sum(terms.values()), rate_unit(c))
@@ -168,6 +169,6 @@ def leading_coefficient(expr: sp.Expr, unit: sp.Expr) -> sp.Expr:
         if diff.is_negative:
             continue
         if diff != 0:
-            raise ValueError(f"argument 'expr': the term {t} grows faster than the unit {unit}")
+            raise ArgumentError("expr", f"the term {t} grows faster than the unit {unit}")
         out += sp.powsimp(sp.expand_power_base(t / unit, force=True), force=True)
     return sp.simplify(out)

@@ -26,6 +26,7 @@ from functools import lru_cache
 import sympy as sp
 
 from .symbols import Delta_min, K, L, T, eps, q, tau
+from ..errors import ArgumentError
 
 __all__ = ["N_factors", "N_eps", "M_eps", "radius_numerator", "ucb_radius", "N_eps_value", "radius_constant"]
 
@@ -128,14 +129,14 @@ def N_eps_value(K: int, T: int, eps: float, L: float, q: float, Delta_min: float
     """
     for name, v in (("K", K), ("T", T), ("eps", eps), ("L", L), ("q", q), ("Delta_min", Delta_min)):
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or math.isnan(v):
-            raise ValueError(f"argument '{name}': need a number, got {v!r}")
+            raise ArgumentError(name, f"need a number, got {v!r}")
     if K < 1 or T < 1:
-        raise ValueError(f"argument '{'K' if K < 1 else 'T'}': need >= 1, got {K if K < 1 else T!r}")
+        raise ArgumentError("K" if K < 1 else "T", f"need >= 1, got {K if K < 1 else T!r}")
     if not 0 < eps <= 1:
-        raise ValueError(f"argument 'eps': need 0 < eps <= 1, got {eps!r}")
+        raise ArgumentError("eps", f"need 0 < eps <= 1, got {eps!r}")
     if L < 0 or not q > 0:
-        raise ValueError(f"argument '{'L' if L < 0 else 'q'}': need {'L >= 0' if L < 0 else 'q > 0'}, got "
-                         f"{L if L < 0 else q!r}")
+        raise ArgumentError("L" if L < 0 else "q", f"need {'L >= 0' if L < 0 else 'q > 0'}, got "
+                                                        f"{L if L < 0 else q!r}")
     if Delta_min <= 0:
         return math.inf
     if math.isinf(Delta_min):
@@ -154,5 +155,5 @@ def radius_constant(T: int) -> float:
         Naming ``T`` unless it is a number >= 1.
     """
     if isinstance(T, bool) or not isinstance(T, numbers.Real) or not T >= 1:
-        raise ValueError(f"argument 'T': need a horizon >= 1, got {T!r}")
+        raise ArgumentError("T", f"need a horizon >= 1, got {T!r}")
     return _radius()(T)

@@ -9,6 +9,7 @@ import mpmath
 import sympy as sp
 
 from .symbols import Delta_min, K, L, T0_eps, eps, q, rho, s
+from ..errors import ArgumentError
 
 __all__ = ["Q_condition", "T_eps_definition", "T_eps_matches_appendix", "in_Q", "Q_tail_start", "TofEps",
            "T_of_eps"]
@@ -91,7 +92,7 @@ def in_Q(s_: int, eps: float, rho: float, Delta_min: float, K: int, L: float, q:
     bool
     """
     if s_ < 1:
-        raise ValueError("Q is defined on the natural numbers s >= 1")
+        raise ArgumentError("s_", "Q is defined on the natural numbers s >= 1")
     with mpmath.workdps(_WORK_DPS):
         rhs, factor = _q_threshold(eps, rho, Delta_min, K, L, q)
         sv = mpmath.mpf(int(s_))
@@ -164,7 +165,7 @@ def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: floa
     """
     for name, val in (("eps", eps), ("rho", rho), ("Delta_min", Delta_min), ("K", K), ("L", L), ("q", q)):
         if not val > 0:
-            raise ValueError(f"{name} must be positive, got {val!r}")
+            raise ArgumentError(name, f"must be positive, got {val!r}")
     args = (eps, rho, Delta_min, K, L, q)
     start = max(1, math.ceil(Q_tail_start()))
     if in_Q(start, *args):
@@ -174,7 +175,7 @@ def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: floa
         while not in_Q(hi, *args):
             lo, hi = hi, 2 * hi
             if hi > _T_MAX:  # no horizon a float can hold: the constants (rho, eps, Delta_min) are too small
-                raise ValueError(f"argument 'rho': T_0(eps) of eq:T_eps exceeds {_T_MAX:.3g} with rho = {rho!r}, "
+                raise ArgumentError("rho", f"T_0(eps) of eq:T_eps exceeds {_T_MAX:.3g} with rho = {rho!r}, "
                                  f"eps = {eps!r}, Delta_min = {Delta_min!r}; use a larger rho")
         while hi - lo > 1:  # invariant: lo not in Q, hi in Q
             mid = (lo + hi) // 2

@@ -9,6 +9,7 @@ import mpmath
 import sympy as sp
 
 from .symbols import T
+from ..errors import ArgumentError
 
 __all__ = ["numeric_in_T", "smallest_nontrivial_T"]
 
@@ -79,7 +80,7 @@ def smallest_nontrivial_T(
     T_min = int(T_min)
     T_max_i = int(math.floor(T_max))
     if T_max_i < T_min:
-        raise ValueError("T_max < T_min")
+        raise ArgumentError("T_max", f"T_max < T_min = {T_min}")
     ratio = 2.0 ** (1.0 / points_per_doubling)
     grid = [T_min]
     while grid[-1] < T_max_i:
