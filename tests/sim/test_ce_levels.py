@@ -122,9 +122,7 @@ def instances(draw):
     return K, xs, probs, eps, kind, name, ce, radius, prev, pick, poly
 
 
-# 60 examples draw every combination of the flags (ce, previous, polynomial, etc/ucb grids) several times over
-# K = 2..5; each example enumerates its whole grid, which is what makes the test slow
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(instances())
 def test_search_equals_enumeration(inst):
     K, xs, probs, eps, kind, name, ce, radius, prev, pick, poly = inst
