@@ -464,8 +464,14 @@ def classify(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Shape:
     return Shape(mono, mono_method, mono_witness, curv, curv_method, curv_witness)
 
 
+@lru_cache(maxsize=1024)
 def _sign_on_unit_interval_on(expr: sp.Expr, iv: sp.Interval) -> str | None:
-    """Sign of ``expr`` on the open interval ``iv`` (see :func:`_sign_on_unit_interval`)."""
+    """Sign of ``expr`` on the open interval ``iv`` (see :func:`_sign_on_unit_interval`).
+
+    Kept per (expr, iv): the sign of h' on a piece is derived when h is built (:func:`classify`) and asked
+    again by ``lemma:beta_lemma_monotone``'s conditions (:func:`rsb_theory.profile.family_beta`,
+    :func:`rsb_theory.gap.beta_monotone`); SymPy's solveset is the slow part of both.
+    """
     a, b = iv.start, iv.end
     t = sp.Symbol("t", real=True)
     # affine change of variable maps (a, b) onto (0, 1)

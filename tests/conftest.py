@@ -51,3 +51,12 @@ def ledger(tmp_path_factory):
             return list(stored.load_or_compute(folder=folder).entries)
         finally:
             fcntl.lockf(lock, fcntl.LOCK_UN)
+
+
+@pytest.fixture
+def stored_ledger(ledger, tmp_path_factory, monkeypatch):
+    """The session's ledger, with ``RSB_LEDGER_DIR`` naming the store that holds it: a command of the test reads it
+    there, as ``rsb verify`` reads a current stored ledger, instead of computing the whole ledger again (computing
+    it is tested by ``tests/test_determinism.py`` and ``tests/checks/test_stored.py``)."""
+    monkeypatch.setenv("RSB_LEDGER_DIR", str(_run_dir(tmp_path_factory) / "session-ledger"))
+    return ledger

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy as sp
 
@@ -71,6 +72,9 @@ class EtcExponentDerivation:
     theorem_K_covers_discrete: sp.Basic
 
 
+# Instance-independent and slow (SymPy limits): derived once per process for all its consumers (the constants'
+# checks, the derived rows); the result is frozen.
+@lru_cache(maxsize=1)
 def derive_etc_exponents() -> EtcExponentDerivation:
     """Re-derive the exponents of ``theorem:RS-ETC-M`` (proof in the appendix).
 
@@ -196,6 +200,7 @@ class UcbExponentDerivation:
     feasibility: TermExponents
 
 
+@lru_cache(maxsize=1)
 def derive_ucb_exponents() -> UcbExponentDerivation:
     """Re-derive the exponents of ``corollary:RS-UCB-M`` (proof in the appendix).
 

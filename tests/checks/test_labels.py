@@ -160,7 +160,7 @@ def test_every_result_has_a_view(ledger):
             assert r.id in shown, r.id
 
 
-def test_verify_proof(capsys):
+def test_verify_proof(capsys, stored_ledger):
     code, out, err = run(capsys, "verify", "--proof", "lemma:RTD")
     assert code == 0, err
     lines = out.splitlines()
@@ -200,7 +200,7 @@ def test_bad_filters_name_the_flag(capsys, argv, needle):
     assert needle in err, err
 
 
-def test_filters_and_the_summary_line(capsys):
+def test_filters_and_the_summary_line(capsys, stored_ledger):
     code, out, err = run(capsys, "verify", "--id", "lemma:RTD", "--status", "refuted,loose")
     assert code == 0, err
     lines = out.splitlines()

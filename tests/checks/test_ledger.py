@@ -148,10 +148,11 @@ def test_status_validation():
         CheckResult("x", "c", "p", "d", "refuted", "symbolic", "")
 
 
-def test_cli_verify_json(capsys):
+def test_cli_verify_json(capsys, stored_ledger):
     assert main(["verify", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert isinstance(data, list) and len(data) > 50
+    assert data == json.loads(to_json(stored_ledger))  # the session's ledger, read from its store
 
 
 def test_docs_ledger_matches_verify(capsys, ledger):
