@@ -200,3 +200,145 @@ def deviation_probabilities(w: Witness, y: float) -> tuple[float, float]:
         pf = float(p)
         rhs += float(binom.cdf(math.ceil((pf - y) * n) - 1, n, pf) + binom.sf(math.floor((pf + y) * n), n, pf))
     return lhs, rhs
+
+
+# ------------------------------------------------------------------------------------------------ RS-UCB-M's witness
+#: The RS-UCB-M witness h: a spike to 1 just below the hull's left end.  h(u) = u - 2/5 on Xi's range [2/5, 21/50],
+#: h = 1 on [2/5 - 1/10000, 2/5), h = 0 elsewhere (h(0) = 0; not monotone, as sec:setting allows).
+UCB_SPIKE = Fraction(1, 10000)
+UCB_MEANS = (Fraction(2, 5), Fraction(21, 50))
+H_UCB = sp.Piecewise((0, _u < sp.Rational(UCB_MEANS[0] - UCB_SPIKE)), (1, _u < sp.Rational(UCB_MEANS[0])),
+                     (_u - sp.Rational(UCB_MEANS[0]), _u <= sp.Rational(UCB_MEANS[1])), (0, True))
+#: The grid and the exploration rate of the witness (mid-point grid of section RS_UCB_M, rho in (0, 1)).
+UCB_EPS, UCB_RHO = Fraction(1, 2), Fraction(9, 10)
+#: How far the empirical means may stray from the true ones in the argument (a Hoeffding tail bounds the rest).
+UCB_SLACK = Fraction(1, 5000)
+
+
+@dataclass(frozen=True)
+class UcbWitness:
+    """RS-UCB-M on the witness: the proof's T_0(eps), T(eps), the horizon T, the forced exploration n per arm, the
+    smallest margin by which the wrong grid point's optimistic value beats the optimal one's over every t from the
+    end of the exploration to T and every split of the counts, the probability that an empirical mean strays
+    further than :data:`UCB_SLACK` at some t, the resulting lower bound on the expected regret, and the display."""
+
+    points: tuple
+    values: tuple
+    wrong: tuple
+    best: tuple
+    Delta: float
+    Delta_min: float
+    T0: int
+    T_eps: float
+    T: int
+    n: int
+    margin: float
+    stray_log10: float
+    regret_lower: float
+    bound: float
+
+
+def _h_ucb(x: Fraction) -> Fraction:
+    return Fraction(str(sp.nsimplify(H_UCB.subs(_u, sp.Rational(x)))))
+
+
+@lru_cache(maxsize=1)
+def ucb_witness() -> UcbWitness:
+    """The RS-UCB-M witness, every number derived from :data:`H_UCB`, the means and rsb's own T_0(eps), T(eps) and
+    confidence radius (eq:UCB_confidence_sets).
+
+    The argument (for Bernoulli arms the empirical laws are Bernoulli; the confidence set C_t(i) is the W1 ball of
+    radius r_i around F_hat_i among laws on [0, 1]; a mixture of the balls lies within R = sum_i a_i r_i of the
+    empirical mixture, a Bernoulli law with mean m):
+
+    * lower bound for a grid point a with m - 2/5 < 1/50: move mass from 1 to 1 - ell in each arm (arm i by
+      r_i/ell), which lowers the mixture's survival function by dd = m - 2/5 + spike/2 on (1 - ell, 1) at W1 cost
+      ell dd per unit: with ell = R/dd the survival function sits in the spike there, so the optimistic value is
+      >= ell + (1 - ell)(m - 2/5);
+    * upper bound for any grid point: for any law M within R of the empirical mixture, the set where its survival
+      function is below 2/5 has length <= R/(m - 2/5 - spike) (there |S_M - m| exceeds that), and on the rest h(S)
+      <= (m - 2/5) + |S - m|; beyond 1 (laws on R+) h(S) > 0 only where S >= 2/5 - spike, a set of length
+      <= R/(2/5 - spike): so the optimistic value is <= (m - 2/5) + R + R/(m - 2/5 - spike) + R/(2/5 - spike).
+
+    Both are linear in (r_1, r_2) (while ell <= 1), so their difference is smallest at a corner of the box of
+    radii that t <= T and the forced exploration allow: r_i in [c/sqrt(T - n), c/sqrt(n)].
+    """
+    from rsb_theory.grids import Grid
+    from rsb_theory.rates.constants import radius_constant
+    from rsb_theory.rates.horizon import T_of_eps
+
+    K = len(UCB_MEANS)
+    g = Grid(K, float(UCB_EPS), "ucb")
+    points = tuple(tuple(Fraction(x).limit_denominator(1000) for x in row) for row in g.points())
+    values = tuple(_h_ucb(sum(ai * p for ai, p in zip(a, UCB_MEANS))) for a in points)
+    order = sorted(range(len(points)), key=lambda i: values[i], reverse=True)
+    best, wrong = points[order[0]], points[order[1]]
+    v_star = max(_h_ucb(p) for p in UCB_MEANS)  # U_h is affine in the mixture's mean on Xi: the optimum is a vertex
+    Delta, Delta_min = float(v_star - values[order[0]]), float(values[order[0]] - values[order[1]])
+    c = on_ucb_hull()
+    te = T_of_eps(float(UCB_EPS), float(UCB_RHO), Delta_min, K, c.L, c.q)
+    T = max(int(math.floor(te.T_eps)) + 1, int(math.floor(math.e ** K)) + 1)
+    n = math.ceil(float(UCB_RHO) * T * float(UCB_EPS) / 4)
+    rad = radius_constant(T)
+    lo_r, hi_r = rad / math.sqrt(T - n), rad / math.sqrt(n)
+    spike, left = float(UCB_SPIKE), float(UCB_MEANS[0])
+    m_w = sum(float(ai * p) for ai, p in zip(wrong, UCB_MEANS))
+    m_b = sum(float(ai * p) for ai, p in zip(best, UCB_MEANS))
+    s = float(UCB_SLACK)
+    dd = (m_w + s - left) + spike / 2
+
+    def margin(r1: float, r2: float) -> float:
+        Rw = sum(float(ai) * r for ai, r in zip(wrong, (r1, r2)))
+        Rb = sum(float(ai) * r for ai, r in zip(best, (r1, r2)))
+        ell = Rw / dd
+        if not ell <= 1:
+            raise ArgumentError("UCB_SPIKE", "the lower bound's ell exceeds 1: widen the argument")
+        lower = ell + (1 - ell) * (m_w - s - left)
+        # on [0, 1] as below; beyond 1 (laws on R+) h(S) > 0 needs S >= 2/5 - spike where the empirical S is 0
+        upper = (m_b + s - left) + Rb + Rb / (m_b - s - left - spike) + Rb / (left - spike)
+        return lower - upper
+
+    worst = min(margin(r1, r2) for r1 in (lo_r, hi_r) for r2 in (lo_r, hi_r))
+    # P(some |p_hat_i - p_i| > slack at some t in [n, T]) <= 2 K T exp(-2 n slack^2) (Hoeffding, a union over t)
+    stray = math.log10(2 * K * T) - 2 * n * s * s / math.log(10)
+    # on the complement RS-UCB-M targets `wrong` at every t >= K n; the tracking (lemma:undersampling at t = T,
+    # where its condition holds) keeps |tau_T(i)/T - wrong(i)| <= K/T, and n < wrong(i) T
+    mean_T = sum(float(ai * p) for ai, p in zip(wrong, UCB_MEANS)) + K / T * float(UCB_MEANS[1] - UCB_MEANS[0])
+    regret = float(v_star) - float(_h_ucb(Fraction(mean_T).limit_denominator(10**15)))
+    regret_lower = regret * (1 - 10 ** stray) if worst > 0 and n < min(wrong) * T else 0.0
+    S = math.sqrt(2 * math.e * math.log(T)) + 32
+    bound = (c.B + c.L * (c.W ** c.q + 1)) * (64 / math.sqrt(float(UCB_EPS) * float(UCB_RHO) * T) * S) ** c.q + Delta
+    return UcbWitness(points, tuple(float(v) for v in values), wrong, best, Delta, Delta_min, te.T0, te.T_eps, T, n,
+                      worst, stray, regret_lower, bound)
+
+
+@lru_cache(maxsize=1)
+def on_ucb_hull() -> OnHull:
+    """The constants of :data:`H_UCB` on Xi = {Bern(p): p in [2/5, 21/50]}: h(u) = u - 2/5 there (checked
+    symbolically at the ends and inside), so q = 1, L_H = 1, r = 1, L_MH = 1; W = (21/50 - 2/5)/2; B = sup h = 1."""
+    lo, hi = (sp.Rational(m) for m in UCB_MEANS)
+    linear = all(sp.simplify(H_UCB.subs(_u, x) - (x - lo)) == 0 for x in (lo, hi, (lo + hi) / 2, lo + (hi - lo) / 7))
+    B = max(H_UCB.subs(_u, sp.Rational(UCB_MEANS[0] - UCB_SPIKE / 2)), *(H_UCB.subs(_u, sp.Rational(k, 100))
+                                                                       for k in range(101)))
+    return OnHull(q=1.0, L=1.0 if linear else float("nan"), r=1.0, L_MH=1.0 if linear else float("nan"),
+                  W=float((hi - lo) / 2), B=float(B))
+
+
+def describe_ucb(w: UcbWitness) -> str:
+    """One sentence of evidence for the RS-UCB-M witness."""
+    c = on_ucb_hull()
+    return (f"Witness in the setting (h: [0, 1] -> [0, 1], not monotone, sec:setting): h(u) = u - 2/5 on [2/5, 21/50], "
+            f"h = 1 on [2/5 - {UCB_SPIKE}, 2/5), h = 0 elsewhere; arms Bern(2/5), Bern(21/50).  On Xi U_h(G) = p_G - "
+            f"2/5: q = {num(c.q)}, L = {num(c.L)}, r = {num(c.r)}, W = {num(c.W)}, B = {num(c.B)}.  Mid-point grid "
+            f"eps = {UCB_EPS}: points {[tuple(str(x) for x in a) for a in w.points]}, V = "
+            f"{[num(v, 4) for v in w.values]}, Delta(eps) = {num(w.Delta, 4)}, Delta_min(eps) = {num(w.Delta_min, 4)}; "
+            f"rho = {UCB_RHO}: T_0(eps) = {w.T0}, T(eps) = {num(w.T_eps, 6)} (rsb_theory.rates.horizon), T = {w.T}, "
+            f"forced exploration n = {w.n} per arm.  The confidence sets (W1 balls of laws on R+, radius of "
+            f"eq:UCB_confidence_sets) let the wrong point {tuple(str(x) for x in w.wrong)} push its mixture's "
+            f"survival function into the spike at a lower W1 cost than the optimal point "
+            f"{tuple(str(x) for x in w.best)}: its optimistic value exceeds the optimal point's by >= "
+            f"{num(w.margin, 4)} at every t from the end of the exploration to T and every split of the counts "
+            f"(both bounds linear in the radii, checked at the corners of the radii's box), with the empirical means "
+            f"within {UCB_SLACK} of the true ones (failure probability <= 10^{num(w.stray_log10, 6)}, Hoeffding "
+            f"over t).  RS-UCB-M tracks the wrong point: E regret >= {num(w.regret_lower, 4)} against the display's "
+            f"{num(w.bound, 4)}")

@@ -172,4 +172,52 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted((bound_text, str(2 * needed)), f"T_0(eps) defined with {2 * needed} in Q")]
 
 
-CLAIMS = claim_map(Claim(ID, (paper_claims.E3_BOUND, paper_claims.Q_CONSTANT), check, mutants))
+#: The entry that judges the lemma with assumption:Holder as printed (Hölder on Xi only).
+HOLDER_ID = f"{ID}#holder_xi"
+
+
+def check_holder_xi(claim: Claim) -> CheckResult:
+    """The lemma at the in-setting witness of :mod:`._holder_witness` (:func:`ucb_witness`): from the end of the
+    forced exploration on (before T_0(eps)), the wrong grid point is the unique optimistic maximiser, so
+    OPT~_t != OPT_eps at every t in [T_0(eps), T] unless an empirical mean strays; the printed bound is read from the
+    claim and evaluated at the witness's T and K."""
+    from dataclasses import replace
+
+    from . import _holder_witness as hw
+    from ._steps import HOLDER_CAUSE
+    from ..verdict import decide
+
+    bound_text, _q = claim.printed
+    w = hw.ucb_witness()
+    K = len(hw.UCB_MEANS)
+    bound = float(sp.N(to_sympy(bound_text, "bound", {"T": sp.Integer(w.T), "K": sp.Integer(K)}), 30))
+    p_e3 = 1 - 10 ** w.stray_log10 if w.margin > 0 and w.T0 >= len(hw.UCB_MEANS) * w.n else 0.0
+    on_xi = claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
+    counter = on_xi and p_e3 > bound
+    at_uses, where = hw.tables_hold_everywhere()
+    ev = (hw.describe_ucb(w) + f".  T_0(eps) = {w.T0} >= K n = {K * w.n} (the end of the exploration), so E_3,T "
+          f"(some t in [T_0(eps), T] with OPT~_t != OPT) has probability >= {num(p_e3, 6)} against the printed "
+          f"{bound_text} = {num(bound, 4)} at T = {w.T}, K = {K}.  "
+          + ("The lemma is false with Hölder continuity on Xi only: its proof (eq:E3_1, eq:UCB_UB9) applies eq:Holder "
+             "to the optimistic laws, outside Xi." if counter else
+             "The claim assumes Hölder continuity on every law, which the witness lacks: it is excluded." if not on_xi
+             else "The witness stays below the bound.")
+          + f"  The repair holds at the paper's uses: {at_uses} ({where}).")
+    status = decide(holds=not counter, repair=hw.REPAIR if counter else None, repair_at_uses=at_uses)
+    res = CheckResult(claim.id, f"P(E3) <= {bound_text} with assumption:Holder as printed (U_h Hölder (q, L) on Xi)",
+                      paper_claims.SAMPLING_CLAIMS[ID] if bound_text == paper_claims.E3_BOUND else bound_text,
+                      (f"P(E3) >= {num(p_e3, 6)} > {num(bound, 4)} at the witness with Hölder continuity on Xi only"
+                       if counter else "holds (witness excluded)"), status, "numeric", ev)
+    return replace(res, condition=hw.REPAIR, condition_at_uses=at_uses, cause=HOLDER_CAUSE) \
+        if status == "conditional" else res
+
+
+def mutants_holder_xi(claim: Claim, result: CheckResult) -> list[Claim]:
+    from . import _holder_witness as hw
+
+    return [claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR)]
+
+
+CLAIMS = claim_map(Claim(ID, (paper_claims.E3_BOUND, paper_claims.Q_CONSTANT), check, mutants),
+                   Claim(HOLDER_ID, (paper_claims.E3_BOUND, paper_claims.Q_CONSTANT), check_holder_xi,
+                         mutants_holder_xi))

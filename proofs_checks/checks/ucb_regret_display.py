@@ -274,5 +274,57 @@ def mutants(claim: Claim, result: CheckResult) -> list[Claim]:
     return out
 
 
+#: The entry that judges RS-UCB-M's display with assumption:Holder as printed (Hölder on Xi only).
+HOLDER_ID = f"{ID}#rs-ucb-m.holder_xi"
+
+
+def check_holder_xi(claim: Claim) -> CheckResult:
+    """RS-UCB-M's display at the in-setting witness of :mod:`._holder_witness` (:func:`ucb_witness`): h Hölder on
+    Xi (q = 1, L = 1), not on the laws of the confidence sets, which the optimistic step (eq:UCB_alpha) maximises
+    over.  The printed bound is read from the claim (its coefficient and base), evaluated at the witness's
+    constants and horizon."""
+    from dataclasses import replace
+
+    from . import _holder_witness as hw
+    from ._steps import HOLDER_CAUSE, entry
+
+    step: paper_claims.ProofStep = claim.printed
+    w, c = hw.ucb_witness(), hw.on_ucb_hull()
+    coef, syms = _steps.printed(step.value("coefficient"), ("B", "L", "W", "q"))
+    base = float(sp.sympify(step.value("base")))
+    value = float(coef.subs({syms["B"]: c.B, syms["L"]: c.L, syms["W"]: c.W, syms["q"]: c.q}))
+    S = float(np.sqrt(2 * np.e * np.log(w.T)) + 32)
+    bound = value * (base / np.sqrt(float(hw.UCB_EPS) * float(hw.UCB_RHO) * w.T) * S) ** c.q + w.Delta
+    on_xi = claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
+    counter = on_xi and w.regret_lower > bound
+    at_uses, where = hw.tables_hold_everywhere()
+    ev = (hw.describe_ucb(w) + f" (the claim's bound: [{step.value('coefficient')}] = {num(value, 4)}, base "
+          f"{step.value('base')}: {num(bound, 4)}).  "
+          + ("The display is false with Hölder continuity on Xi only (assumption:Holder as printed): the proof applies "
+             "eq:Holder to the optimistic laws of the confidence sets (eq:UCB_UB9, eq:E3_1), outside Xi." if counter
+             else "The claim assumes Hölder continuity on every law, which the witness lacks: it is excluded."
+             if not on_xi else "The witness stays below the display.")
+          + f"  The repair holds at the paper's uses: {at_uses} ({where}; a pointwise (q, L)-Hölder h on [0, 1] gives "
+          "|U_h(F) - U_h(G)| <= L int |S_F - S_G|^q <= L W1(F, G)^q for laws on [0, 1], by Jensen on the unit "
+          "interval, so the tables' distortions are Hölder on every law of the confidence sets there).")
+    res = entry(claim, holds=not counter, repair=hw.REPAIR if counter else None, repair_at_uses=at_uses,
+                claim_text=("eq:UCB regret for RS-UCB-M with assumption:Holder as printed (U_h Hölder (q, L) on Xi, the "
+                            "hull of the arms' laws): R(T) <= [B + L(W^q + 1)][64/sqrt(eps rho T)(sqrt(2 e log T) + "
+                            "32)]^q + Delta(eps) for T > max(e^K, T(eps))"), method="numeric", derived=(f"E regret >= {num(w.regret_lower, 4)} > {num(bound, 4)} at T = {w.T} with "
+                                           "Hölder continuity on Xi only" if counter else "holds (witness excluded)"),
+                evidence=ev)
+    return replace(res, condition_at_uses=at_uses, cause=HOLDER_CAUSE) if res.status == "conditional" else res
+
+
+def mutants_holder_xi(claim: Claim, result: CheckResult) -> list[Claim]:
+    from . import _holder_witness as hw
+
+    step: paper_claims.ProofStep = claim.printed
+    return [claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR),
+            claim.reprinted(step.with_value("coefficient", "100*(B + L*(W**q + 1))"), "coefficient x 100")]
+
+
 CLAIMS = claim_map(*(Claim(f"{ID}#{algo}", paper_claims.proof_step(f"theorem:UCB upper bound#chain.{algo}"), check,
-                           mutants) for algo in (p.name for p in catalog.policies() if p.proof in PROOFS)))
+                           mutants) for algo in (p.name for p in catalog.policies() if p.proof in PROOFS)),
+                   Claim(HOLDER_ID, paper_claims.proof_step("theorem:UCB upper bound#chain.rs-ucb-m"), check_holder_xi,
+                         mutants_holder_xi))
