@@ -262,12 +262,13 @@ def cause_of(entry) -> Cause | None:
 
 def caused(result, key: str):
     """``result`` (a :class:`~proofs_checks.ledger.CheckResult`) with its cause set to ``key`` when it fails (a status
-    of a finding's member), else unchanged: for a check that alone knows why its entry fails."""
+    of a finding's member) and no cause is set yet, else unchanged: for a check that alone knows why its entry fails
+    (a cause the check set on the result itself, for one of its ways to fail, is the more specific and stays)."""
     from dataclasses import replace
 
     if key not in CAUSES:
         raise ValueError(f"cause {key!r} is not one of {tuple(CAUSES)}")
-    return replace(result, cause=key) if result.status in _FAILS else result
+    return replace(result, cause=key) if result.status in _FAILS and not getattr(result, "cause", None) else result
 
 
 def because(key: str):

@@ -27,6 +27,7 @@ import sympy as sp
 from rsb_sim.rules import TIE_TOL
 from rsb_theory.grids import Grid
 
+from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _steps
@@ -470,6 +471,37 @@ def mutants_E3_2(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("least", "rho*T*eps"), "tau >= rho T eps")]
 
 
+def _ucb_witness_verdict(claim: Claim, res: CheckResult, what: str) -> CheckResult:
+    """A step of the identification argument (t >= T_0(eps), on E_0,t) at the in-setting witness of
+    :mod:`._holder_witness` (:func:`ucb_witness`: h Hölder with q = L = 1 on Xi only, no tie, Delta_min(eps) > 0):
+    there the wrong grid point is the unique optimistic maximiser at every t from the end of the exploration to T,
+    so the step is false in its proof's context (``refuted``, cause :data:`._steps.HOLDER_CAUSE`) when the claim
+    reads assumption:Holder as printed; ``res`` stands otherwise.  ``what``: how the witness breaks this step."""
+    from dataclasses import replace
+
+    from . import _holder_witness as hw
+
+    if claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) != paper_claims.HOLDER_DOMAIN:
+        return res
+    w = hw.ucb_witness()
+    if not (w.margin > 0 and w.T0 >= len(hw.UCB_MEANS) * w.n):
+        return res
+    ev = (res.evidence + "  In the proof's context at the in-setting witness of eq:UCB regret#rs-ucb-m.holder_xi: "
+          + hw.describe_ucb(w) + f".  So at every t in [T_0(eps), T], on E_0,t: {what}.  False in its proof's context: "
+          "eq:Holder is applied to the optimistic laws of the confidence sets, outside Xi, where U_h jumps; with Hölder "
+          "continuity on every law (the tables' distortions) the sweep above stands.")
+    out = entry(claim, holds=False, method="numeric", derived=f"fails at the witness with Hölder continuity on Xi "
+                f"only ({what})", evidence=ev)
+    return replace(out, cause=_steps.HOLDER_CAUSE)
+
+
+def mutants_holder_witness(claim: Claim, result: CheckResult) -> list[Claim]:
+    """Hölder continuity assumed on every law (the witness is excluded) for a step the witness refutes."""
+    if result.cause == _steps.HOLDER_CAUSE and result.status == "refuted":
+        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
+    return mutants_T0(claim, result)
+
+
 def check_UB8(claim: Claim) -> CheckResult:
     n, bad = _state_sweep("T0", _slack(claim), lambda b: np.abs(b.value_tilde(b.star) - b.V[b.star]) >= b.Delta / 2)
     return _state_entry(claim, n, bad, "not E_1,t(Delta_min/2) = {|U(a*, F~) - U(a*, F)| >= Delta_min/2}.",
@@ -480,16 +512,19 @@ def check_UB9(claim: Claim) -> CheckResult:
     n, bad = _state_sweep("T0", _slack(claim), lambda b: np.abs(b.value_tilde(b.at) - b.V[b.at]) >= b.Delta / 2)
     # 'a similar line of arguments' is eq:E3_1's for a_t: eq:Holder between F~_t (outside Xi) and F
     follows, why = _steps.holder_domain_follows(claim)
-    return _steps.holder_cause(_state_entry(claim, n, bad, "not E_2,t(Delta_min/2) = {|U(a_t, F~) - U(a_t, F)| >= "
-                                            f"Delta_min/2}}, bounded by 'a similar line of arguments' as eq:E3_1.  "
-                                            f"{why}", "It occurs", "It never occurs.", "T0", follows=follows),
-                               follows)
+    res = _steps.holder_cause(_state_entry(claim, n, bad, "not E_2,t(Delta_min/2) = {|U(a_t, F~) - U(a_t, F)| >= "
+                                           f"Delta_min/2}}, bounded by 'a similar line of arguments' as eq:E3_1.  "
+                                           f"{why}", "It occurs", "It never occurs.", "T0", follows=follows),
+                              follows)
+    return _ucb_witness_verdict(claim, res, "a_t is the wrong point, whose optimistic value exceeds its value by more "
+                                "than Delta_min/2 (not E_2,t(Delta_min/2) occurs)")
 
 
 def check_UB10(claim: Claim) -> CheckResult:
     n, bad = _state_sweep("T0", _slack(claim), lambda b: ~b.opt[b.at])
-    return _state_entry(claim, n, bad, "a_t (a point of OPT~_t outside OPT, if any) is in OPT.", "a_t not in OPT",
-                        "a_t is in OPT in every state.", "T0")
+    res = _state_entry(claim, n, bad, "a_t (a point of OPT~_t outside OPT, if any) is in OPT.", "a_t not in OPT",
+                       "a_t is in OPT in every state.", "T0")
+    return _ucb_witness_verdict(claim, res, "a_t is the wrong point, not in OPT")
 
 
 #: What eq:UCB_UB10-1 needs besides eq:UCB_UB10.
@@ -576,13 +611,16 @@ def check_UB10_1(claim: Claim) -> CheckResult:
                        derived_ok="OPT~_t = OPT (one optimal point wherever T(eps) is finite)",
                        derived_bad="OPT~_t is within OPT; equal iff OPT is a single point")
     if single or not bad:
-        return res
+        return _ucb_witness_verdict(claim, res, "OPT~_t is the wrong point alone, not OPT") if in_context else res
     return entry(claim, holds=False, method="numeric", derived="OPT~_t is within OPT; equal iff OPT is a single point",
                  evidence=res.evidence, repair=SINGLE_OPT, repair_at_uses=False)
 
 
 def mutants_UB10_1(claim: Claim, result: CheckResult) -> list[Claim]:
-    """A single optimal point stated (the step then holds) for a failing verdict, else a stronger printed value."""
+    """Hölder continuity stated on every law for a verdict the Hölder witness decides; a single optimal point stated
+    (the step then holds) for another failing verdict; else a stronger printed value."""
+    if result.cause == _steps.HOLDER_CAUSE and result.status == "refuted":
+        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
     if Status(result.status).broken:
         return [claim.assuming("condition", SINGLE_OPT, f"{SINGLE_OPT} stated")]
     return [claim.reprinted(claim.printed.with_value("value", "-1"), "probability below 0")]
@@ -1086,8 +1124,8 @@ CLAIMS = claim_map(
     _c("eq:E3_1", check_E3_1, mutants_T0),
     _c("eq:E3_2", check_E3_2, mutants_E3_2),
     _c("eq:UCB_UB8", check_UB8, mutants_T0),
-    _c("eq:UCB_UB9", check_UB9, mutants_T0),
-    _c("eq:UCB_UB10", check_UB10, mutants_T0),
+    _c("eq:UCB_UB9", check_UB9, mutants_holder_witness),
+    _c("eq:UCB_UB10", check_UB10, mutants_holder_witness),
     _c("eq:UCB_UB10-1", check_UB10_1, mutants_UB10_1),
     _c("eq:UCB_f1", check_f1, mutants_f1),
     _c("eq:UCB_f2", check_f2, _steps.condition_mutants(MISS_1, "bound", "1/(2 - (1/T**2 + 1)**K)/2", "/2")),

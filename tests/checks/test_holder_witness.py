@@ -94,3 +94,20 @@ def test_holder_finding_lists_the_statements_and_the_steps():
 def test_tables_are_holder_on_every_bernoulli_law():
     ok, where = hw.tables_hold_everywhere()
     assert ok and "gini" in where
+
+
+def test_rs_ucb_m_witness_beats_the_display_and_the_e3_bound():
+    """RS-UCB-M at the spike witness: the wrong grid point is the optimistic maximiser at every t from the end of the
+    exploration to T (margin at the corners of the radii's box, which bound the linear margin), so the display and
+    lemma:probability of E3 fail with Hölder continuity on Xi only; stated on every law, both hold."""
+    from proofs_checks.registry import claims, evaluate
+
+    w = hw.ucb_witness()
+    assert w.margin > 0 and w.T > w.T_eps and w.T0 >= 2 * w.n and w.regret_lower > w.bound
+    assert w.Delta_min > 0  # no tie: the witness is inside every T the theorem allows
+    for ident in ("eq:UCB regret#rs-ucb-m.holder_xi", "lemma:probability of E3#holder_xi"):
+        res = evaluate(claims()[ident], mutants=True)
+        assert res.status == "conditional" and res.condition_at_uses and res.cause == "holder_outside_xi", ident
+        assert res.mutant_caught and "verified" in [m.status for m in res.mutants], ident
+    step = evaluate(claims()["theorem:UCB upper bound#step:eq:UCB_UB10"], mutants=True)
+    assert step.status == "refuted" and step.cause == "holder_outside_xi" and step.mutant_caught

@@ -143,7 +143,7 @@ def test_ids_name_the_result_and_the_label():
     (U + "eq:UCB_f2", "gap", "No counterexample in the proof's context"),
     (U + "eq:samlingequiv", "refuted", "At t = E = K N every arm has tau = N"),
     (U + "eq:replace", "refuted", "gini on Bern(1/4, 3/4), mid-point grid eps = 1/3"),
-    (U + "eq:UCB_UB10-1", "verified", "the tied blocks are outside the context"),
+    (U + "eq:UCB_UB10-1", "refuted", "OPT~_t is the wrong point alone"),
     ("lemma:oversampling#step:eq:oversampling2", "refuted", "every deficit is 0 and eq:UCB_sampling_rule pulls arm 1"),
     ("lemma:oversampling#step:eq:m_finite", "refuted", "pulled 14250 times after T_0 (stepped one pull at a time)"),
     ("lemma:undersampling#step:eq:UK_oneside", "refuted", "ends at E = K N"),
@@ -297,7 +297,8 @@ def test_tie_of_optimal_grid_points_inside_the_ucb_context():
     assert w["t"] >= s.T0 and w["tau"][0] != w["tau"][1] and w["margin"] > 0
     assert np.all(np.abs(w["phat"] - np.array([0.25, 0.75])) <= w["r"])  # E_0,t
     c = claims()[U + "eq:UCB_UB10-1"]
-    assert c.assuming("condition", steps_ucb.SINGLE_OPT, "").run().status == "verified"
+    every_law = c.assuming("holder_domain", "all laws on Omega", "")
+    assert every_law.assuming("condition", steps_ucb.SINGLE_OPT, "").run().status == "verified"
     # the tie is a witness only outside the proof's context (eq:discrete_gap gives Delta_min(eps) = 0 there)
-    outside = c.without_context().run()
+    outside = every_law.without_context().run()
     assert outside.status == "refuted" and "OPT~_t = [('5/8', '3/8')]" in outside.evidence
