@@ -42,16 +42,33 @@ def gini(u):
     return u * (1 - u)
 
 
-def grid_points(n: int, kind: str) -> list[tuple[Fraction, ...]]:
-    """The grid of rsb_theory.grids at eps = 1/n, exact: coordinates eps (count + offset), the last the deficit."""
-    g = Grid(len(P), 1 / n, kind)
+def grid_points(n, kind: str) -> list[tuple[Fraction, ...]]:
+    """The grid of rsb_theory.grids at eps = 1/n (``n`` an integer or a Fraction), exact: coordinates eps (count +
+    offset), the last the deficit (the footnote to eq:etc_discrete_set when 1/eps is not an integer)."""
+    eps = 1 / Fraction(n)
+    g = Grid(len(P), float(eps), kind)
     off = Fraction(0) if kind == "etc" else Fraction(1, 2)
-    eps = Fraction(1, n)
     out = []
     for row in g.counts():
         head = [eps * (int(c) + off) for c in row[:len(P) - 1]]
         out.append(tuple(head + [1 - sum(head)]))
     return out
+
+
+#: The eps the algorithms may choose off the grids eps = 1/n: eps = k/100 whose 1/eps is not an integer (the eps =
+#: Theta(...) of the statements is any real number).
+OFF_GRID = tuple(Fraction(k, 100) for k in range(2, 51) if 100 % k)
+
+
+@lru_cache(maxsize=None)
+def off_grid_ties(kind: str) -> tuple[Fraction, ...]:
+    """The eps of :data:`OFF_GRID` at which two grid points tie at the optimum (Delta_min(eps) = 0), exactly."""
+    out = []
+    for eps in OFF_GRID:
+        V = sorted((gini(sum(a * p for a, p in zip(pt, P))) for pt in grid_points(1 / eps, kind)), reverse=True)
+        if len(V) > 1 and V[0] == V[1]:
+            out.append(eps)
+    return tuple(out)
 
 
 @lru_cache(maxsize=None)
@@ -110,7 +127,8 @@ def check(claim: Claim) -> CheckResult:
     f = facts(kind, exponent, avoid_ties=False)
     # the printed hypothesis holds at the use and gives Omega(eps^beta): no tie, a limit, Delta_min/eps^beta bounded
     # below (the smallest ratio over the grids, against the ratio's scale at the coarsest ones)
-    holds = not f["ties"] and f["b"] is not None and f["omega"]
+    off = off_grid_ties(kind)
+    holds = not f["ties"] and not off and f["b"] is not None and f["omega"]
     g = facts(kind, exponent, avoid_ties=True)
     repair = CONDITION if (not holds and g["b"] is not None and g["omega"]) else None
     stated = claim.assumes("condition") == CONDITION
@@ -128,7 +146,10 @@ def check(claim: Claim) -> CheckResult:
                "'when beta exists' fails at the paper's own instance; the proof's assumption "
                f"{paper_claims.BETA_PROOF_ASSUMPTION} fails with it (N(eps) and T(eps) are infinite at those eps).  ")
     else:
-        ev += "No grid ties.  "
+        ev += "No grid eps = 1/n ties.  "
+    ev += (f"Off those grids (eps = k/100, 1/eps not an integer, {len(OFF_GRID)} values; the eps = Theta(...) of the "
+           f"statement is any real): the optimum ties at eps = {', '.join(map(str, off))}, where Delta_min(eps) = 0.  "
+           if off else f"Off those grids (eps = k/100, 1/eps not an integer, {len(OFF_GRID)} values): no tie.  ")
     h = f if f["band"] is not None else g
     if h["b"] is not None and h["band"] is not None:
         lo_c, hi_c, lo_f, hi_f = h["band"]
@@ -147,6 +168,8 @@ def check(claim: Claim) -> CheckResult:
             f"and gives the proof's assumption {paper_claims.BETA_PROOF_ASSUMPTION} there"
             + (f" (beta = {exponent} stated)" if exponent is not None else "") + (f"; {CONDITION}" if stated else ""))
     derived = ("no beta: Delta_min(eps) = 0 on " + f"{len(f['ties'])} of {len(NS)} grids" if f["ties"] else
+               f"Delta_min(eps) = 0 at eps = {', '.join(map(str, off))} (1/eps not an integer); on eps = 1/n: "
+               f"beta = {f['b']}" if off and not stated else
                f"beta = {f['b']}, Omega(eps^beta) {'holds' if f['omega'] else 'fails'}"
                if f["b"] is not None else "no beta found")
     return CheckResult(claim.id, text, paper_claims.BETA_HYPOTHESIS, derived, decide(holds=holds, repair=repair),
