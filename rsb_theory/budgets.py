@@ -37,14 +37,19 @@ after ``--param`` values are put in, before SymPy simplifies, expands or solves
 anything: every power of a u-dependent base by a number has
 |exponent| <= :data:`MAX_SYMBOLIC_EXPONENT`, and the structural degree (u: 1, a sum: the largest
 of its terms, a product: the sum, a power by a number n: |n| times the base's, a
-function: its arguments') is at most :data:`MAX_SYMBOLIC_DEGREE`.  Outside it the
+function: its arguments') is at most :data:`MAX_SYMBOLIC_DEGREE`, every rational exponent of such a power
+has a denominator of at most :data:`MAX_EXPONENT_DENOMINATOR`, and functions of u nest at most
+:data:`MAX_FUNCTION_DEPTH` deep.  Outside it the
 distortion is refused (one line, exit 2): ``u**(10**8)`` took 10.9 GB in 30 s,
 ``u**(2**64)`` and ``u**1e308`` 6.5-10.6 GB, ``u**1000`` and ``1 - (1-u)**1000``
 minutes.  Measured with ``rsb derive --h H --p 0.4,0.9`` (about 2.3 s of it importing):
-``u**64`` 2.5 s, ``1-(1-u)**64`` 7.2 s, ``u**200`` 9.1 s.  Exponents with large denominators
-are not bounded: Python floats given as parameters (``s=1/3`` is 3333333333333333/10^16) are
-common and cheap where no Hölder expansion is needed, though ``rsb derive --h u**0.1234567
---p 0.4,0.9`` runs for more than a minute (``holder.local_order``; it stops on a signal).
+``u**64`` 2.5 s, ``1-(1-u)**64`` 7.2 s, ``u**200`` 9.1 s.  Every bound is a count read from the
+tree, so the same h is refused on every machine and in the Python API as on the command line.
+The denominators: ``rsb derive --h u**0.1234567 --p 0.4,0.9`` ran for more than a minute in
+``holder.local_order``, and ``u**63.999999999``, ``u**1e-300`` and ``pht`` with ``s=5e-324``
+never finished; a Python float given as a parameter (``s=1/3`` is 3333333333333333/10^16) is
+refused with the advice to write the fraction.  The nesting: ``sin(sin(sin(u)))`` took 13 s and
+fifty levels (which the parser's depth of 60 admits) never finished.
 """
 
 from __future__ import annotations
@@ -66,6 +71,8 @@ __all__ = [
     "MAX_SYMBOLIC_EXPONENT",
     "MAX_SYMBOLIC_DEGREE",
     "structural_budget",
+    "MAX_EXPONENT_DENOMINATOR",
+    "MAX_FUNCTION_DEPTH",
 ]
 
 #: Largest |exponent| of a power whose base depends on u (``u**64``, ``(1-u)**64``).
@@ -73,6 +80,16 @@ MAX_SYMBOLIC_EXPONENT = 64
 
 #: Largest structural degree of a distortion (u**32 * (1-u)**32 has degree 64).
 MAX_SYMBOLIC_DEGREE = 64
+
+#: Largest denominator of a rational exponent of a distortion (``u**0.7`` has 10).  SymPy's ``simplify`` of
+#: (2/5 + t)**(k/q) - (2/5)**(k/q), the local expansion of h at a mean p = 0.4, collects the radicals of 2 and 5
+#: and builds numbers of about q digits: 0.3 s at q = 10^5, 5.4 s at q = 10^6, more than a minute at q = 10^7
+#: (``u**0.1234567``); ``u**63.999999999`` (q = 10^9), ``u**1e-300`` and ``pht`` with ``s=5e-324`` never finished.
+MAX_EXPONENT_DENOMINATOR = 10**4
+
+#: Deepest nesting of functions of u (``exp(-u)``: 1, ``sin(sin(u))``: 2).  SymPy's range and shape routes took
+#: 13 s on ``sin(sin(sin(u)))`` and did not finish on five levels (nor on fifty, which the parser admits).
+MAX_FUNCTION_DEPTH = 2
 
 #: Most operations (``sympy.count_ops``) of one piece of h on a symbolic route.
 MAX_OPS = 40
@@ -208,6 +225,10 @@ def _structural_degree(e: sp.Expr, var: sp.Symbol) -> sp.Expr:
         if n.is_number:
             if not n.is_real:
                 raise ValueError(f"the power {_short(e)} has a complex exponent")
+            if n.is_Rational and n.q > MAX_EXPONENT_DENOMINATOR:
+                raise ValueError(f"the exponent {_short(n)} of a power of an expression in {var} has a denominator "
+                                 f"{_short(n.q, 24)} above {MAX_EXPONENT_DENOMINATOR}; write it as a "
+                                 f"shorter fraction (1/3, not 0.3333333333333333)")
             if abs(n) > MAX_SYMBOLIC_EXPONENT:
                 raise ValueError(f"the exponent {_short(n)} of a power of an expression in {var} is larger than "
                                  f"{MAX_SYMBOLIC_EXPONENT} in absolute value")
@@ -235,7 +256,28 @@ def structural_budget(expr: sp.Expr, var: sp.Symbol) -> str | None:
     if isinstance(expr, str):  # a text goes through the one parser (rsb_theory.expressions), never sympify
         raise TypeError("argument 'expr': a SymPy expression built by rsb_theory.expressions, not text")
     try:
-        _structural_degree(sp.sympify(expr), var)
+        expr = sp.sympify(expr)
+        _structural_degree(expr, var)
+        depth = function_depth(expr, var)
+        if depth > MAX_FUNCTION_DEPTH:
+            raise ValueError(f"functions of {var} are nested {depth} deep (more than {MAX_FUNCTION_DEPTH})")
     except ValueError as exc:
         return f"{exc} (the structural budget of symbolic work, rsb_theory.budgets)"
     return None
+
+
+def function_depth(expr: sp.Expr, var: sp.Symbol) -> int:
+    """How deeply functions of ``var`` nest in ``expr`` (``u**2``: 0, ``exp(-u)``: 1, ``sin(sin(u))``: 2).
+
+    Min, Max and Abs count like the others.  A walk of the tree as built, iterative: its work is the
+    size of the tree, and a deep tree does not reach Python's recursion limit.
+    """
+    deepest, stack = 0, [(expr, 0)]
+    while stack:
+        e, depth = stack.pop()
+        if e.is_Atom or not e.has(var):
+            continue
+        depth += isinstance(e, sp.Function)
+        deepest = max(deepest, depth)
+        stack.extend((a, depth) for a in e.args)
+    return deepest

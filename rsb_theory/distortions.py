@@ -707,7 +707,7 @@ def _get(name: str, **params) -> Distortion:
     expr = fam.expression().subs({declared[k].symbol: v for k, v in values})
     too_big = structural_budget(expr, U)
     if too_big is not None:
-        raise DistortionError(f"argument '--param': {name} with {', '.join(f'{k}={v}' for k, v in values)}: {too_big}")
+        raise DistortionError(f"argument '--param': {name} with {', '.join(f'{k}={str(v)[:40]}' for k, v in values)}: {too_big}")
     return _make(name, sp.simplify(expr) if fam.parameters else expr, values, fam.template)
 
 

@@ -81,11 +81,78 @@ def test_any_large_exponent_or_degree_is_beyond_the_budget(n, form):
 
 
 @settings(max_examples=40, deadline=None)
-@given(a=st.integers(0, 32), b=st.integers(0, 32), q=st.integers(1, 10**17))
+@given(a=st.integers(0, 32), b=st.integers(0, 32), q=st.integers(1, budgets.MAX_EXPONENT_DENOMINATOR))
 def test_degrees_within_the_budget_pass(a, b, q):
-    """Products of degree <= 64 and exponents with any denominator (u**0.3, a float 1/3 as a parameter) pass."""
+    """Products of degree <= 64 and exponents with denominators up to 10^4 (u**0.3, u**(1/7)) pass."""
     expr = U ** a * (1 - U) ** b + U ** sp.Rational(1, q)
     assert budgets.structural_budget(expr, U) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(1, 10**6), q=st.integers(budgets.MAX_EXPONENT_DENOMINATOR + 1, 10**400))
+def test_long_exponent_denominators_are_beyond_the_budget(k, q):
+    """u**(k/q) with q above 10^4 (reduced): the local expansion at p = 0.4 builds numbers of about q digits."""
+    e = sp.Rational(k, q)
+    if e.q > budgets.MAX_EXPONENT_DENOMINATOR and abs(e) <= budgets.MAX_SYMBOLIC_EXPONENT:
+        assert "denominator" in budgets.structural_budget(U ** e, U)
+
+
+@pytest.mark.parametrize("depth, within", [(1, True), (2, True), (3, False), (50, False)])
+def test_nested_functions_are_counted(depth, within):
+    text = "sin(" * depth + "u" + ")" * depth
+    expr = resolve_tree(text)
+    assert budgets.function_depth(expr, U) == depth
+    assert (budgets.structural_budget(expr, U) is None) is within
+
+
+def resolve_tree(text: str):
+    from rsb_theory.expressions import to_sympy
+
+    return to_sympy(text, "h", {"u": U})
+
+
+def _no_symbolic_work(monkeypatch):
+    """Any SymPy analysis of h (validation, shape, Hölder data) fails the test: a refusal must come first."""
+    import rsb_theory.distortions as dist
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the symbolic analysis of h started before the budget refused it")
+
+    monkeypatch.setattr(dist, "_make", forbidden)
+
+
+_SLOW_WITHOUT_BUDGET = [  # each ran past 90 s in rsb derive --p or api.profile (never finished nor refused)
+    (("--h", "u**1e-300"), "--h"),
+    (("--h", "u**63.999999999"), "--h"),
+    (("--h", "u**0.1234567"), "--h"),
+    (("--h", "pht", "--param", "s=5e-324"), "--param"),
+    (("--h", "sin(" * 50 + "u" + ")" * 50), "--h"),
+]
+
+
+@pytest.mark.parametrize("args, flag", _SLOW_WITHOUT_BUDGET, ids=["1e-300", "63.999999999", "0.1234567", "pht-5e-324",
+                                                                  "nested-50"])
+def test_derive_refuses_symbolic_work_beyond_the_budget(args, flag, capsys, monkeypatch):
+    """One line naming the flag, exit 2, before any symbolic analysis of h starts (a work bound, not a timer)."""
+    from proofs_checks.cli.app import main
+
+    _no_symbolic_work(monkeypatch)
+    code = main(["derive", *args, "--p", "0.4,0.9"])
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert f"argument '{flag}" in lines[0] and "rsb_theory.budgets" in lines[0], lines[0]
+
+
+def test_the_api_has_the_same_budget(monkeypatch):
+    """api.profile on fifty nested functions (which the parser's depth of 60 admits) is refused like the command line."""
+    from proofs_checks import api
+
+    _no_symbolic_work(monkeypatch)
+    with pytest.raises(ValueError, match=r"argument 'h': functions of u are nested 50 deep"):
+        api.profile("sin(" * 50 + "u" + ")" * 50, p=[0.4, 0.9])
+    with pytest.raises(ValueError, match=r"argument '--param'.*denominator"):
+        api.profile("pht", params={"s": 1 / 3}, p=[0.4, 0.9])
 
 
 @pytest.mark.parametrize("name, s", [("dual_power", "65"), ("dual_power", "1000"), ("dual_power", "2**64")])
