@@ -644,8 +644,38 @@ def check_real(expr: sp.Expr, flag: str = "h") -> None:
                                   f"on [0, 1]")
 
 
+def check_probed_range(expr: sp.Expr, low: int = 0, flag: str = "h") -> None:
+    """DistortionError naming ``flag`` when h is outside [low, 1] at one of the probe points, with that value.
+
+    The cheap part of the range check of :func:`validate`, run before it: h at the 17 points of
+    :data:`_REAL_PROBES`, evaluated to 30 digits (the probes of :func:`check_real`), so that an h such as
+    ``2*u`` is refused before SymPy's ``minimum``/``maximum`` or the shape analysis run.  Only a value
+    outside the range by more than 1e-20 refuses; the exact check stays :func:`validate`'s.
+    """
+    worst, excess = None, 1e-20
+    try:
+        if abs(float(expr.evalf(30, subs={U: 0}))) > excess:
+            return  # h(0) != 0: validate names that first, before its range check (it decides h(0) exactly)
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # a removable point at 0: validate decides
+        pass
+    for x in _REAL_PROBES:
+        try:
+            v = expr.evalf(30, subs={U: x})
+            if not v.is_number or v.has(sp.zoo, sp.nan):
+                continue
+            value = float(v)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # pragma: no cover - SymPy's limits
+            continue
+        if max(value - 1, low - value) > excess:
+            worst, excess = (x, v), max(value - 1, low - value)
+    if worst is not None:
+        raise DistortionError(f"argument '{flag}': not a distortion function, h({worst[0]}) = {sp.N(worst[1], 6)} "
+                              f"is not within [{low}, 1]")
+
+
 def _make(key: str, expr: sp.Expr, params, source: str, low: int = 0) -> Distortion:
     check_real(expr)
+    check_probed_range(expr, low)
     f = _lambdify(expr)
     validation = validate(expr, f, low)
     try:

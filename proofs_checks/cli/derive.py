@@ -105,6 +105,10 @@ def derive_report(h, params: dict[str, str], p, max_memory: int | None = None) -
     from rsb_theory.profile import instance_profile, of
     from rsb_theory.riskmetric import bernoulli_closed_form
 
+    if isinstance(p, str):  # --arms: the laws first, so that a bad arm is refused before any analysis of h
+        from . import values as _values
+
+        p = _values.arm_laws(p)
     d = h if not isinstance(h, str) else resolve(h, **params)  # a Distortion of proofs_checks.api as it is
     fam = of(d).holder((0, 1))
     out = {
@@ -121,11 +125,6 @@ def derive_report(h, params: dict[str, str], p, max_memory: int | None = None) -
         "holder_evidence": fam.evidence(),
     }
     if p is None:
-        return out
-    if isinstance(p, str):  # --arms
-        from . import values as _values
-
-        out.update(laws_constants(d, _values.arm_laws(p), max_memory))
         return out
     if not all(isinstance(x, (int, float)) for x in p):  # laws built by the caller (proofs_checks.api)
         out.update(laws_constants(d, tuple(p), max_memory))
