@@ -73,6 +73,8 @@ __all__ = [
     "structural_budget",
     "MAX_EXPONENT_DENOMINATOR",
     "MAX_FUNCTION_DEPTH",
+    "MAX_SHAPE_DEGREE",
+    "shape_budget",
 ]
 
 #: Largest |exponent| of a power whose base depends on u (``u**64``, ``(1-u)**64``).
@@ -281,3 +283,39 @@ def function_depth(expr: sp.Expr, var: sp.Symbol) -> int:
         deepest = max(deepest, depth)
         stack.extend((a, depth) for a in e.args)
     return deepest
+
+
+#: Largest degree, in powers of u^(1/D), of a piece of h on the symbolic range and shape routes (SymPy's ``minimum``,
+#: ``maximum`` and ``solveset`` of the signs of h' and h''): on a product of eight ``1 - (1-u)**8`` (degree 64) they
+#: took most of 17 s on an idle machine, 90 s and more under load.
+MAX_SHAPE_DEGREE = 16
+
+
+def shape_budget(pieces, var: sp.Symbol) -> str | None:
+    """None when the symbolic range and shape routes may run on h's smooth ``pieces``, else the reason.
+
+    ``pieces`` are the (expression, interval) pairs of :func:`rsb_theory.distortions._pieces`.  Decided
+    from their structure alone, before SymPy solves anything: the ends of the pieces are explicit numbers
+    (:func:`explicit_number`: not an implicit root such as the crossing of ``min(u, (1-u)**0.7)``, a root of
+    a polynomial of degree 10, on which each of SymPy's ``minimum`` and ``solveset`` took 5-20 s), every
+    piece has at most :data:`MAX_OPS` operations and, when it is algebraic, a degree of at most
+    :data:`MAX_SHAPE_DEGREE` in powers of u^(1/D).  Outside, the callers take their numeric routes (a
+    grid, with exact witnesses) and record ``numeric``.
+    """
+    for expr, iv in pieces:
+        for end in (iv.start, iv.end):
+            why = explicit_number(end)
+            if why is not None:
+                return f"a breakpoint of h: {why}"
+        ops = sp.count_ops(expr)
+        if ops > MAX_OPS:
+            return f"a piece of h has {ops} operations (more than {MAX_OPS})"
+        profile = Algebraic()
+        try:
+            deg = _degree(sp.sympify(expr), var, profile)
+        except ValueError:
+            continue  # a function of u: the structural budget bounds its nesting
+        if profile.root_denominator * deg > MAX_SHAPE_DEGREE:
+            return (f"a piece of h has degree {_short(deg)} in {var} with roots of order {profile.root_denominator} "
+                    f"(more than {MAX_SHAPE_DEGREE} in {var}^(1/{profile.root_denominator}))")
+    return None

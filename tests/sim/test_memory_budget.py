@@ -362,3 +362,75 @@ def test_every_float_flag_at_its_extremes(tmp_path, capsys, command, flag, value
     if code == 2:
         lines = [ln for ln in got.err.split("\n") if ln]
         assert len(lines) == 1 and "argument '" in lines[0], got.err
+
+
+# --- the shape budget: slow symbolic routes skipped, by counts, for numeric or Taylor routes with the same answers ---
+
+_EIGHT = "*".join(["(1-(1-u)**8)"] * 8)
+
+
+@pytest.mark.parametrize("text", [_EIGHT, "min(u, (1-u)**0.7)"])
+def test_beyond_the_shape_budget_no_slow_symbolic_route_runs(text, monkeypatch):
+    """Each took 17 s on an idle machine (90 s and more under load) in SymPy's minimum, solveset and expansions.
+
+    Beyond :func:`rsb_theory.budgets.shape_budget` (degree 64; a breakpoint that is a root of a degree-10
+    polynomial) h is validated, classified and its Hölder data at an instance derived without them.
+    """
+    import rsb_theory.distortions as dist
+    import rsb_theory.gap as gap
+    import rsb_theory.holder as hol
+
+    from rsb_theory.distortions import _pieces
+
+    expr = resolve_tree(text)
+    assert budgets.shape_budget(_pieces(expr), U) is not None
+    _forbid = _forbidder(monkeypatch)
+    _forbid(sp.calculus.util, "minimum")
+    _forbid(sp.calculus.util, "maximum")
+    _forbid(dist, "_sign_on_unit_interval")
+    _forbid(hol, "_sup_abs_derivative")
+    _forbid(gap, "_sign_on_unit_interval_on")
+    d = resolve(text)
+    assert d.validation.method_range == "numeric"
+    res = hol.holder(d, (0.4, 0.9))
+    assert res.q == 1 and res.L_method == "numeric"
+    assert not gap.beta_monotone(d, [0.4, 0.9]).applies
+
+
+def _forbidder(monkeypatch):
+    def forbid(module, name):
+        def forbidden(*args, **kwargs):
+            raise AssertionError(f"{module.__name__}.{name} ran beyond the budget")
+
+        monkeypatch.setattr(module, name, forbidden)
+
+    return forbid
+
+
+@pytest.mark.parametrize("text, interval", [("1-(1-u)**3", (0.2, 0.7)), ("u*(1-u)**2", (0, 1)), ("sqrt(u)-u", (0.3, 0.9)),
+                                            ("min(2*u, 1)*(1-u/4)", (0.1, 0.8)), ("(1+1/2)*u-u**2/2", (0, 1))])
+def test_sup_of_h_prime_two_routes(text, interval):
+    """The numeric route beyond the budget and the symbolic one within it give the same L_H (q = 1)."""
+    from rsb_theory.holder import _sup_abs_derivative, _sup_abs_derivative_numeric
+
+    d = resolve(text)
+    exact = float(_sup_abs_derivative(d, *[sp.Rational(str(x)) for x in interval]))
+    assert _sup_abs_derivative_numeric(d, *interval) == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("text, c", [("1-(1-u)**3", "2/5"), ("u*(1-u)**2", "1/3"), ("sqrt(u)-u", "1/4"),
+                                     ("u*(1-u)", "1/2"), ("min(u, 1-u)", "1/2"), ("1-(1-u)**3", "1/2"),
+                                     ("sin(pi*u/2)", "7/10")])
+def test_local_orders_two_routes(text, c):
+    """Taylor's route (beyond the budget) and the expansion (within it) give the same order and coefficient."""
+    from rsb_theory.distortions import _pieces
+    from rsb_theory.holder import _piece_at, _taylor_order, local_order
+
+    d = resolve(text)
+    c = sp.Rational(c)
+    for side in (+1, -1):
+        expansion = local_order(d, c, side)
+        taylor = _taylor_order(_piece_at(_pieces(d.expr), c, side), c, side, d.expr)
+        assert taylor is not None
+        assert taylor.order == expansion.order
+        assert float(taylor.coeff) == pytest.approx(float(expansion.coeff), rel=1e-12, abs=1e-15)
