@@ -50,6 +50,12 @@ The denominators: ``rsb derive --h u**0.1234567 --p 0.4,0.9`` ran for more than 
 never finished; a Python float given as a parameter (``s=1/3`` is 3333333333333333/10^16) is
 refused with the advice to write the fraction.  The nesting: ``sin(sin(sin(u)))`` took 13 s and
 fifty levels (which the parser's depth of 60 admits) never finished.
+
+Within it, the **shape budget** of :func:`shape_budget` decides from h's pieces whether SymPy's
+range, shape and expansion routes are tried (explicit breakpoints, degree at most
+:data:`MAX_SHAPE_DEGREE` in u^(1/D)); beyond it the callers take numeric or Taylor routes with
+the same answers (``rsb_theory.distortions.validate`` and ``classify``,
+``rsb_theory.holder.local_order`` and ``holder``, ``rsb_theory.gap.beta_monotone``).
 """
 
 from __future__ import annotations
