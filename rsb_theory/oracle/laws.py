@@ -43,7 +43,7 @@ from ..distortions import Distortion, numeric_derivative
 from ..laws.quadrature import integrate
 from ..laws.rule import step_form
 from ..laws.values import (TOL, all_discrete, crossings, h_breakpoints, knots, mixture_gradient, mixture_integral,
-                           mixture_value, survival, union_support, value)
+                           h_prime_at_mixture, mixture_value, survival, union_support, value)
 from .certificate import KINK_SNAP, kinks, min_max_choice
 from .convex import solve_steps
 from .dcp import NotDCPError
@@ -182,8 +182,9 @@ def optimality_gap_laws(d: Distortion, laws, alpha) -> float | None:
             S = survival(laws, x)
             sa = np.clip(a @ S, 0.0, 1.0)
             with np.errstate(all="ignore"):
-                # a term with S_i = S_alpha vanishes even where h' is infinite (S_alpha rounded to 0 at an end)
-                out = np.where(S == sa, 0.0, dh(sa) * (S - sa))
+                # a term with S_i = S_alpha vanishes even where h' is infinite (S_alpha rounded to 0 at an end);
+                # h' near S_alpha = 1 with 1 - S_alpha from the CDFs (laws.values.h_prime_at_mixture)
+                out = np.where(S == sa, 0.0, h_prime_at_mixture(d, laws, a, x, S) * (S - sa))
             return np.where(moving[piece], out, 0.0)
 
         span = float(pts[-1] - pts[0])
