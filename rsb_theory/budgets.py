@@ -38,17 +38,15 @@ anything: every power of a u-dependent base by a number has
 |exponent| <= :data:`MAX_SYMBOLIC_EXPONENT`, and the structural degree (u: 1, a sum: the largest
 of its terms, a product: the sum, a power by a number n: |n| times the base's, a
 function: its arguments') is at most :data:`MAX_SYMBOLIC_DEGREE`, every rational exponent of such a power
-has a denominator of at most :data:`MAX_EXPONENT_DENOMINATOR`, and functions of u nest at most
-:data:`MAX_FUNCTION_DEPTH` deep.  Outside it the
+functions of u nest at most :data:`MAX_FUNCTION_DEPTH` deep.  Outside it the
 distortion is refused (one line, exit 2): ``u**(10**8)`` took 10.9 GB in 30 s,
 ``u**(2**64)`` and ``u**1e308`` 6.5-10.6 GB, ``u**1000`` and ``1 - (1-u)**1000``
 minutes.  Measured with ``rsb derive --h H --p 0.4,0.9`` (about 2.3 s of it importing):
 ``u**64`` 2.5 s, ``1-(1-u)**64`` 7.2 s, ``u**200`` 9.1 s.  Every bound is a count read from the
 tree, so the same h is refused on every machine and in the Python API as on the command line.
-The denominators: ``rsb derive --h u**0.1234567 --p 0.4,0.9`` ran for more than a minute in
-``holder.local_order``, and ``u**63.999999999``, ``u**1e-300`` and ``pht`` with ``s=5e-324``
-never finished; a Python float given as a parameter (``s=1/3`` is 3333333333333333/10^16) is
-refused with the advice to write the fraction.  The nesting: ``sin(sin(sin(u)))`` took 13 s and
+The denominators of exponents are not bounded here (a Python float given as a parameter,
+``s=1/3``, is 3333333333333333/10^16, and is common); :func:`exact_budget` decides where
+``rsb_theory.holder.local_order`` may expand h exactly.  The nesting: ``sin(sin(sin(u)))`` took 13 s and
 fifty levels (which the parser's depth of 60 admits) never finished.
 
 Within it, the **shape budget** of :func:`shape_budget` decides from h's pieces whether SymPy's
@@ -79,6 +77,8 @@ __all__ = [
     "structural_budget",
     "MAX_EXPONENT_DENOMINATOR",
     "MAX_FUNCTION_DEPTH",
+    "exponent_denominator",
+    "exact_budget",
     "MAX_SHAPE_DEGREE",
     "shape_budget",
 ]
@@ -89,7 +89,8 @@ MAX_SYMBOLIC_EXPONENT = 64
 #: Largest structural degree of a distortion (u**32 * (1-u)**32 has degree 64).
 MAX_SYMBOLIC_DEGREE = 64
 
-#: Largest denominator of a rational exponent of a distortion (``u**0.7`` has 10).  SymPy's ``simplify`` of
+#: Largest denominator of a rational exponent of h on the exact expansions at points other than 0 and 1
+#: (``rsb_theory.holder.local_order``; ``u**0.7`` has 10); beyond it Taylor's route, else a refusal.  SymPy's ``simplify`` of
 #: (2/5 + t)**(k/q) - (2/5)**(k/q), the local expansion of h at a mean p = 0.4, collects the radicals of 2 and 5
 #: and builds numbers of about q digits: 0.3 s at q = 10^5, 5.4 s at q = 10^6, more than a minute at q = 10^7
 #: (``u**0.1234567``); ``u**63.999999999`` (q = 10^9), ``u**1e-300`` and ``pht`` with ``s=5e-324`` never finished.
@@ -233,10 +234,6 @@ def _structural_degree(e: sp.Expr, var: sp.Symbol) -> sp.Expr:
         if n.is_number:
             if not n.is_real:
                 raise ValueError(f"the power {_short(e)} has a complex exponent")
-            if n.is_Rational and n.q > MAX_EXPONENT_DENOMINATOR:
-                raise ValueError(f"the exponent {_short(n)} of a power of an expression in {var} has a denominator "
-                                 f"{_short(n.q, 24)} above {MAX_EXPONENT_DENOMINATOR}; write it as a "
-                                 f"shorter fraction (1/3, not 0.3333333333333333)")
             if abs(n) > MAX_SYMBOLIC_EXPONENT:
                 raise ValueError(f"the exponent {_short(n)} of a power of an expression in {var} is larger than "
                                  f"{MAX_SYMBOLIC_EXPONENT} in absolute value")
@@ -271,6 +268,24 @@ def structural_budget(expr: sp.Expr, var: sp.Symbol) -> str | None:
             raise ValueError(f"functions of {var} are nested {depth} deep (more than {MAX_FUNCTION_DEPTH})")
     except ValueError as exc:
         return f"{exc} (the structural budget of symbolic work, rsb_theory.budgets)"
+    return None
+
+
+def exponent_denominator(expr) -> int:
+    """The largest denominator of a rational exponent in ``expr`` (1 when every exponent is an integer)."""
+    return max([1] + [int(p.exp.q) for p in sp.preorder_traversal(expr) if p.is_Pow and p.exp.is_Rational])
+
+
+def exact_budget(expr) -> str | None:
+    """None when ``expr`` may be expanded exactly at points other than 0 and 1, else the reason.
+
+    A count read from the expression: the denominators of its exponents, at most
+    :data:`MAX_EXPONENT_DENOMINATOR` (SymPy's ``simplify`` builds numbers of about that many digits).
+    """
+    q = exponent_denominator(expr)
+    if q > MAX_EXPONENT_DENOMINATOR:
+        return (f"an exponent of h has the denominator {_short(q, 24)}, above {MAX_EXPONENT_DENOMINATOR} (the budget "
+                f"of exact symbolic work, rsb_theory.budgets)")
     return None
 
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .budgets import Algebraic, algebraic_degree, explicit_number, shape_budget, within_budget
+from .budgets import Algebraic, algebraic_degree, exact_budget, explicit_number, shape_budget, within_budget
 from .distortions import U, Distortion, DistortionError, _pieces, exact_number
 
 _T = sp.Symbol("t", positive=True)
@@ -201,10 +201,16 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
     """
     pieces = _pieces(d.expr)
     piece = _piece_at(pieces, c, side)
-    if shape_budget(pieces, U) is not None:  # beyond the budget of simplify and limit: Taylor's route where it applies
+    inexact = exact_budget(piece) if c not in (0, 1) else None
+    if inexact is not None or shape_budget(pieces, U) is not None:  # beyond simplify's budget: Taylor where it applies
         taylor = _taylor_order(piece, c, side, d.expr)
         if taylor is not None:
             return taylor
+        if inexact is not None:  # simplify would build numbers of that many digits, for minutes or for ever
+            flag = "--param" if d.params and d.key != "custom" else "h"
+            raise HolderError(f"argument '{flag}': the local order of h = {str(d.expr)[:60]} at u = {c} is not "
+                              f"decided: its derivatives there vanish to 90 digits or h is not analytic there, and "
+                              f"{inexact}")
     h_c = d.expr.subs(U, c)
     g = sp.simplify(piece.subs(U, c + side * _T) - h_c)
     if g == 0:

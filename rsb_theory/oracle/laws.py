@@ -275,11 +275,17 @@ def _better(d: Distortion, laws, a: np.ndarray, gap, b: np.ndarray):
     return (b, gap_b) if key(gap_b, b) < key(gap, a) else (a, gap)
 
 
-def _rule_cvxpy(d: Distortion, laws) -> Oracle:
+def _rule_cvxpy(d: Distortion, laws, max_memory: int = DEFAULT_MAX_MEMORY) -> Oracle:
     exact = lambda a: float(mixture_value(d, laws, a))
     hints, rounds, polished = [], [], 0
     for k in range(REFINE_ROUNDS + 1):
         rule = step_form(d, laws, hints)
+        # the program has one step per node of the rule: counted before it is built, as for levels of data
+        too_big = cvxpy_memory(int(rule.widths.size), len(laws)).refusal(int(max_memory), hint="--method search")
+        if too_big is not None:
+            if not rounds:
+                raise RuntimeError(f"the quadrature rule has {rule.widths.size} nodes; {too_big}")
+            break
         try:
             a, _, status, objective, tol, n = solve_steps(d, rule.widths, rule.S, 0.0, exact)
         except RuntimeError:
@@ -344,7 +350,8 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
     max_memory : int
         Bytes CVXPY's program on the common levels of discrete laws may take
         (:func:`rsb_theory.workload.cvxpy_memory`, checked before it is built: 1 kB per level
-        and arm; a 200 MB CSV took 15.2 GB).
+        and arm; a 200 MB CSV took 15.2 GB), and on the nodes of the quadrature rule of laws with a
+        continuous part (beyond it ``auto`` searches, ``cvxpy`` fails naming the count).
 
     Returns
     -------
@@ -381,9 +388,9 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
     if method == "search":
         return _rule_search(d, laws, seed)
     if method == "cvxpy":
-        return _rule_cvxpy(d, laws)
+        return _rule_cvxpy(d, laws, max_memory)
     try:
-        return _rule_cvxpy(d, laws)
+        return _rule_cvxpy(d, laws, max_memory)
     except NotDCPError:
         return _rule_search(d, laws, seed)
     except RuntimeError as exc:  # the solver failed on the rule: search it, and certify as always

@@ -47,3 +47,17 @@ def test_the_rule_needs_few_nodes():
     """A count: the rule of the oracle's solvers meets its tolerance with under 2 000 nodes (it had 274 680)."""
     rule = step_form(resolve(H), parse_arms(ARMS, "--arms"))
     assert rule.converged and rule.nodes.size < 2000
+
+
+def test_the_rules_nodes_are_in_the_memory_estimate():
+    """CVXPY's program has one step per node of the rule: counted before it is built, with the library default too."""
+    from rsb_theory import workload
+    from rsb_theory.oracle import optimal_mixture_laws
+
+    d, laws = resolve("gini"), parse_arms("beta(2,5);beta(5,2)", "--arms")
+    tight = workload.BASE_BYTES + 1024  # the interpreter, and less than the 2 kB per node of two arms
+    with pytest.raises(RuntimeError, match=r"the quadrature rule has \d+ nodes"):
+        optimal_mixture_laws(d, laws, "cvxpy", max_memory=tight)
+    searched = optimal_mixture_laws(d, laws, "auto", max_memory=tight)
+    assert searched.method == "search"
+    assert searched.value == pytest.approx(optimal_mixture_laws(d, laws, "auto").value, abs=1e-9)
