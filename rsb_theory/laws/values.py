@@ -178,6 +178,26 @@ def _two_sided(expr: sp.Expr):
     return fn
 
 
+#: Where 1 - S_alpha is below this, it is taken from the CDFs (:func:`complement`); above, 1 - S_alpha keeps at
+#: least 10 of its digits and is used as it is (the same value as the route without the complement).
+NEAR_ONE = 2.0**-20
+
+
+def _one_minus(s: np.ndarray, laws, a: np.ndarray, x) -> np.ndarray:
+    """1 - s, from the CDFs where s is within :data:`NEAR_ONE` of 1 (where the difference loses its digits).
+
+    1 - sum_i a_i S_i = (1 - sum_i a_i) + sum_i a_i F_i: the first term keeps the weights as the floats they
+    are (they may sum to 1 - 1e-16), so that the value is 1 - s exactly where s is a sum of S_i = 1.
+    """
+    c = 1.0 - s
+    near = c < NEAR_ONE
+    if np.any(near):
+        rest = 1.0 - np.sum(a, axis=-1)
+        F = a @ complement(laws, x)
+        c = np.where(near, np.clip((rest[:, None] if np.ndim(rest) else rest) + F, 0.0, 1.0), c)
+    return c
+
+
 def h_at_mixture(d: Distortion, laws, a: np.ndarray, x) -> np.ndarray:
     """h(S_a(x)) for the rows ``a`` of mixture weights (shape (m, K) or (K,)), at the points x.
 
@@ -188,7 +208,7 @@ def h_at_mixture(d: Distortion, laws, a: np.ndarray, x) -> np.ndarray:
     two = _two_sided(d.expr)
     if two is None:
         return d.numeric(s)
-    return two(s, np.clip(a @ complement(laws, x), 0.0, 1.0))
+    return two(s, _one_minus(s, laws, a, x))
 
 
 def h_prime_at_mixture(d: Distortion, laws, a: np.ndarray, x, S: np.ndarray) -> np.ndarray:
@@ -198,7 +218,7 @@ def h_prime_at_mixture(d: Distortion, laws, a: np.ndarray, x, S: np.ndarray) -> 
     two = _two_sided(sp.diff(d.expr, U))
     if two is None:
         return numeric_derivative(d)(s)
-    return two(s, np.clip(a @ complement(laws, x), 0.0, 1.0))
+    return two(s, _one_minus(s, laws, a, x))
 
 
 def _integrand(d: Distortion, laws, a: np.ndarray):
