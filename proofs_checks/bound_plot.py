@@ -85,6 +85,13 @@ def check_request(algo: str, p, Ts, trials: int, rho: float | None = None, radiu
     sim_options.check_applies(algo, [k for k, v in given.items() if v is not None], bound=True)
     for T in Ts:
         explore_at(explore, T, len(p))
+    # Bernoulli means: T_0(eps) has a floor (the default rho = 0.1 is far from it at any T up to 2^62)
+    if rho is not None and catalog.get(algo).grid == "ucb" and all(x is not None for x in p):
+        from rsb_theory.workload import check_T0_floor
+
+        K = len(p)
+        eps = min(min(expressions.evaluate(sim_options.EXPERIMENTS_EPS, "eps", {"K": K, "T": T}), 1.0) for T in Ts)
+        check_T0_floor(K, eps, rho)
     return Ts
 
 

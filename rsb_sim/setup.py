@@ -181,20 +181,36 @@ def prepare(cfg: SimConfig, instance, d: Distortion, algo) -> Setup:
     :func:`rsb_theory.argmax.etc_objective_finite`, and N(eps) uses L_H =
     L b^(1-q) (``L_bonus``), the W1-Hölder constant of U_h on laws on [0, b].
     """
-    from .policies.catalog import get
-
-    policy = get(algo)
+    policy = check(cfg, instance, d, algo)
     K = instance.K
-    cfg.check_K(K)
     # eps is the grid's: an algorithm without a grid records the experiments' default where it is a level
     # (in (0, 1]) and None where K log T > T -- it must still run
     eps = cfg.eps_for(K) if "eps" in policy.reads else _recorded_eps(cfg, K)
+    return replace(policy.prepare(cfg, instance, d, eps), policy=policy)
+
+
+def check(cfg: SimConfig, instance, d: Distortion, algo):
+    """The policy of ``algo`` once the combination is one it is defined for; the declarations only, no work.
+
+    What :func:`prepare` refuses from the declarations (T < K, a distortion family or a kind of arms the
+    policy is not defined for), so that a caller that writes (``rsb simulate --out``) refuses before it
+    creates anything.
+
+    Raises
+    ------
+    ValueError
+        As :func:`prepare` (names ``T`` or ``algo``).
+    """
+    from .policies.catalog import get
+
+    policy = get(algo)
+    cfg.check_K(instance.K)
     refusal = policy.refusal(d.key)
     if refusal is not None:
         raise ArgumentError("algo", refusal)
     if policy.arms is not None and instance.kind not in policy.arms:
         raise ArgumentError("algo", policy.arms_refusal)
-    return replace(policy.prepare(cfg, instance, d, eps), policy=policy)
+    return policy
 
 
 def _block(cfg: SimConfig, K: int) -> int:

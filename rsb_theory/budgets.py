@@ -37,14 +37,23 @@ after ``--param`` values are put in, before SymPy simplifies, expands or solves
 anything: every power of a u-dependent base by a number has
 |exponent| <= :data:`MAX_SYMBOLIC_EXPONENT`, and the structural degree (u: 1, a sum: the largest
 of its terms, a product: the sum, a power by a number n: |n| times the base's, a
-function: its arguments') is at most :data:`MAX_SYMBOLIC_DEGREE`.  Outside it the
+function: its arguments') is at most :data:`MAX_SYMBOLIC_DEGREE`, every rational exponent of such a power
+functions of u nest at most :data:`MAX_FUNCTION_DEPTH` deep.  Outside it the
 distortion is refused (one line, exit 2): ``u**(10**8)`` took 10.9 GB in 30 s,
 ``u**(2**64)`` and ``u**1e308`` 6.5-10.6 GB, ``u**1000`` and ``1 - (1-u)**1000``
 minutes.  Measured with ``rsb derive --h H --p 0.4,0.9`` (about 2.3 s of it importing):
-``u**64`` 2.5 s, ``1-(1-u)**64`` 7.2 s, ``u**200`` 9.1 s.  Exponents with large denominators
-are not bounded: Python floats given as parameters (``s=1/3`` is 3333333333333333/10^16) are
-common and cheap where no Hölder expansion is needed, though ``rsb derive --h u**0.1234567
---p 0.4,0.9`` runs for more than a minute (``holder.local_order``; it stops on a signal).
+``u**64`` 2.5 s, ``1-(1-u)**64`` 7.2 s, ``u**200`` 9.1 s.  Every bound is a count read from the
+tree, so the same h is refused on every machine and in the Python API as on the command line.
+The denominators of exponents are not bounded here (a Python float given as a parameter,
+``s=1/3``, is 3333333333333333/10^16, and is common); :func:`exact_budget` decides where
+``rsb_theory.holder.local_order`` may expand h exactly.  The nesting: ``sin(sin(sin(u)))`` took 13 s and
+fifty levels (which the parser's depth of 60 admits) never finished.
+
+Within it, the **shape budget** of :func:`shape_budget` decides from h's pieces whether SymPy's
+range, shape and expansion routes are tried (explicit breakpoints, degree at most
+:data:`MAX_SHAPE_DEGREE` in u^(1/D)); beyond it the callers take numeric or Taylor routes with
+the same answers (``rsb_theory.distortions.validate`` and ``classify``,
+``rsb_theory.holder.local_order`` and ``holder``, ``rsb_theory.gap.beta_monotone``).
 """
 
 from __future__ import annotations
@@ -67,6 +76,12 @@ __all__ = [
     "MAX_SYMBOLIC_EXPONENT",
     "MAX_SYMBOLIC_DEGREE",
     "structural_budget",
+    "MAX_EXPONENT_DENOMINATOR",
+    "MAX_FUNCTION_DEPTH",
+    "exponent_denominator",
+    "exact_budget",
+    "MAX_SHAPE_DEGREE",
+    "shape_budget",
 ]
 
 #: Largest |exponent| of a power whose base depends on u (``u**64``, ``(1-u)**64``).
@@ -74,6 +89,17 @@ MAX_SYMBOLIC_EXPONENT = 64
 
 #: Largest structural degree of a distortion (u**32 * (1-u)**32 has degree 64).
 MAX_SYMBOLIC_DEGREE = 64
+
+#: Largest denominator of a rational exponent of h on the exact expansions at points other than 0 and 1
+#: (``rsb_theory.holder.local_order``; ``u**0.7`` has 10); beyond it Taylor's route, else a refusal.  SymPy's ``simplify`` of
+#: (2/5 + t)**(k/q) - (2/5)**(k/q), the local expansion of h at a mean p = 0.4, collects the radicals of 2 and 5
+#: and builds numbers of about q digits: 0.3 s at q = 10^5, 5.4 s at q = 10^6, more than a minute at q = 10^7
+#: (``u**0.1234567``); ``u**63.999999999`` (q = 10^9), ``u**1e-300`` and ``pht`` with ``s=5e-324`` never finished.
+MAX_EXPONENT_DENOMINATOR = 10**4
+
+#: Deepest nesting of functions of u (``exp(-u)``: 1, ``sin(sin(u))``: 2).  SymPy's range and shape routes took
+#: 13 s on ``sin(sin(sin(u)))`` and did not finish on five levels (nor on fifty, which the parser admits).
+MAX_FUNCTION_DEPTH = 2
 
 #: Most operations (``sympy.count_ops``) of one piece of h on a symbolic route.
 MAX_OPS = 40
@@ -236,7 +262,82 @@ def structural_budget(expr: sp.Expr, var: sp.Symbol) -> str | None:
     if isinstance(expr, str):  # a text goes through the one parser (rsb_theory.expressions), never sympify
         raise ArgumentTypeError("expr", "a SymPy expression built by rsb_theory.expressions, not text")
     try:
-        _structural_degree(sp.sympify(expr), var)
+        expr = sp.sympify(expr)
+        _structural_degree(expr, var)
+        depth = function_depth(expr, var)
+        if depth > MAX_FUNCTION_DEPTH:
+            raise ValueError(f"functions of {var} are nested {depth} deep (more than {MAX_FUNCTION_DEPTH})")
     except ValueError as exc:
         return f"{exc} (the structural budget of symbolic work, rsb_theory.budgets)"
+    return None
+
+
+def exponent_denominator(expr) -> int:
+    """The largest denominator of a rational exponent in ``expr`` (1 when every exponent is an integer)."""
+    return max([1] + [int(p.exp.q) for p in sp.preorder_traversal(expr) if p.is_Pow and p.exp.is_Rational])
+
+
+def exact_budget(expr) -> str | None:
+    """None when ``expr`` may be expanded exactly at points other than 0 and 1, else the reason.
+
+    A count read from the expression: the denominators of its exponents, at most
+    :data:`MAX_EXPONENT_DENOMINATOR` (SymPy's ``simplify`` builds numbers of about that many digits).
+    """
+    q = exponent_denominator(expr)
+    if q > MAX_EXPONENT_DENOMINATOR:
+        return (f"an exponent of h has the denominator {_short(q, 24)}, above {MAX_EXPONENT_DENOMINATOR} (the budget "
+                f"of exact symbolic work, rsb_theory.budgets)")
+    return None
+
+
+def function_depth(expr: sp.Expr, var: sp.Symbol) -> int:
+    """How deeply functions of ``var`` nest in ``expr`` (``u**2``: 0, ``exp(-u)``: 1, ``sin(sin(u))``: 2).
+
+    Min, Max and Abs count like the others.  A walk of the tree as built, iterative: its work is the
+    size of the tree, and a deep tree does not reach Python's recursion limit.
+    """
+    deepest, stack = 0, [(expr, 0)]
+    while stack:
+        e, depth = stack.pop()
+        if e.is_Atom or not e.has(var):
+            continue
+        depth += isinstance(e, sp.Function)
+        deepest = max(deepest, depth)
+        stack.extend((a, depth) for a in e.args)
+    return deepest
+
+
+#: Largest degree, in powers of u^(1/D), of a piece of h on the symbolic range and shape routes (SymPy's ``minimum``,
+#: ``maximum`` and ``solveset`` of the signs of h' and h''): on a product of eight ``1 - (1-u)**8`` (degree 64) they
+#: took most of 17 s on an idle machine, 90 s and more under load.
+MAX_SHAPE_DEGREE = 16
+
+
+def shape_budget(pieces, var: sp.Symbol) -> str | None:
+    """None when the symbolic range and shape routes may run on h's smooth ``pieces``, else the reason.
+
+    ``pieces`` are the (expression, interval) pairs of :func:`rsb_theory.distortions._pieces`.  Decided
+    from their structure alone, before SymPy solves anything: the ends of the pieces are explicit numbers
+    (:func:`explicit_number`: not an implicit root such as the crossing of ``min(u, (1-u)**0.7)``, a root of
+    a polynomial of degree 10, on which each of SymPy's ``minimum`` and ``solveset`` took 5-20 s), every
+    piece has at most :data:`MAX_OPS` operations and, when it is algebraic, a degree of at most
+    :data:`MAX_SHAPE_DEGREE` in powers of u^(1/D).  Outside, the callers take their numeric routes (a
+    grid, with exact witnesses) and record ``numeric``.
+    """
+    for expr, iv in pieces:
+        for end in (iv.start, iv.end):
+            why = explicit_number(end)
+            if why is not None:
+                return f"a breakpoint of h: {why}"
+        ops = sp.count_ops(expr)
+        if ops > MAX_OPS:
+            return f"a piece of h has {ops} operations (more than {MAX_OPS})"
+        profile = Algebraic()
+        try:
+            deg = _degree(sp.sympify(expr), var, profile)
+        except ValueError:
+            continue  # a function of u: the structural budget bounds its nesting
+        if profile.root_denominator * deg > MAX_SHAPE_DEGREE:
+            return (f"a piece of h has degree {_short(deg)} in {var} with roots of order {profile.root_denominator} "
+                    f"(more than {MAX_SHAPE_DEGREE} in {var}^(1/{profile.root_denominator}))")
     return None

@@ -38,7 +38,7 @@ import numpy as np
 import sympy as sp
 
 from . import expressions
-from .budgets import structural_budget
+from .budgets import shape_budget, structural_budget
 
 #: The argument of every distortion function.
 U = sp.Symbol("u", real=True)
@@ -298,7 +298,9 @@ def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray], low: int = 0)
     """Check that ``expr`` is a distortion function: h(0) = 0, h([0,1]) in [low, 1].
 
     Symbolic where SymPy decides it (``sympy.calculus.util.minimum``/``maximum``
-    over the closed interval), numeric otherwise; the method is recorded.
+    over the closed interval) within the work budget of
+    :func:`rsb_theory.budgets.shape_budget` (decided from the structure of h), numeric
+    otherwise; the method is recorded.
     ``low`` is 0 (the paper's h: [0, 1] -> [0, 1]) except for :func:`dual`, whose
     h*(u) = h(1) - h(1 - u) lies in [-1, 1] (``low = -1``).
 
@@ -318,6 +320,8 @@ def validate(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray], low: int = 0)
             raise DistortionError("h", "not a distortion function, h(0) != 0")
     method_range = "symbolic"
     try:
+        if shape_budget(_pieces(expr), U) is not None:
+            raise ValueError("beyond the work budget of the symbolic route")
         lo = sp.calculus.util.minimum(expr, U, sp.Interval(0, 1))
         hi = sp.calculus.util.maximum(expr, U, sp.Interval(0, 1))
         if not (lo.is_number and hi.is_number and lo.is_real and hi.is_real):
@@ -418,13 +422,15 @@ def classify(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Shape:
     (curvature) is decided by ``solveset``; at each breakpoint of a piecewise h
     the jump of h' decides concavity (downward jumps keep h concave).  A
     "neither" verdict comes with an exact witness evaluated in rationals.  When
-    SymPy cannot decide a sign, a grid of :data:`_GRID` points decides and the
-    method says ``numeric``.
+    SymPy cannot decide a sign, or h is beyond the work budget of
+    :func:`rsb_theory.budgets.shape_budget` (decided from its structure before SymPy solves
+    anything), a grid of :data:`_GRID` points decides and the method says ``numeric``.
     """
     pieces = _pieces(expr)
+    symbolic = shape_budget(pieces, U) is None
     # --- monotonicity --------------------------------------------------------
     mono, mono_method, mono_witness = None, "symbolic", ""
-    signs = [_sign_on_unit_interval_on(sp.diff(p, U), iv) for p, iv in pieces]
+    signs = [_sign_on_unit_interval_on(sp.diff(p, U), iv) if symbolic else None for p, iv in pieces]
     if all(s is not None for s in signs) and all(s != "mixed" for s in signs):
         if all(s == "0" for s in signs):
             mono = "constant"
@@ -445,9 +451,9 @@ def classify(expr: sp.Expr, f: Callable[[np.ndarray], np.ndarray]) -> Shape:
             mono = "nondecreasing" if not up else "nonincreasing"
     # --- curvature -----------------------------------------------------------
     curv, curv_method, curv_witness = None, "symbolic", ""
-    second = [_sign_on_unit_interval_on(sp.diff(p, U, 2), iv) for p, iv in pieces]
+    second = [_sign_on_unit_interval_on(sp.diff(p, U, 2), iv) if symbolic else None for p, iv in pieces]
     jumps = []
-    for (p_left, _), (p_right, iv_right) in zip(pieces, pieces[1:]):
+    for (p_left, _), (p_right, iv_right) in zip(pieces, pieces[1:]) if symbolic else ():
         c = iv_right.start
         jumps.append(sp.simplify(sp.diff(p_right, U).subs(U, c) - sp.diff(p_left, U).subs(U, c)))
     if all(s is not None and s != "mixed" for s in second) and all(j.is_real and j.is_finite for j in jumps):
@@ -650,8 +656,38 @@ def check_real(expr: sp.Expr, flag: str = "h") -> None:
                                   f"on [0, 1]")
 
 
+def check_probed_range(expr: sp.Expr, low: int = 0, flag: str = "h") -> None:
+    """DistortionError naming ``flag`` when h is outside [low, 1] at one of the probe points, with that value.
+
+    The cheap part of the range check of :func:`validate`, run before it: h at the 17 points of
+    :data:`_REAL_PROBES`, evaluated to 30 digits (the probes of :func:`check_real`), so that an h such as
+    ``2*u`` is refused before SymPy's ``minimum``/``maximum`` or the shape analysis run.  Only a value
+    outside the range by more than 1e-20 refuses; the exact check stays :func:`validate`'s.
+    """
+    worst, excess = None, 1e-20
+    try:
+        if abs(float(expr.evalf(30, subs={U: 0}))) > excess:
+            return  # h(0) != 0: validate names that first, before its range check (it decides h(0) exactly)
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # a removable point at 0: validate decides
+        pass
+    for x in _REAL_PROBES:
+        try:
+            v = expr.evalf(30, subs={U: x})
+            if not v.is_number or v.has(sp.zoo, sp.nan):
+                continue
+            value = float(v)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):  # pragma: no cover - SymPy's limits
+            continue
+        if max(value - 1, low - value) > excess:
+            worst, excess = (x, v), max(value - 1, low - value)
+    if worst is not None:
+        raise DistortionError(f"argument '{flag}': not a distortion function, h({worst[0]}) = {sp.N(worst[1], 6)} "
+                              f"is not within [{low}, 1]")
+
+
 def _make(key: str, expr: sp.Expr, params, source: str, low: int = 0) -> Distortion:
     check_real(expr)
+    check_probed_range(expr, low)
     f = _lambdify(expr)
     validation = validate(expr, f, low)
     try:
@@ -713,7 +749,7 @@ def _get(name: str, **params) -> Distortion:
     expr = fam.expression().subs({declared[k].symbol: v for k, v in values})
     too_big = structural_budget(expr, U)
     if too_big is not None:
-        raise DistortionError("--param", f"{name} with {', '.join(f'{k}={v}' for k, v in values)}: {too_big}")
+        raise DistortionError("--param", f"{name} with {', '.join(f'{k}={str(v)[:40]}' for k, v in values)}: {too_big}")
     return _make(name, sp.simplify(expr) if fam.parameters else expr, values, fam.template)
 
 

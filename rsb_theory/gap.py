@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from .budgets import shape_budget
 from .discretization import check_p, enumerate_optimum, fast_optimum
 from .distortions import U, Distortion, _pieces, _sign_on_unit_interval_on, exact_number
 from .errors import ArgumentError
@@ -191,6 +192,9 @@ def beta_monotone(d: Distortion, p) -> AnalyticBeta:
     if not d.shape.is_concave:
         return AnalyticBeta(False, None, f"h is {d.shape.curvature}, not concave")
     lo, hi = min(p), max(p)
+    why = shape_budget(_pieces(d.expr), U)
+    if why is not None:  # the signs of h' by solveset: beyond the work budget (the numeric estimate of beta applies)
+        return AnalyticBeta(False, None, f"the premises are not decided symbolically: {why}")
     for piece, iv in _pieces(d.expr):
         a, b = sp.Max(iv.start, lo), sp.Min(iv.end, hi)
         if a < b and _sign_on_unit_interval_on(sp.diff(piece, U), sp.Interval(a, b)) != "+":

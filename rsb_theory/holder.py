@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .budgets import Algebraic, algebraic_degree, explicit_number, within_budget
+from .budgets import Algebraic, algebraic_degree, exact_budget, explicit_number, shape_budget, within_budget
 from .distortions import U, Distortion, DistortionError, _pieces, exact_number
 from .errors import ArgumentError
 
@@ -202,6 +202,16 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
     """
     pieces = _pieces(d.expr)
     piece = _piece_at(pieces, c, side)
+    inexact = exact_budget(piece) if c not in (0, 1) else None
+    if inexact is not None or shape_budget(pieces, U) is not None:  # beyond simplify's budget: Taylor where it applies
+        taylor = _taylor_order(piece, c, side, d.expr)
+        if taylor is not None:
+            return taylor
+        if inexact is not None:  # simplify would build numbers of that many digits, for minutes or for ever
+            flag = "--param" if d.params and d.key != "custom" else "h"
+            raise HolderError(f"argument '{flag}': the local order of h = {str(d.expr)[:60]} at u = {c} is not "
+                              f"decided: its derivatives there vanish to 90 digits or h is not analytic there, and "
+                              f"{inexact}")
     h_c = d.expr.subs(U, c)
     g = sp.simplify(piece.subs(U, c + side * _T) - h_c)
     if g == 0:
@@ -226,6 +236,78 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
         power = sp.nsimplify(sp.limit(sp.log(sp.Abs(g)) / sp.log(_T), _T, 0, "+"))
         coeff = sp.nan
     return LocalOrder(c, side, sp.sympify(power), sp.simplify(coeff), bool(log_factor))
+
+
+#: Highest derivative :func:`_taylor_order` tries.
+TAYLOR_ORDERS = 8
+#: Digits of the evaluations of :func:`_taylor_order`; a value below 10^-(TAYLOR_DIGITS - 10) counts as 0, the rule of
+#: :func:`_is_zero`.
+TAYLOR_DIGITS = 100
+
+
+def _analytic_at(piece: sp.Expr, c: sp.Expr) -> bool:
+    """True when ``piece`` is analytic at ``c``: every base of a non-integer or negative power, every log's
+    argument and every tan's cosine is non-zero there (to 30 digits, far from 0); the other functions are entire."""
+    for node in sp.preorder_traversal(piece):
+        if not node.has(U):
+            continue
+        if node.is_Pow and not (node.exp.is_Integer and node.exp >= 0):
+            at = node.base
+        elif isinstance(node, sp.log):
+            at = node.args[0]
+        elif isinstance(node, sp.tan):
+            at = sp.cos(node.args[0])
+        elif isinstance(node, (sp.Abs, sp.Min, sp.Max, sp.Piecewise, sp.sign)):
+            return False
+        else:
+            continue
+        try:
+            v = sp.N(at.subs(U, c), 30)
+            if not (v.is_number and v.is_real and abs(float(v)) > 1e-20) or (isinstance(node, sp.log) and v < 0):
+                return False
+        except (TypeError, ValueError, ArithmeticError):
+            return False
+    return True
+
+
+def _taylor_order(piece: sp.Expr, c: sp.Expr, side: int, h: sp.Expr) -> LocalOrder | None:
+    """The leading term of h(c + side t) - h(c) from the derivatives of the piece at c (Taylor), or None.
+
+    The route for pieces beyond the budget of :func:`rsb_theory.budgets.shape_budget` (a degree-64
+    polynomial, the crossing of ``min(u, (1-u)**0.7)``, a root of a polynomial of degree 10), where the
+    expansion by ``simplify`` and ``limit`` took seconds to minutes per point: where the piece is
+    analytic at c, the order is the first k with a non-zero k-th derivative and the coefficient is
+    side^k h^(k)(c) / k!.  Each is evaluated to :data:`TAYLOR_DIGITS` digits, with the rule of
+    :func:`_is_zero` (below 1e-90 is 0); the coefficient stays exact when it is an explicit number and is
+    a float otherwise.  None (the expansion decides) where the piece is not analytic at c or its first
+    :data:`TAYLOR_ORDERS` derivatives vanish there.  A number of derivatives, never a time.
+    """
+    if not _analytic_at(piece, c):
+        return None
+    import mpmath
+
+    tiny = sp.Float(10) ** (10 - TAYLOR_DIGITS)
+    try:
+        with mpmath.workdps(TAYLOR_DIGITS + 10):  # h(c) numerically: Min(c, ...) at an implicit root c would be
+            h_c = sp.lambdify(U, h, "mpmath")(sp.N(c, TAYLOR_DIGITS + 10))  # decided symbolically, for seconds
+            jump = sp.N(piece.subs(U, c), TAYLOR_DIGITS) - sp.Float(h_c, TAYLOR_DIGITS)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    if not jump.is_number or abs(jump) > tiny:
+        return None  # a jump, or a value SymPy cannot evaluate: the expansion decides and words it
+    dk = piece
+    for k in range(1, TAYLOR_ORDERS + 1):
+        dk = sp.diff(dk, U)
+        exact = dk.subs(U, c)
+        value = sp.N(exact, TAYLOR_DIGITS)
+        if not value.is_number:
+            return None
+        if abs(value) > tiny:
+            coeff = exact * side**k / sp.factorial(k)
+            if explicit_number(coeff) is not None:
+                coeff = sp.Float(value * side**k / sp.factorial(k), 15)
+            return LocalOrder(c, side, sp.Integer(k), coeff, False)
+    return None
 
 
 def _candidate_points(d: Distortion, a: sp.Expr, b: sp.Expr) -> list[sp.Expr]:
@@ -283,6 +365,33 @@ def _sup_abs_derivative(d: Distortion, a, b) -> sp.Expr:
             if v.is_number and bool(v > best):
                 best = v
     return sp.simplify(best)
+
+
+def _sup_abs_derivative_numeric(d: Distortion, a, b, n: int = 20001) -> float:
+    """sup |h'| over [a, b] from h' of each piece on a grid of ``n`` points, refined around the largest.
+
+    The route beyond the work budget of the symbolic one (:func:`_sup_abs_derivative`): h' itself, not a
+    difference quotient of h (whose rounding error on close points is of the order of 1e-4 here).
+    """
+    from scipy import optimize
+
+    best = 0.0
+    for expr, iv in _pieces(d.expr):
+        lo, hi = float(sp.Max(iv.start, a)), float(sp.Min(iv.end, b))
+        if not lo < hi:
+            continue
+        dh = sp.lambdify(U, sp.diff(expr, U), "numpy")
+        x = np.linspace(lo, hi, n)
+        with np.errstate(all="ignore"):
+            y = np.abs(np.asarray(dh(x), dtype=float) * np.ones_like(x))
+        if not np.all(np.isfinite(y)):
+            return math.inf
+        i = int(np.argmax(y))
+        step = (hi - lo) / (n - 1)
+        res = optimize.minimize_scalar(lambda t: -abs(float(dh(t))), bounds=(max(lo, x[i] - step), min(hi, x[i] + step)),
+                                       method="bounded", options={"xatol": 1e-14})
+        best = max(best, float(y[i]), -float(res.fun))
+    return best
 
 
 def _geometric_grid(a: float, b: float, singular: list[float], n: int = 1500) -> np.ndarray:
@@ -359,6 +468,8 @@ def holder(d: Distortion, interval=(0, 1)) -> HolderResult:
     if not attained:
         return HolderResult(q, False, math.inf, None, "symbolic", critical, (a, b))
     if q == 1:
+        if shape_budget(_pieces(d.expr), U) is not None:  # solveset of h'' = 0 beyond its budget: h' on a grid
+            return HolderResult(q, True, _sup_abs_derivative_numeric(d, a, b), None, "numeric", critical, (a, b))
         try:
             L = _sup_abs_derivative(d, a, b)
         except NotImplementedError:  # SymPy cannot solve h'' = 0 in closed form (radicals, ...): sup |h'| on a grid

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import re
 from typing import NamedTuple
+from .errors import ArgumentError
 
 #: Default limit of ``--max-work`` (multiply-adds; about a minute of NumPy or compiled work).
 DEFAULT_MAX_WORK = 10**10
@@ -257,3 +258,24 @@ def parse_bytes(text: str) -> int | None:
 
 _UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([KMGTkmgt])(?:i?[Bb])?\s*$")
+
+
+#: Largest T_0(eps) of ``eq:T_eps`` that :func:`rsb_theory.rates.T_of_eps` searches for (beyond it no float horizon).
+T0_MAX = 2.0**900
+
+
+def check_T0_floor(K: int, eps: float, rho: float) -> None:
+    """ValueError naming ``rho`` when T_0(eps) of ``eq:T_eps`` is certainly above :data:`T0_MAX` (Bernoulli arms).
+
+    s is in Q only if (sqrt(2e log s) + 32) 2 / sqrt(rho eps s) <= (1/16) (Delta_min / (2 K L))^(1/q).  For
+    Bernoulli arms Delta_min <= L (h is (L, q)-Hölder on [0, 1] and two means differ by at most 1), so with
+    q <= 1 the right side is at most 1/(32 K), and every s in Q has s >= (2048 K)^2 / (rho eps).  Read from
+    the arguments alone, before any run: the search itself refuses the same rho only after the runs.
+    """
+    if not (rho > 0 and eps > 0):
+        raise ArgumentError("rho", f"need rho > 0 and eps > 0, got rho = {rho!r}, eps = {eps!r}")
+    lg = 2 * math.log10(2048.0 * K) - math.log10(rho) - math.log10(eps)  # logs: the floor itself may overflow
+    if lg > math.log10(T0_MAX):
+        raise ArgumentError("rho", f"T_0(eps) of eq:T_eps is at least (2048 K)^2 / (rho eps) = 10^{lg:.1f} "
+                         f"with rho = {rho!r}, eps = {eps:.3g}, K = {K}, above {T0_MAX:.3g} (no horizon reaches it); "
+                         f"use a larger rho")

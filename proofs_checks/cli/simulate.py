@@ -200,6 +200,9 @@ def execute(req: Request) -> str:
         instance = make_instance(req.p, req.support, req.probs)
     d = resolve(req.dr, **req.params)
     if req.keep is not None:
+        from rsb_sim.setup import check
+
+        check(SimConfig(**req.config), instance, d, req.algo)  # what the set-up refuses from declarations: before --out
         if sim_options.catalog.get(req.algo).reads_h:  # h's Hölder analysis too (rsb_sim.setup): an h SymPy cannot
             from rsb_theory.profile import of  # expand is refused before --out gets a runs/ directory
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..distortions import Distortion
 from .quadrature import integrate
-from .values import TOL, crossings, h_breakpoints, knots, survival
+from .values import TOL, crossings, h_at_mixture, h_breakpoints, knots, survival
 
 __all__ = ["StepForm", "step_form", "CLUSTER_KNOTS", "CLUSTER_RATIO"]
 
@@ -108,10 +108,9 @@ def step_form(d: Distortion, laws, hints=(), tol: float = TOL) -> StepForm:
             offsets = span * CLUSTER_RATIO ** np.arange(1, CLUSTER_KNOTS + 1)
             pts.append(np.clip(np.concatenate([[x], x - offsets, x + offsets]), grid[0], grid[-1]))
     pts = np.unique(np.concatenate(pts))
-    h = d.numeric
 
-    def f(x):
-        return h(np.clip(designs @ survival(laws, x), 0.0, 1.0))
+    def f(x):  # 1 - S from the CDFs where h is singular at 1 (values.h_at_mixture): a few hundred nodes, not 10^5
+        return h_at_mixture(d, laws, designs, x)
 
     res = integrate(f, pts, tol * max(1.0, span))
     return StepForm(res.weights, survival(laws, res.nodes), res.nodes, res.error, res.converged, designs.shape[0])

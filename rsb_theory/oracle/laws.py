@@ -43,7 +43,7 @@ from ..distortions import Distortion, numeric_derivative
 from ..laws.quadrature import integrate
 from ..laws.rule import step_form
 from ..laws.values import (TOL, all_discrete, crossings, h_breakpoints, knots, mixture_gradient, mixture_integral,
-                           mixture_value, survival, union_support, value)
+                           h_prime_at_mixture, mixture_value, survival, union_support, value)
 from .certificate import KINK_SNAP, kinks, min_max_choice
 from .convex import solve_steps
 from .dcp import NotDCPError
@@ -183,8 +183,9 @@ def optimality_gap_laws(d: Distortion, laws, alpha) -> float | None:
             S = survival(laws, x)
             sa = np.clip(a @ S, 0.0, 1.0)
             with np.errstate(all="ignore"):
-                # a term with S_i = S_alpha vanishes even where h' is infinite (S_alpha rounded to 0 at an end)
-                out = np.where(S == sa, 0.0, dh(sa) * (S - sa))
+                # a term with S_i = S_alpha vanishes even where h' is infinite (S_alpha rounded to 0 at an end);
+                # h' near S_alpha = 1 with 1 - S_alpha from the CDFs (laws.values.h_prime_at_mixture)
+                out = np.where(S == sa, 0.0, h_prime_at_mixture(d, laws, a, x, S) * (S - sa))
             return np.where(moving[piece], out, 0.0)
 
         span = float(pts[-1] - pts[0])
@@ -275,11 +276,17 @@ def _better(d: Distortion, laws, a: np.ndarray, gap, b: np.ndarray):
     return (b, gap_b) if key(gap_b, b) < key(gap, a) else (a, gap)
 
 
-def _rule_cvxpy(d: Distortion, laws) -> Oracle:
+def _rule_cvxpy(d: Distortion, laws, max_memory: int = DEFAULT_MAX_MEMORY) -> Oracle:
     exact = lambda a: float(mixture_value(d, laws, a))
     hints, rounds, polished = [], [], 0
     for k in range(REFINE_ROUNDS + 1):
         rule = step_form(d, laws, hints)
+        # the program has one step per node of the rule: counted before it is built, as for levels of data
+        too_big = cvxpy_memory(int(rule.widths.size), len(laws)).refusal(int(max_memory), hint="--method search")
+        if too_big is not None:
+            if not rounds:
+                raise RuntimeError(f"the quadrature rule has {rule.widths.size} nodes; {too_big}")
+            break
         try:
             a, _, status, objective, tol, n = solve_steps(d, rule.widths, rule.S, 0.0, exact)
         except RuntimeError:
@@ -344,7 +351,8 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
     max_memory : int
         Bytes CVXPY's program on the common levels of discrete laws may take
         (:func:`rsb_theory.workload.cvxpy_memory`, checked before it is built: 1 kB per level
-        and arm; a 200 MB CSV took 15.2 GB).
+        and arm; a 200 MB CSV took 15.2 GB), and on the nodes of the quadrature rule of laws with a
+        continuous part (beyond it ``auto`` searches, ``cvxpy`` fails naming the count).
 
     Returns
     -------
@@ -381,9 +389,9 @@ def optimal_mixture_laws(d: Distortion, laws, method: str = "auto", seed: int = 
     if method == "search":
         return _rule_search(d, laws, seed)
     if method == "cvxpy":
-        return _rule_cvxpy(d, laws)
+        return _rule_cvxpy(d, laws, max_memory)
     try:
-        return _rule_cvxpy(d, laws)
+        return _rule_cvxpy(d, laws, max_memory)
     except NotDCPError:
         return _rule_search(d, laws, seed)
     except RuntimeError as exc:  # the solver failed on the rule: search it, and certify as always

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from ..workload import T0_MAX
 from .symbols import Delta_min, K, L, T0_eps, eps, q, rho, s
 from ..errors import ArgumentError
 
@@ -136,7 +137,7 @@ class TofEps:
 
 
 #: Largest horizon :func:`T_of_eps` searches (T_eps = 2/eps (T_0 - 1) must stay a float).
-_T_MAX = 2.0**900
+_T_MAX = T0_MAX  # one bound: the estimate (rsb_theory.workload) refuses a tiny rho before any run
 
 
 def T_of_eps(eps: float, rho: float, Delta_min: float, K: int, L: float, q: float) -> TofEps:

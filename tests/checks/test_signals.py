@@ -60,7 +60,7 @@ CASES = {
                         "--T", "100", "--trials", "2"],
                        ["simulate", "--algo", "uniform", "--dr", "gini", "--arms", "uniform(0,1);beta(2,5)", "--T", "100",
                         "--trials", "2"]),
-    "derive-sympy": (["derive", "--h", "u**(12345/99991)*(1-u)**(1/3)", "--p", "0.4,0.9"],
+    "derive-sympy": (["derive", "--h", "(1-(1-u)**8)**8", "--p", "0.4,0.9"],
                      ["derive", "--h", "gini", "--p", "0.4,0.9"]),
 }
 

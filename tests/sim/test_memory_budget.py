@@ -88,6 +88,81 @@ def test_degrees_within_the_budget_pass(a, b, q):
     assert budgets.structural_budget(expr, U) is None
 
 
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(1, 10**6), q=st.integers(budgets.MAX_EXPONENT_DENOMINATOR + 1, 10**400))
+def test_long_exponent_denominators_are_beyond_the_exact_budget(k, q):
+    """u**(k/q) with q above 10^4 (reduced): the local expansion at p = 0.4 builds numbers of about q digits."""
+    e = sp.Rational(k, q)
+    assert (budgets.exact_budget(U ** e) is None) == (e.q <= budgets.MAX_EXPONENT_DENOMINATOR)
+
+
+@pytest.mark.parametrize("depth, within", [(1, True), (2, True), (3, False), (50, False)])
+def test_nested_functions_are_counted(depth, within):
+    text = "sin(" * depth + "u" + ")" * depth
+    expr = resolve_tree(text)
+    assert budgets.function_depth(expr, U) == depth
+    assert (budgets.structural_budget(expr, U) is None) is within
+
+
+def resolve_tree(text: str):
+    from rsb_theory.expressions import to_sympy
+
+    return to_sympy(text, "h", {"u": U})
+
+
+def _no_symbolic_work(monkeypatch):
+    """Any SymPy analysis of h (validation, shape, Hölder data) fails the test: a refusal must come first."""
+    import rsb_theory.distortions as dist
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the symbolic analysis of h started before the budget refused it")
+
+    monkeypatch.setattr(dist, "_make", forbidden)
+
+
+_SLOW_WITHOUT_BUDGET = [  # each ran past 90 s in rsb derive --p or api.profile (never finished nor refused)
+    (("--h", "u**1e-300"), "--h", False),
+    (("--h", "pht", "--param", "s=5e-324"), "--param", False),
+    (("--h", "sin(" * 50 + "u" + ")" * 50), "--h", True),
+]
+
+
+@pytest.mark.parametrize("args, flag, structural", _SLOW_WITHOUT_BUDGET, ids=["1e-300", "pht-5e-324", "nested-50"])
+def test_derive_refuses_symbolic_work_beyond_the_budget(args, flag, structural, capsys, monkeypatch):
+    """One line naming the flag, exit 2: the nesting before any symbolic analysis of h starts; an exponent with a
+    denominator beyond the exact budget where Taylor's route cannot decide the local order at a mean (h' = 1e-300
+    there), instead of SymPy's simplify building numbers of 10^300 digits."""
+    from proofs_checks.cli.app import main
+
+    if structural:
+        _no_symbolic_work(monkeypatch)
+    code = main(["derive", *args, "--p", "0.4,0.9"])
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert f"argument '{flag}" in lines[0] and "rsb_theory.budgets" in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("text, q", [("u**63.999999999", "1"), ("u**0.1234567", "1234567/10000000")])
+def test_long_denominators_take_taylors_route(text, q):
+    """u**63.999999999 and u**0.1234567 ran for minutes in the exact expansion at p = 0.4; Taylor's route decides."""
+    from proofs_checks.cli.derive import derive_report
+
+    out = derive_report(text, {}, [0.4, 0.9])
+    assert out["q"] == q and out["r"] == "1"
+
+
+def test_the_api_has_the_same_budget(monkeypatch):
+    """api.profile on fifty nested functions (which the parser's depth of 60 admits) is refused like the command line."""
+    from proofs_checks import api
+
+    # a Python float as a parameter (3333333333333333/10^16) is common: Taylor's route, no refusal
+    assert api.profile("pht", params={"s": 1 / 3}, p=[0.4, 0.9])["r"] == "1"
+    _no_symbolic_work(monkeypatch)
+    with pytest.raises(ValueError, match=r"argument 'h': functions of u are nested 50 deep"):
+        api.profile("sin(" * 50 + "u" + ")" * 50, p=[0.4, 0.9])
+
+
 @pytest.mark.parametrize("name, s", [("dual_power", "65"), ("dual_power", "1000"), ("dual_power", "2**64")])
 def test_a_parameter_value_is_within_the_budget_too(name, s):
     """--param values go into h before the budget is checked (and before SymPy simplifies): named --param."""
@@ -295,3 +370,75 @@ def test_every_float_flag_at_its_extremes(tmp_path, capsys, command, flag, value
     if code == 2:
         lines = [ln for ln in got.err.split("\n") if ln]
         assert len(lines) == 1 and "argument '" in lines[0], got.err
+
+
+# --- the shape budget: slow symbolic routes skipped, by counts, for numeric or Taylor routes with the same answers ---
+
+_EIGHT = "*".join(["(1-(1-u)**8)"] * 8)
+
+
+@pytest.mark.parametrize("text", [_EIGHT, "min(u, (1-u)**0.7)"])
+def test_beyond_the_shape_budget_no_slow_symbolic_route_runs(text, monkeypatch):
+    """Each took 17 s on an idle machine (90 s and more under load) in SymPy's minimum, solveset and expansions.
+
+    Beyond :func:`rsb_theory.budgets.shape_budget` (degree 64; a breakpoint that is a root of a degree-10
+    polynomial) h is validated, classified and its Hölder data at an instance derived without them.
+    """
+    import rsb_theory.distortions as dist
+    import rsb_theory.gap as gap
+    import rsb_theory.holder as hol
+
+    from rsb_theory.distortions import _pieces
+
+    expr = resolve_tree(text)
+    assert budgets.shape_budget(_pieces(expr), U) is not None
+    _forbid = _forbidder(monkeypatch)
+    _forbid(sp.calculus.util, "minimum")
+    _forbid(sp.calculus.util, "maximum")
+    _forbid(dist, "_sign_on_unit_interval")
+    _forbid(hol, "_sup_abs_derivative")
+    _forbid(gap, "_sign_on_unit_interval_on")
+    d = resolve(text)
+    assert d.validation.method_range == "numeric"
+    res = hol.holder(d, (0.4, 0.9))
+    assert res.q == 1 and res.L_method == "numeric"
+    assert not gap.beta_monotone(d, [0.4, 0.9]).applies
+
+
+def _forbidder(monkeypatch):
+    def forbid(module, name):
+        def forbidden(*args, **kwargs):
+            raise AssertionError(f"{module.__name__}.{name} ran beyond the budget")
+
+        monkeypatch.setattr(module, name, forbidden)
+
+    return forbid
+
+
+@pytest.mark.parametrize("text, interval", [("1-(1-u)**3", (0.2, 0.7)), ("u*(1-u)**2", (0, 1)), ("sqrt(u)-u", (0.3, 0.9)),
+                                            ("min(2*u, 1)*(1-u/4)", (0.1, 0.8)), ("(1+1/2)*u-u**2/2", (0, 1))])
+def test_sup_of_h_prime_two_routes(text, interval):
+    """The numeric route beyond the budget and the symbolic one within it give the same L_H (q = 1)."""
+    from rsb_theory.holder import _sup_abs_derivative, _sup_abs_derivative_numeric
+
+    d = resolve(text)
+    exact = float(_sup_abs_derivative(d, *[sp.Rational(str(x)) for x in interval]))
+    assert _sup_abs_derivative_numeric(d, *interval) == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("text, c", [("1-(1-u)**3", "2/5"), ("u*(1-u)**2", "1/3"), ("sqrt(u)-u", "1/4"),
+                                     ("u*(1-u)", "1/2"), ("min(u, 1-u)", "1/2"), ("1-(1-u)**3", "1/2"),
+                                     ("sin(pi*u/2)", "7/10")])
+def test_local_orders_two_routes(text, c):
+    """Taylor's route (beyond the budget) and the expansion (within it) give the same order and coefficient."""
+    from rsb_theory.distortions import _pieces
+    from rsb_theory.holder import _piece_at, _taylor_order, local_order
+
+    d = resolve(text)
+    c = sp.Rational(c)
+    for side in (+1, -1):
+        expansion = local_order(d, c, side)
+        taylor = _taylor_order(_piece_at(_pieces(d.expr), c, side), c, side, d.expr)
+        assert taylor is not None
+        assert taylor.order == expansion.order
+        assert float(taylor.coeff) == pytest.approx(float(expansion.coeff), rel=1e-12, abs=1e-15)
