@@ -681,8 +681,8 @@ def check_probed_range(expr: sp.Expr, low: int = 0, flag: str = "h") -> None:
         if max(value - 1, low - value) > excess:
             worst, excess = (x, v), max(value - 1, low - value)
     if worst is not None:
-        raise DistortionError(f"argument '{flag}': not a distortion function, h({worst[0]}) = {sp.N(worst[1], 6)} "
-                              f"is not within [{low}, 1]")
+        raise DistortionError(flag, f"not a distortion function, h({worst[0]}) = {sp.N(worst[1], 6)} is not within "
+                                    f"[{low}, 1]")
 
 
 def _make(key: str, expr: sp.Expr, params, source: str, low: int = 0) -> Distortion:

@@ -209,9 +209,8 @@ def local_order(d: Distortion, c: sp.Expr, side: int) -> LocalOrder:
             return taylor
         if inexact is not None:  # simplify would build numbers of that many digits, for minutes or for ever
             flag = "--param" if d.params and d.key != "custom" else "h"
-            raise HolderError(f"argument '{flag}': the local order of h = {str(d.expr)[:60]} at u = {c} is not "
-                              f"decided: its derivatives there vanish to 90 digits or h is not analytic there, and "
-                              f"{inexact}")
+            raise HolderError(flag, f"the local order of h = {str(d.expr)[:60]} at u = {c} is not decided: its "
+                                    f"derivatives there vanish to 90 digits or h is not analytic there, and {inexact}")
     h_c = d.expr.subs(U, c)
     g = sp.simplify(piece.subs(U, c + side * _T) - h_c)
     if g == 0:

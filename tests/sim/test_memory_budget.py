@@ -146,7 +146,7 @@ def test_derive_refuses_symbolic_work_beyond_the_budget(args, flag, structural, 
 @pytest.mark.parametrize("text, q", [("u**63.999999999", "1"), ("u**0.1234567", "1234567/10000000")])
 def test_long_denominators_take_taylors_route(text, q):
     """u**63.999999999 and u**0.1234567 ran for minutes in the exact expansion at p = 0.4; Taylor's route decides."""
-    from proofs_checks.cli.derive import derive_report
+    from proofs_checks.instance_reports import derive_report
 
     out = derive_report(text, {}, [0.4, 0.9])
     assert out["q"] == q and out["r"] == "1"
