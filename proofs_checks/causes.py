@@ -247,6 +247,9 @@ def cause_of(entry) -> Cause | None:
     """
     if not Status(entry.status).fails:
         return None
+    # an evident typo whose corrected form holds has no consequence beyond the typo, whatever else its check knows
+    if entry.impact == "typo":
+        return CAUSES["typos"]
     explicit = getattr(entry, "cause", None)
     # a check's own cause lists the entry even when its condition holds at every use (impact none): the statements
     # a systematic gap makes conditional belong to its finding; a finding of such entries only is not shown

@@ -1310,7 +1310,11 @@ CLAIMS = claim_map(
     Claim(P + "eq:E1C", _steps.step(P + "eq:E1C"), check_E1C, mutants_E1C),
     Claim(P + "eq:E3C", _steps.step(P + "eq:E3C"), check_E3C, mutants_E3C),
     Claim(P + "eq:number of samples", _steps.step(P + "eq:number of samples"), check_number_of_samples,
-          mutants_number_of_samples),
+          mutants_number_of_samples,
+          typo=("1/delta for delta in the logarithm, as the main text's eq:number of samples main paper has it "
+                "(T^2 = 1/delta)", _steps.step(P + "eq:number of samples").with_value(
+                    "N", _steps.step(P + "eq:number of samples").value("N").replace(
+                        "log(2*K*delta*(eps**(1 - K) + 1))", "log(2*K*(eps**(1 - K) + 1)/delta)")))),
     Claim(P + "eq: ETC A2T final", _steps.step(P + "eq: ETC A2T final"), check_A2_final,
           _steps.condition_mutants(A2_CONDITION, "bound", "B*delta/4", "A_2 <= B delta/4")),
     Claim(P + "eq:lemma_8_2", _steps.step(P + "eq:lemma_8_2"), check_lemma_8_2, mutants_lemma_8_2),
