@@ -198,8 +198,9 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "condition", Rule(statuses=("conditional",), impacts=("statement",)), generic=True),
     Cause("pht_constant", "lemma:PHT's constant L = 1 needs rewards in [0, 1]",
           "lemma:PHT's Jensen step gives the constant tau^(1-s) for laws on [0, tau], so L = 1 (in the lemma, its "
-          "proof's chain and Table 2) holds only for tau <= 1: the paper's Bernoulli arms keep it, but rewards on a "
-          "longer range need L = tau^(1-s) in every bound that uses PHT.",
+          "proof's chain and Table 2) holds only for tau <= 1: the paper's Bernoulli arms keep it, but its "
+          "sub-Gaussian setting (rewards on R+, where the literature comparison applies the rates) and any reward "
+          "range longer than 1 need L = tau^(1-s) in every bound that uses PHT.",
           "constant", Rule(statuses=_FAILS, conditions=("tau <= 1",))),
     Cause("k_power", "Regret bounds printed with a smaller power of K than their proofs give",
           "theorem:UCB upper bound's constant drops the factor K that its proofs carry (B_21 for RS-UCB-M, C_5 for "
