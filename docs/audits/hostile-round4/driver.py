@@ -183,7 +183,7 @@ def run_signal(argv, sig, delay, cwd=SCRATCH, out_dir=None, timeout=120):
         if timed_out:
             out, err = p.communicate()
     temps = []
-    for d in [x for x in (out_dir, cwd) if x and os.path.isdir(x)]:
+    for d in [x for x in (out_dir, cwd) if x and os.path.isdir(x) and x != SCRATCH]:  # not the other attempts' dirs
         for base, dirs, files in os.walk(d):
             temps += [os.path.join(base, f) for f in files if re.match(r"(tmp|\.tmp|.*\.tmp$|.*\.part$)", f)]
     return dict(rc=p.returncode, wall=round(time.monotonic() - t0, 2), stop=round(stop, 2), rss_mb=None,
@@ -944,7 +944,8 @@ def run_attempt(a):
         shutil.rmtree(a["fresh_out"], ignore_errors=True)
     timeout = min(a.get("timeout", 60), MAX_TIMEOUT)
     if a["kind"] == "signal":
-        r = run_signal(a["argv"], a["sig"], a["delay"], out_dir=a.get("out_dir"))
+        os.makedirs(f"{SCRATCH}/sigcwd", exist_ok=True)
+        r = run_signal(a["argv"], a["sig"], a["delay"], cwd=f"{SCRATCH}/sigcwd", out_dir=a.get("out_dir"))
     elif a["kind"] == "api":
         r = run_forked(code=a["code"], timeout=timeout)
     elif a.get("sub"):
