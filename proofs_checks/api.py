@@ -186,9 +186,30 @@ def optimum(h, p=None, *, support=None, probs=None, arms=None, eps=None, grid: s
 
     d = distortion(h, **(params or {}))
     means, laws = _arms(p, support, probs, arms)
+    if eps is not None:
+        eps = _optimum_eps(eps, len(means) if laws is None else len(laws), grid)
     if laws is None:
         return Report(d, optimize_report(d, {}, means, eps, grid, method))
     return Report(d, optimize_laws_report(d, {}, laws, eps, grid, method))
+
+
+def _optimum_eps(eps, K: int, grid) -> float:
+    """eps of :func:`optimum` through the shared validator and ``rsb optimize``'s estimates with their default
+    limits: ValueError naming ``eps`` (a subnormal eps overflowed in the grid's size, ``eps="1/0"`` failed as a
+    float conversion)."""
+    from rsb_theory import arguments, workload
+
+    eps = arguments.number(eps, "eps", low=0, high=1, low_open=True)
+    kind = grid if grid in ("etc", "ucb") else "ucb"  # an unknown grid is named by the route below
+    work = workload.optimize_work(K, eps, kind)
+    if work.points > 2**63 - 1:
+        raise ValueError(f"argument 'eps': the grid has {workload._num(work.points)} points, more than rsb can index "
+                         f"(2^63); use a coarser eps")
+    msg = work.refusal(workload.DEFAULT_MAX_WORK, "eps", "a coarser eps or fewer arms") \
+        or workload.optimize_memory(K, eps, kind).refusal(workload.DEFAULT_MAX_MEMORY, "eps", "a coarser eps")
+    if msg:
+        raise ValueError(f"argument 'eps': {msg}")
+    return eps
 
 
 def _instance(algo: str, T: int, means, laws, quantize, support=None, probs=None):
