@@ -130,7 +130,19 @@ def _arms(p=None, support=None, probs=None, arms=None, *, required: bool = True)
             from rsb_theory.laws import parse_arms
 
             return None, parse_arms(arms, "arms")
-        return None, tuple(arms)
+        from rsb_theory.laws.law import Law
+
+        arms = tuple(arms) if isinstance(arms, (list, tuple)) else arms
+        if not isinstance(arms, tuple) or not arms or not all(isinstance(a, (Law, str)) for a in arms):
+            raise ValueError("argument 'arms': need a string 'SPEC;SPEC;...' or a sequence of laws or specs, got "
+                             f"{type(arms).__name__ if not isinstance(arms, tuple) else [type(a).__name__ for a in arms]}")
+        if all(isinstance(a, str) for a in arms):  # specs: read as the command line reads 'SPEC;SPEC'
+            from rsb_theory.laws import parse_arms
+
+            return None, parse_arms(";".join(arms), "arms")
+        if any(isinstance(a, str) for a in arms):
+            raise ValueError("argument 'arms': give either specs (text) or laws, not both in one sequence")
+        return None, arms
     if required:
         raise ValueError("argument 'p': give the arms: p (Bernoulli means), support and probs, or arms")
     return None, None
@@ -156,7 +168,7 @@ def profile(h, p=None, *, support=None, probs=None, arms=None, params=None) -> R
     """
     from .cli.derive import derive_report
 
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms, required=False)
     return Report(d, derive_report(d, {}, means if laws is None else laws))
 
@@ -184,13 +196,25 @@ def optimum(h, p=None, *, support=None, probs=None, arms=None, eps=None, grid: s
     """
     from .cli.optimize import optimize_laws_report, optimize_report
 
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms)
     if eps is not None:
         eps = _optimum_eps(eps, len(means) if laws is None else len(laws), grid)
     if laws is None:
         return Report(d, optimize_report(d, {}, means, eps, grid, method))
     return Report(d, optimize_laws_report(d, {}, laws, eps, grid, method))
+
+
+def _params(params) -> dict:
+    """The parameters of h as a dict (None: none); ValueError naming ``params`` for anything but a mapping of names."""
+    from collections.abc import Mapping
+
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+        raise ValueError(f"argument 'params': need a mapping of parameter names to values (e.g. {{'s': 0.5}}), got "
+                         f"{type(params).__name__}")
+    return dict(params)
 
 
 def _optimum_eps(eps, K: int, grid) -> float:
@@ -266,7 +290,7 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     trials = arguments.count(trials, "trials", 1)
     seed = arguments.count(seed, "seed", 0)
     options = {k: _option(k, v) for k, v in options.items()}
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms)
     sim_options.check_applies(algo, [k for k, v in options.items() if v is not None])
     K = len(means) if means is not None else len(laws)
@@ -481,6 +505,10 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     by_name = dict(zip(algos, policies))
     if (Ts is None) == (T is None):
         raise ValueError("argument 'Ts': give the horizons Ts (or one horizon T), not both")
+    if isinstance(Ts, str):  # "100,200" is two horizons, as on the command line, never its characters
+        Ts = Ts.split(",")
+    if Ts is not None and not isinstance(Ts, (list, tuple, range)) and type(Ts).__name__ != "ndarray":
+        raise ValueError(f"argument 'Ts': need a sequence of horizons (or T=...), got {type(Ts).__name__} {Ts!r}"[:200])
     Ts = [arguments.count(T, "T", 1)] if Ts is None else [arguments.count(x, "Ts", 1) for x in Ts]
     if not Ts or Ts != sorted(set(Ts)):
         raise ValueError(f"argument 'Ts': need distinct increasing horizons, got {Ts!r}")
@@ -492,7 +520,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     for name in given:
         if not any(name in by_name[a].reads for a in algos):
             sim_options.check_applies(algos[0], [name])  # the one message naming the option
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms)
     for algo in policies:
         refusal = algo.refusal(d.key)
@@ -602,6 +630,8 @@ def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int
             raise ValueError(f"argument 'proof': {proof!r} is not the label of a lemma or theorem (see rsb labels)")
         return proof_view.build(proof, _entries(proof_view.ids_of(proof, ids), jobs))
     if id is not None:
+        if not isinstance(id, str):
+            raise ValueError(f"argument 'id': need a prefix of ledger ids (text), got {type(id).__name__}")
         ids = [i for i in ids if i.startswith(id)]
         if not ids:
             raise ValueError(f"argument 'id': no ledger id starts with {id!r}")
@@ -682,5 +712,9 @@ def findings(entries=None, *, jobs: int = 1) -> Findings:
 
     if entries is None:
         entries = _entries(list(claims()), jobs)
+    from .ledger import CheckResult
+
+    if not isinstance(entries, (list, tuple)) or not all(isinstance(e, CheckResult) for e in entries):
+        raise ValueError("argument 'entries': need the entries of a ledger (api.ledger(...) or a list of CheckResult)")
     entries = list(entries)
     return Findings(tuple(_findings.what_matters(entries)), tuple(_findings.bottom_lines(entries)))
