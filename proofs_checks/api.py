@@ -27,6 +27,7 @@ one serialisation).  The lower layers stay usable directly (``rsb_theory``, ``rs
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from rsb_sim import jsontext
@@ -69,7 +70,14 @@ def distortion(h, **params):
     if not isinstance(h, str):
         raise ValueError(f"argument 'h': need a name or an expression in u (text), or a Distortion, got "
                          f"{type(h).__name__} {str(h)[:60]!r}")
-    return resolve(h, **params)
+    try:
+        return resolve(h, **params)
+    except ValueError as exc:  # the library names the command line's flag: here the keyword is the argument
+        text = str(exc)
+        if not text.startswith("argument '--param"):
+            raise
+        named = re.sub(r"^argument '--param(?: ([^']+))?'", lambda m: f"argument '{m.group(1) or 'params'}'", text)
+        raise type(exc)(named) from None
 
 
 @dataclass(frozen=True)

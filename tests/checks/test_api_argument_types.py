@@ -30,3 +30,11 @@ def test_arms_as_a_sequence_of_specs():
 
 def test_horizons_as_text_are_split_at_commas():
     assert api.compare("gini", ["rs-etc-m", "uniform"], [0.4, 0.9], Ts="100,200", trials=2).Ts == [100, 200]
+
+
+@pytest.mark.parametrize("params, name", [({"s": -1}, "s"), ({"s": float("nan")}, "s"), ({"t": 1}, "params")])
+def test_parameters_of_h_named_as_keywords(params, name):
+    """The library names the command line's ``--param s``; the API names the keyword it was given."""
+    with pytest.raises(ValueError, match=f"^argument '{name}'") as info:
+        api.distortion("pht", **params)
+    assert "--param" not in str(info.value)
