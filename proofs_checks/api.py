@@ -27,6 +27,7 @@ one serialisation).  The lower layers stay usable directly (``rsb_theory``, ``rs
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from rsb_sim import jsontext
@@ -70,7 +71,14 @@ def distortion(h, **params):
     if not isinstance(h, str):
         raise ArgumentError("h", "need a name or an expression in u (text), or a Distortion, got "
                          f"{type(h).__name__} {str(h)[:60]!r}")
-    return resolve(h, **params)
+    try:
+        return resolve(h, **params)
+    except ValueError as exc:  # the library names the command line's flag: here the keyword is the argument
+        text = str(exc)
+        if not text.startswith("argument '--param"):
+            raise
+        named = re.sub(r"^argument '--param(?: ([^']+))?'", lambda m: f"argument '{m.group(1) or 'params'}'", text)
+        raise type(exc)(named) from None
 
 
 @dataclass(frozen=True)
@@ -131,7 +139,19 @@ def _arms(p=None, support=None, probs=None, arms=None, *, required: bool = True)
             from rsb_theory.laws import parse_arms
 
             return None, parse_arms(arms, "arms")
-        return None, tuple(arms)
+        from rsb_theory.laws.law import Law
+
+        arms = tuple(arms) if isinstance(arms, (list, tuple)) else arms
+        if not isinstance(arms, tuple) or not arms or not all(isinstance(a, (Law, str)) for a in arms):
+            raise ArgumentError("arms", "need a string 'SPEC;SPEC;...' or a sequence of laws or specs, got "
+                             f"{type(arms).__name__ if not isinstance(arms, tuple) else [type(a).__name__ for a in arms]}")
+        if all(isinstance(a, str) for a in arms):  # specs: read as the command line reads 'SPEC;SPEC'
+            from rsb_theory.laws import parse_arms
+
+            return None, parse_arms(";".join(arms), "arms")
+        if any(isinstance(a, str) for a in arms):
+            raise ArgumentError("arms", "give either specs (text) or laws, not both in one sequence")
+        return None, arms
     if required:
         raise ArgumentError("p", "give the arms: p (Bernoulli means), support and probs, or arms")
     return None, None
@@ -157,7 +177,7 @@ def profile(h, p=None, *, support=None, probs=None, arms=None, params=None) -> R
     """
     from .instance_reports import derive_report
 
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms, required=False)
     return Report(d, derive_report(d, {}, means if laws is None else laws))
 
@@ -185,11 +205,44 @@ def optimum(h, p=None, *, support=None, probs=None, arms=None, eps=None, grid: s
     """
     from .instance_reports import optimize_laws_report, optimize_report
 
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms)
+    if eps is not None:
+        eps = _optimum_eps(eps, len(means) if laws is None else len(laws), grid)
     if laws is None:
         return Report(d, optimize_report(d, {}, means, eps, grid, method))
     return Report(d, optimize_laws_report(d, {}, laws, eps, grid, method))
+
+
+def _params(params) -> dict:
+    """The parameters of h as a dict (None: none); ValueError naming ``params`` for anything but a mapping of names."""
+    from collections.abc import Mapping
+
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+        raise ArgumentError("params", f"need a mapping of parameter names to values (e.g. {{'s': 0.5}}), got "
+                         f"{type(params).__name__}")
+    return dict(params)
+
+
+def _optimum_eps(eps, K: int, grid) -> float:
+    """eps of :func:`optimum` through the shared validator and ``rsb optimize``'s estimates with their default
+    limits: ValueError naming ``eps`` (a subnormal eps overflowed in the grid's size, ``eps="1/0"`` failed as a
+    float conversion)."""
+    from rsb_theory import arguments, workload
+
+    eps = arguments.number(eps, "eps", low=0, high=1, low_open=True)
+    kind = grid if grid in ("etc", "ucb") else "ucb"  # an unknown grid is named by the route below
+    work = workload.optimize_work(K, eps, kind)
+    if work.points > 2**63 - 1:
+        raise ArgumentError("eps", f"the grid has {workload._num(work.points)} points, more than rsb can index "
+                         f"(2^63); use a coarser eps")
+    msg = work.refusal(workload.DEFAULT_MAX_WORK, "eps", "a coarser eps or fewer arms") \
+        or workload.optimize_memory(K, eps, kind).refusal(workload.DEFAULT_MAX_MEMORY, "eps", "a coarser eps")
+    if msg:
+        raise ArgumentError("eps", f"{msg}")
+    return eps
 
 
 def _instance(algo: str, T: int, means, laws, quantize, support=None, probs=None):
@@ -246,7 +299,7 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     trials = arguments.count(trials, "trials", 1)
     seed = arguments.count(seed, "seed", 0)
     options = {k: _option(k, v) for k, v in options.items()}
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms)
     sim_options.check_applies(algo, [k for k, v in options.items() if v is not None])
     K = len(means) if means is not None else len(laws)
@@ -461,6 +514,10 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     by_name = dict(zip(algos, policies))
     if (Ts is None) == (T is None):
         raise ArgumentError("Ts", "give the horizons Ts (or one horizon T), not both")
+    if isinstance(Ts, str):  # "100,200" is two horizons, as on the command line, never its characters
+        Ts = Ts.split(",")
+    if Ts is not None and not isinstance(Ts, (list, tuple, range)) and type(Ts).__name__ != "ndarray":
+        raise ArgumentError("Ts", f"need a sequence of horizons (or T=...), got {type(Ts).__name__} {Ts!r}"[:200])
     Ts = [arguments.count(T, "T", 1)] if Ts is None else [arguments.count(x, "Ts", 1) for x in Ts]
     if not Ts or Ts != sorted(set(Ts)):
         raise ArgumentError("Ts", f"need distinct increasing horizons, got {Ts!r}")
@@ -472,7 +529,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     for name in given:
         if not any(name in by_name[a].reads for a in algos):
             sim_options.check_applies(algos[0], [name])  # the one message naming the option
-    d = distortion(h, **(params or {}))
+    d = distortion(h, **_params(params))
     means, laws = _arms(p, support, probs, arms)
     for algo in policies:
         refusal = algo.refusal(d.key)
@@ -582,6 +639,8 @@ def ledger(status=None, id=None, proof=None, *, mutants: bool = False, jobs: int
             raise ArgumentError("proof", f"{proof!r} is not the label of a lemma or theorem (see rsb labels)")
         return proof_view.build(proof, _entries(proof_view.ids_of(proof, ids), jobs))
     if id is not None:
+        if not isinstance(id, str):
+            raise ArgumentError("id", f"need a prefix of ledger ids (text), got {type(id).__name__}")
         ids = [i for i in ids if i.startswith(id)]
         if not ids:
             raise ArgumentError("id", f"no ledger id starts with {id!r}")
@@ -662,5 +721,9 @@ def findings(entries=None, *, jobs: int = 1) -> Findings:
 
     if entries is None:
         entries = _entries(list(claims()), jobs)
+    from .ledger import CheckResult
+
+    if not isinstance(entries, (list, tuple)) or not all(isinstance(e, CheckResult) for e in entries):
+        raise ArgumentError("entries", "need the entries of a ledger (api.ledger(...) or a list of CheckResult)")
     entries = list(entries)
     return Findings(tuple(_findings.what_matters(entries)), tuple(_findings.bottom_lines(entries)))

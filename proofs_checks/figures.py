@@ -369,8 +369,11 @@ def compare_figure(a: dict, title: str, trials: int, ranges=None):
     ax_c.set_xticks(range(1, len(names) + 1),
                     [n + (f"\n({z} zero)" if z else "") for n, z in zip(names, zeros)], rotation=30, fontsize=7,
                     ha="right")
-    ax_c.set_yscale("log", nonpositive="clip")
-    _no_zero_ticks(ax_c)
+    if any(np.any(x > 0) for x in data):
+        ax_c.set_yscale("log", nonpositive="clip")
+        _no_zero_ticks(ax_c)
+    else:  # every final regret is 0 (an h flat at the optimum): a log axis has nothing to show, and Matplotlib raises
+        ax_c.set_ylim(-1, 1)
     if gap is not None and gap > 1e-12:
         ax_c.axhline(gap, color="k", ls=":", lw=1.2)
     ax_c.set_ylabel(f"final regret at T = {last} (log; zeros counted below the name)")

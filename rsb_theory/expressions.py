@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 import io
 import math
+import re
 import sys
 import tokenize
 from typing import Callable, Mapping
@@ -337,6 +338,10 @@ def parse_number(text, flag: str, values: Mapping[str, float] | None = None, *, 
     return v
 
 
+#: A count written in ASCII digits only (read exactly, not through a float).
+_DIGITS = re.compile(r"\s*[0-9]+\s*")
+
+
 def parse_count(text, flag: str, values: Mapping[str, float] | None = None, *, minimum: int = 1,
                 rounding: str = "exact") -> int:
     """A count written as an expression (``"1000"``, ``"1e3"``, ``"3*10^5"``, ``"T/10"``).
@@ -364,13 +369,16 @@ def parse_count(text, flag: str, values: Mapping[str, float] | None = None, *, m
     if isinstance(text, bool):
         raise _fail(flag, f"not a count: {text!r}")
     if isinstance(text, int):
-        v = float(text)
-        shown = str(text)
+        v = float(text) if abs(text) <= MAX_COUNT else math.inf if text > 0 else -math.inf  # float(10**400) raises
+        shown = str(text) if abs(text) <= MAX_COUNT else f"an integer of {len(str(abs(text)))} digits"
     else:
         v = evaluate(text, flag, values)
         shown = repr(text)
     where = f" at {_show(values)}" if values else ""
-    if rounding == "exact":
+    exact = text if isinstance(text, int) else int(text) if _DIGITS.fullmatch(text) else None
+    if exact is not None:  # digits are read exactly: a float holds 53 bits, and 2^53 + 1 is not 2^53 (a seed)
+        n = exact
+    elif rounding == "exact":
         n = round(v)
         if abs(v - n) > 1e-9 * max(1.0, abs(v)):
             raise _fail(flag, f"need an integer >= {minimum}, got {shown} = {v:.6g}{where}")

@@ -79,8 +79,24 @@ def validate(args) -> Request:
     sweep = values.sweep_options(args, default_jobs=1)
     chunk = sweep.get("chunk", work.SWEEP_CHUNK)
     hint = "fewer algorithms or trials, or shorter --Ts"
-    work.check(work.runs(algos, K, Ts, trials, None), args, hint)
-    work.check_memory(work.runs_memory(algos, K, Ts, trials, None, chunk, int(sweep.get("jobs") or 1)), args, hint)
+    jobs = int(sweep.get("jobs") or 1)
+    estimate = work.runs(algos, K, Ts, trials, None)
+    if tune:  # the tuning runs come first: every tuned algorithm x horizon x multiplier x tuning instance
+        from ..exploration import exploration_constant
+
+        tuned = [a for a in algos if exploration_constant(a)]
+        repeat = len(tune["tune_grid"]) * (1 + len(tune["tune_instances"]))
+        K_tune = max([K, *(len(q) for q in tune["tune_instances"])])
+        tune_trials = tune["tune_trials"] or trials
+        one = work.runs(tuned, K_tune, Ts, tune_trials, None)
+        estimate = work.total([estimate, work.Estimate(one.points, one.work * repeat)])
+        tune_hint = "fewer multipliers (--tune-grid), tuning instances or --tune-trials"
+        work.check(estimate, args, tune_hint)
+        work.check_memory(work.runs_memory(tuned, K_tune, Ts, tune_trials, None, chunk, jobs, repeat), args,
+                          tune_hint)
+        work.check_chunks(tune_trials, chunk)
+    work.check(estimate, args, hint)
+    work.check_memory(work.runs_memory(algos, K, Ts, trials, None, chunk, jobs), args, hint)
     work.check_chunks(trials, chunk)
     check_out(args.out)
     fields = {"algos": tuple(algos), "Ts": tuple(Ts), "trials": trials, "seed": seed, "dr": dr,

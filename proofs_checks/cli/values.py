@@ -296,6 +296,11 @@ def choices(text, flag: str, known: tuple[str, ...], what: str) -> tuple[str, ..
 MAX_JOBS = 256
 
 
+#: The address schemes of a Dask scheduler (distributed's comm backends); anything else (``file://``) is refused here,
+#: not by Dask after the work has started.
+_SCHEDULER_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss")
+
+
 def sweep_options(args, default_jobs: int | None = None, *, used: bool = True) -> dict:
     """Keyword arguments of :func:`rsb_sim.sweep.sweep` from ``--jobs``, ``--scheduler``, ``--chunk`` and ``--wait``.
 
@@ -323,8 +328,10 @@ def sweep_options(args, default_jobs: int | None = None, *, used: bool = True) -
         if jobs is not None:
             raise fail("--jobs", "not with --scheduler (the cluster decides the workers)")
         addr = str(args.scheduler).strip()
-        if not addr or any(c.isspace() for c in addr):
-            raise fail("--scheduler", f"expected an address such as tcp://HOST:8786, got {args.scheduler!r}")
+        scheme = addr.split("://", 1)[0].lower() if "://" in addr else "tcp"
+        if not addr or any(c.isspace() for c in addr) or scheme not in _SCHEDULER_SCHEMES:
+            raise fail("--scheduler", f"expected an address such as tcp://HOST:8786 (schemes: "
+                                      f"{', '.join(_SCHEDULER_SCHEMES)}), got {args.scheduler!r}")
         return {"executor": "dask", "scheduler": addr, **opts}
     if jobs is None:
         jobs = default_jobs if default_jobs is not None else (os.cpu_count() or 1)

@@ -93,10 +93,11 @@ def runs(algos, K: int, Ts, trials: int, eps_rule) -> Estimate:
 SWEEP_CHUNK = 1000
 
 
-def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SWEEP_CHUNK, workers: int = 1) -> Memory:
-    """The largest memory estimate of a family of runs (each algorithm at each horizon), each run holding
-    ``chunk`` trials at a time (a sweep; None: all of them) on ``workers`` processes at once, plus the sweep's list
-    of chunks (built before any trial runs)."""
+def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SWEEP_CHUNK, workers: int = 1,
+                repeat: int = 1) -> Memory:
+    """The largest memory estimate of a family of runs (each algorithm at each horizon, ``repeat`` times: the
+    multipliers and instances of a tuning), each run holding ``chunk`` trials at a time (a sweep; None: all of
+    them) on ``workers`` processes at once, plus the sweep's list of chunks (built before any trial runs)."""
     from rsb_sim.policies.catalog import get
     from rsb_theory.workload import chunk_list_memory, simulate_memory
 
@@ -105,10 +106,10 @@ def runs_memory(algos, K: int, Ts, trials: int, eps_rule, chunk: int | None = SW
                  for a in algos for T in Ts),
                 key=lambda m: m.bytes)
     extra = (max(1, workers) - 1) * worst.bytes  # each worker holds one chunk (the main process: results only)
-    listed = chunk_list_memory(len(algos) * len(Ts), trials, chunk)
+    listed = chunk_list_memory(len(algos) * len(Ts) * repeat, trials, chunk)
     what = worst.what if workers <= 1 else f"{worst.what}, on {workers} workers"
     if listed > worst.bytes + extra:
-        what = f"mostly the list of {_chunks(trials, chunk) * len(algos) * len(Ts)} chunks (--chunk)"
+        what = f"mostly the list of {_chunks(trials, chunk) * len(algos) * len(Ts) * repeat} chunks (--chunk)"
     return Memory(worst.bytes + extra + listed, what)
 
 

@@ -102,7 +102,8 @@ def simulate(setup, d, instance, table, record_actions: bool = False, progress=N
         return ((a * lo).sum(axis=1) <= xs) & ((a * hi).sum(axis=1) >= xs)
 
     max_tau = setup.T - (setup.K - 1) * setup.n0
-    data_free = setup.explore_steps < setup.T and setup.radius_c ** 2 >= max_tau
+    # radius_c * radius_c, not ** 2: the same bits, and inf (not OverflowError) for a huge --radius-scale
+    data_free = setup.explore_steps < setup.T and setup.radius_c * setup.radius_c >= max_tau
     if not data_free and setup.compiled and _rs_compiled.applies(setup, d, instance):
         return _rs_compiled.run(setup, d, instance, table, record_actions=record_actions, progress=progress)
     return _ucb.run(setup, d, instance, table, make, use_upper_bound=True, bonus=False,

@@ -32,7 +32,9 @@ class Uniform(Policy):
         counts = np.broadcast_to(round_robin_counts(T, K), (B, K)).copy()
         actions = None
         if record_actions:
-            actions = np.broadcast_to((np.arange(T) % K).astype(np.int8), (B, T)).copy()
+            # the cycle 0..K-1 repeated in int8 (T bytes, as rsb_theory.workload counts): arange(T) % K held two
+            # int64 arrays of T (T = 1e9: 7.45 GiB each, above the memory budget the estimate had admitted)
+            actions = np.broadcast_to(np.tile(np.arange(K).astype(np.int8), -(-T // K))[:T], (B, T)).copy()
         return PolicyRun(counts, actions, {})
 
     def reference_trial(self, setup, d, instance, table, k, decisions=None):

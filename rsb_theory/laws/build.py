@@ -28,6 +28,11 @@ __all__ = ["parse_arms", "build_laws", "build_law", "continuous_law", "finite_la
 #: Most interior kinks of a law's CDF passed to the quadrature (irwinhall(n) has n - 1).
 MAX_KINKS = 1000
 
+#: Largest shape parameter of the laws whose SciPy code holds arrays of that many numbers (irwinhall(n): n + 1
+#: float64 per array), checked before SciPy sees it: ``irwinhall(10**9)`` asked for 7.45 GiB (a MemoryError
+#: traceback), ``irwinhall(10**7)`` ran for more than 10 minutes; ``irwinhall(10**6)`` runs (minutes, 8 MB arrays).
+ARRAY_SHAPES = {"irwinhall": 10**6}
+
 #: Values tried for one shape parameter at a time to find which one SciPy refuses.
 _PROBES = (-2.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 
@@ -97,6 +102,10 @@ def continuous_law(name: str, args, flag: str = "--arms", where: str = "arm 1") 
     names = parameter_names(name)
     if not len(CONTINUOUS[name]) <= len(args) <= len(names):
         raise _fail(flag, where, f"{name} takes parameters ({', '.join(names)}), got {len(args)}")
+    if name in ARRAY_SHAPES and args and not args[0] <= ARRAY_SHAPES[name]:
+        raise _fail(flag, where, f"{name}({parameter_names(name)[0]}) with {parameter_names(name)[0]} = {args[0]:.15g} "
+                                 f"above {ARRAY_SHAPES[name]}: scipy.stats.{name} holds arrays of that many numbers "
+                                 f"(memory and time grow with it)")
     if not _valid(dist, args):
         bad = _culprits(name, dist, args)
         shown = ", ".join(f"{n} = {args[names.index(n)]:g}" if names.index(n) < len(args) else n for n in bad)
