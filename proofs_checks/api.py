@@ -27,7 +27,6 @@ one serialisation).  The lower layers stay usable directly (``rsb_theory``, ``rs
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
 from rsb_sim import jsontext
@@ -73,12 +72,10 @@ def distortion(h, **params):
                          f"{type(h).__name__} {str(h)[:60]!r}")
     try:
         return resolve(h, **params)
-    except ValueError as exc:  # the library names the command line's flag: here the keyword is the argument
-        text = str(exc)
-        if not text.startswith("argument '--param"):
+    except ArgumentError as exc:  # the library names the command line's flag: here the keyword is the argument
+        if not exc.name.startswith("--param"):
             raise
-        named = re.sub(r"^argument '--param(?: ([^']+))?'", lambda m: f"argument '{m.group(1) or 'params'}'", text)
-        raise type(exc)(named) from None
+        raise ArgumentError(exc.name[len("--param"):].strip() or "params", exc.message) from None
 
 
 @dataclass(frozen=True)

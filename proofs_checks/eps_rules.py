@@ -32,7 +32,7 @@ def check_eps_rule(rule: str, K: int, Ts) -> None:
         expressions.parse_number(rule, "eps", {"T": T, "K": K}, low=0, high=1, low_open=True)
     if not power_law(expressions.check(rule, "eps", ("T", "K"))):
         raise expressions.ExpressionError(
-            f"argument 'eps': {rule!r} is not a power law in T: the derived slope reads eps ~ T^-a (log T)^b, so T "
+            "eps", f"{rule!r} is not a power law in T: the derived slope reads eps ~ T^-a (log T)^b, so T "
             f"may appear only in sums, products, quotients, powers with exponents free of T, sqrt and log")
 
 
