@@ -159,9 +159,9 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "experiments", Rule(statuses=("vacuous",))),
     Cause("holder_outside_xi", "Hölder continuity is applied to empirical laws outside Xi",
           "The regret theorems need Hölder continuity on every law the algorithms form, not only on the hull Xi of "
-          "assumption:Holder (a non-monotone h that is Hölder on Xi only makes theorem: ETC upper bound and "
-          "theorem:RS-ETC-M false, and the ETC and UCB proofs apply eq:Holder to empirical or optimistic laws "
-          "outside Xi), but every distortion of the tables has it on all Bernoulli laws, so the tables stand for the "
+          "assumption:Holder (a non-monotone h that is Hölder on Xi only makes theorem: ETC upper bound, "
+          "theorem:RS-ETC-M, theorem:UCB upper bound and lemma:probability of E3 false, and the ETC and UCB proofs "
+          "apply eq:Holder to empirical or optimistic laws outside Xi), but every distortion of the tables has it on all Bernoulli laws, so the tables stand for the "
           "Bernoulli arms they are derived for (not, as derived, for arms on R+).",
           "proof", Rule(explicit=True)),
     Cause("forced_exploration", "The tracking lemmas are proved as if the forced exploration ended by T_0(eps)",
