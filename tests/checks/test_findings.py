@@ -426,6 +426,9 @@ def test_each_named_cause_has_its_kind_of_members(ledger):
             "lemma:oversampling#step:eq:m_finite"} <= ids["forced_exploration"]
     assert "corollary:RS-UCB-M#hypothesis.beta" in ids["grid_ties"]
     assert "theorem:UCB upper bound#step:eq:UCB_UB10-1" in ids["grid_ties"]
+    # tied top arms: Table 1's solitary RS-ETC-M rates, ranked by the worst (a rate)
+    assert {"table:table_regrets#cvar.etc", "table:table_regrets#mean.etc"} <= ids["grid_ties"]
+    assert causes.CAUSES["grid_ties"].rank == "rate"
     assert {"theorem:UCB upper bound#chain.rs-ucb-m", "theorem:UCB upper bound#step:eq:theorem_lastline"} <= \
         ids["k_power"]
     assert all(e.node == "proof" or causes.node_of(e) == "proof" for e in by["integer_counts"] + by["appendix_n_eps"])
