@@ -187,11 +187,13 @@ CAUSES: dict[str, Cause] = {c.key: c for c in (
           "statement false, that statement's entry says so, and a result's bottom line says where its proof breaks.",
           "proof", Rule(statuses=_FAILS, impacts=("proof",)), generic=True),
     Cause("grid_ties", "Grids on which two points tie at the optimum",
-          "When two grid points tie at the optimum (for the experiments' instance, on 8 of the 39 mid-point grids "
-          "with 1/eps <= 40), Delta_min(eps) of eq:discrete_gap is 0, so beta does not exist and T_0(eps), T(eps) "
-          "are infinite there, and with Delta_min read over the non-optimal points instead the UCB proof's step "
-          "OPT~_t = OPT fails, so eps must be taken off the tie grids, which the statements do not say.",
-          "condition", Rule(statuses=("conditional",), conditions=("Delta_min(eps) = Omega(eps^beta) on the eps",))),
+          "When two grid points tie at the optimum (for the experiments' instance on several mid-point grids, and on "
+          "ETC grids whose 1/eps is not an integer; on every grid when two arms tie at the top, as two equal largest "
+          "means do), Delta_min(eps) of eq:discrete_gap is 0, so beta does not exist and T_0(eps), T(eps), N(eps) "
+          "are infinite there (RS-ETC-M never commits and its regret stays constant, against Table 1's solitary "
+          "RS-ETC-M rates), so eps must be taken off the tie grids and tied tops excluded, which the statements do "
+          "not say.",
+          "rate", Rule(statuses=("conditional",), conditions=("Delta_min(eps) = Omega(eps^beta) on the eps",))),
     Cause("unstated_condition", "Statements that need a condition they do not state",
           "These statements hold only under the condition named, which the paper does not state and which excludes "
           "some laws or instances the statement covers.",

@@ -28,14 +28,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+import numpy as np
 import sympy as sp
 
 from rsb_theory import distortions, rates
+from rsb_theory.argmax.rule import TIE_TOL
+from rsb_theory.discretization import enumerate_optimum
 from rsb_theory.profile import mixture_witness
 
 from .. import derived, paper_claims
+from ..causes import caused
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
+from ..numfmt import num
 from ..verdict import Rate, compare, compare_on, compare_rates_on, decide, fmt_set, worst
 from rsb_theory.errors import ArgumentError
 from ..statuses import Status
@@ -44,6 +49,12 @@ TABLE = "table:table_regrets"
 COLUMNS = ("h", "ucb", "etc")
 #: Every beta > 0: the range of beta a mixture-row claim is read over when it states none.
 ALL_BETA = sp.Interval.open(0, sp.oo)
+#: The condition a solitary row's RS-ETC-M rate needs (eq:discrete_gap read as printed: the minimum over a != a*).
+UNIQUE_OPT = "the optimal grid point unique (Delta_min(eps) > 0)"
+#: 1/eps of the ETC grids (eq:etc_discrete_set) a tie at the top is checked on, and the horizons (multiples of K)
+#: at which the regret of the exploration that never ends is evaluated.
+TIE_GRIDS = (2, 4, 8, 16)
+TIE_HORIZONS = (10**2, 10**4, 10**6)
 
 
 @dataclass(frozen=True)
@@ -108,12 +119,79 @@ class RateFacts:
     derived_exponent: sp.Expr | None  # solitary rows: the same at every swept parameter, else None
     needed_bound: sp.Expr | None  # solitary UCB cells: the bound on the means beta = 1 needs (None: none)
     beta_holds_on: sp.Set | None  # mixture rows: where in beta the printed cell holds
+    top_tie: bool = False  # solitary ETC cells: an instance with tied top arms breaks the rate (Delta_min(eps) = 0)
+
+
+@dataclass(frozen=True)
+class TopTie:
+    """A Bernoulli instance whose optimal arms tie, and what RS-ETC-M does on it.
+
+    Attributes
+    ----------
+    p : tuple of float
+        The arms' means.
+    how : str
+        Why the top arms tie (equal means, or means where h is flat at its maximum).
+    tied : bool
+        Several optimal points, so the literal Delta_min(eps) = 0 and N(eps) = inf, on every grid tried.
+    regret : tuple of (int, float)
+        (T, V(a*) - V(a_T)) for the round-robin exploration that never ends (a_T its empirical mixture).
+    text : str
+    """
+
+    p: tuple[float, ...]
+    how: str
+    tied: bool
+    regret: tuple[tuple[int, float], ...]
+    text: str
+
+
+def top_ties(d: distortions.Distortion, q: sp.Expr, L: float) -> list[TopTie]:
+    """Instances where two arms tie at the top, derived from h, with Delta_min(eps), N(eps) and the regret.
+
+    For Bernoulli arms U_h(Bern(u)) = h(u) and V(a) = h(<a, p>) (eq:V), so two arms tie at the top when they have
+    the largest mean (equal means: any h), or means in the set where h attains its maximum on [0, 1] when that set
+    is an interval (a flat top, CVaR's [1 - alpha, 1]: an open set of instances).  On every ETC grid both vertices
+    are then optimal, eq:discrete_gap's Delta_min(eps) (the minimum over a != a*) is 0, N(eps) of
+    eq:number of samples main paper is infinite (:func:`rsb_theory.rates.N_eps_value`), and RS-ETC-M explores
+    round robin forever: its regret tends to V(a*) - V(uniform) and does not decay.
+    """
+    u = np.linspace(0.0, 1.0, 1001)
+    hu = np.asarray(d(u), dtype=float)
+    flat = u[hu >= hu.max() - TIE_TOL]
+    top = float(flat[0])  # the smallest maximiser of h on [0, 1]
+    cands = [((top / 4, top / 2, top / 2), f"two arms with the same largest mean {top / 2:g}")]
+    if flat[-1] - flat[0] > 0:
+        lo, w = float(flat[0]), float(flat[-1] - flat[0])
+        cands.append(((0.0, lo + w / 3, lo + 2 * w / 3),
+                      f"two arms with different means in [{lo:g}, {lo + w:g}], where h is flat at its maximum"))
+    out = []
+    for p, how in cands:
+        K, pa = len(p), np.asarray(p)
+        bits, tied, v_star = [], True, None
+        for m in TIE_GRIDS:
+            opt = enumerate_optimum(d, p, 1.0 / m, "etc")
+            literal = 0.0 if opt.n_optimal > 1 else opt.Delta_min
+            N = rates.N_eps_value(K, K * TIE_HORIZONS[-1], 1.0 / m, L, float(q), literal)
+            tied = tied and opt.n_optimal > 1 and N == float("inf")
+            v_star = opt.value
+            bits.append(f"1/eps = {m}: {opt.n_optimal} optimal points, Delta_min = {num(literal)}, N = {num(N)}")
+        regret = []
+        for T0 in TIE_HORIZONS:
+            T = K * T0
+            counts = np.array([len(range(i, T, K)) for i in range(K)], dtype=float)
+            regret.append((T, float(v_star - float(d(counts / T @ pa)))))
+        text = (f"p = ({', '.join(num(x) for x in p)}) ({how}): " + "; ".join(bits)
+                + "; round robin forever: regret " + ", ".join(f"{num(r)} at T = {T}" for T, r in regret))
+        out.append(TopTie(tuple(float(x) for x in p), how, tied, tuple(regret), text))
+    return out
 
 
 def _solitary(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
     key, column = cell.regret.key, cell.column
     stated = claim.assumes("means_below", cell.means_below)
-    statuses, got, ev, exps, bounds = [], [], [], set(), set()
+    stated_unique = claim.assumes("grid_optimum") == UNIQUE_OPT
+    statuses, got, ev, exps, bounds, tied = [], [], [], set(), set(), False
     for params in derived.parameter_sweep(key, TABLE):
         prof = derived.profile(key, params)
         tag = derived.fmt_params(params)
@@ -142,7 +220,22 @@ def _solitary(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts
                     st = worst(st, decide(holds=False, repair=prof.beta.condition))
         else:
             bits.append("solitary optimum: the vertex is on eq:etc_discrete_set, so Delta(eps) = 0 for a fixed eps "
-                        "and the regret is the discrete regret (log T/T)^q = varpi^(2q) of theorem: ETC upper bound")
+                        "and the regret is the discrete regret (log T/T)^q = varpi^(2q) of theorem: ETC upper bound, "
+                        "which needs N(eps) finite, i.e. Delta_min(eps) > 0 (eq:discrete_gap: a unique optimal grid "
+                        "point)")
+            for tie in top_ties(prof.distortion, q, prof.holder.L_H):
+                fails = tie.tied and min(r for _T, r in tie.regret) > 0
+                T_last, r_last = tie.regret[-1]
+                bound = float(rates.varpi(sp.Integer(T_last)) ** printed_e) if printed_arg == "T" else None
+                bits.append(f"tie at the top: {tie.text}"
+                            + (f" (the printed {cell.text} is {num(bound)} at T = {T_last})" if bound else ""))
+                if fails and stated_unique:
+                    bits.append(f"outside the claim: {UNIQUE_OPT} is stated")
+                elif fails:
+                    # a repair at the uses: the paper applies these rows at no instance of its own (its experiments
+                    # run Gini, a mixture row), so excluding tied tops excludes no use: conditional, not refuted
+                    tied = True
+                    st = worst(st, decide(holds=False, repair=UNIQUE_OPT))
         pq, pr, pbeta = _paper_params(cell, params)
         paper_tr = rates.table_rates(pq, pr, pbeta, True)
         paper_e = paper_tr.ucb_exponent if column == "ucb" else paper_tr.etc_exponent
@@ -156,7 +249,7 @@ def _solitary(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts
     text = got[0].split("] ", 1)[-1] if len(set(g.split("] ", 1)[-1] for g in got)) == 1 and got else "; ".join(got)
     return RateFacts(status, text, " | ".join(ev), printed_e, printed_arg,
                      single[0] if single and single[1] == printed_arg else None,
-                     max(bounds, key=float) if len(bounds) == 1 else None, None)
+                     max(bounds, key=float) if len(bounds) == 1 else None, None, tied)
 
 
 def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
@@ -223,7 +316,9 @@ def check_rate(claim: Claim) -> CheckResult:
     algo = "RS-UCB-M" if cell.column == "ucb" else "RS-ETC-M"
     given = ", ".join(f"{k} {v}" for k, v in claim.given)
     text = f"{algo} regret for {cell.regret.name} is O({cell.text})" + (f" (given {given})" if given else "")
-    return CheckResult(claim.id, text, cell.text, f.derived_text, f.status, "symbolic", f.evidence)
+    result = CheckResult(claim.id, text, cell.text, f.derived_text, f.status, "symbolic", f.evidence)
+    # tied top arms make eq:discrete_gap's Delta_min(eps) 0 on every grid: the finding of grids that tie
+    return caused(result, "grid_ties") if f.top_tie else result
 
 
 def mutants_rate(claim: Claim, result: CheckResult) -> list[Claim]:
@@ -238,6 +333,8 @@ def mutants_rate(claim: Claim, result: CheckResult) -> list[Claim]:
         out.append(claim.reprinted(replace_cell(cell, text), f"{text} (the derived rate)"))
     if result.status == "conditional" and f.needed_bound is not None:
         out.append(claim.assuming("means_below", str(f.needed_bound), f"arm means < {f.needed_bound} stated"))
+    if result.status == "conditional" and f.top_tie:
+        out.append(claim.assuming("grid_optimum", UNIQUE_OPT, f"{UNIQUE_OPT} stated"))
     if Status(result.status).broken and f.beta_holds_on not in (None, sp.EmptySet):
         out.append(claim.assuming("beta_in", f.beta_holds_on, f"beta exists, beta in {fmt_set(f.beta_holds_on)} stated"))
     return out

@@ -430,6 +430,9 @@ def test_each_named_cause_has_its_kind_of_members(ledger):
     # the identification steps fail at the witness with Hölder continuity on Xi only (no tie there)
     assert {"theorem:UCB upper bound#step:eq:UCB_UB10-1", "theorem:UCB upper bound#step:eq:UCB_UB9"} <= \
         ids["holder_outside_xi"]
+    # tied top arms: Table 1's solitary RS-ETC-M rates, ranked by the worst (a rate)
+    assert {"table:table_regrets#cvar.etc", "table:table_regrets#mean.etc"} <= ids["grid_ties"]
+    assert causes.CAUSES["grid_ties"].rank == "rate"
     assert {"theorem:UCB upper bound#chain.rs-ucb-m", "theorem:UCB upper bound#step:eq:theorem_lastline"} <= \
         ids["k_power"]
     assert all(e.node == "proof" or causes.node_of(e) == "proof" for e in by["integer_counts"] + by["appendix_n_eps"])
