@@ -160,11 +160,11 @@ def top_ties(d: distortions.Distortion, q: sp.Expr, L: float) -> list[TopTie]:
     hu = np.asarray(d(u), dtype=float)
     flat = u[hu >= hu.max() - TIE_TOL]
     top = float(flat[0])  # the smallest maximiser of h on [0, 1]
-    cands = [((top / 4, top / 2, top / 2), f"two arms with the same largest mean {top / 2:g}")]
+    cands = [((top / 4, top / 2, top / 2), f"two arms with the same largest mean {num(top / 2)}")]
     if flat[-1] - flat[0] > 0:
         lo, w = float(flat[0]), float(flat[-1] - flat[0])
         cands.append(((0.0, lo + w / 3, lo + 2 * w / 3),
-                      f"two arms with different means in [{lo:g}, {lo + w:g}], where h is flat at its maximum"))
+                      f"two arms with different means in [{num(lo)}, {num(lo + w)}], where h is flat at its maximum"))
     out = []
     for p, how in cands:
         K, pa = len(p), np.asarray(p)
@@ -300,23 +300,35 @@ def _mixture(claim: Claim, cell: RateCell, printed_e, printed_arg) -> RateFacts:
     return RateFacts(status, derived_text, "; ".join(ev), printed_e, printed_arg, None, None, holds_on)
 
 
-@lru_cache(maxsize=None)
 def rate_facts(claim: Claim) -> RateFacts:
     """The derivation behind a rate cell (cached per claim: mutants reuse the profiles)."""
+    return _facts_and_conditions(claim)[0]
+
+
+@lru_cache(maxsize=None)
+def _facts_and_conditions(claim: Claim) -> tuple[RateFacts, str | None]:
+    """The derivation and the unstated conditions its conditional verdicts gave (recorded once, with the cached
+    derivation, so a later call that reads the cache still carries them)."""
+    from ..statuses import recording
+
     cell: RateCell = claim.printed
     printed_e, printed_arg = rates.parse_varpi(cell.text)
-    if derived.profile(cell.regret.key, derived.parameter_sweep(cell.regret.key, TABLE)[0]).solitary:
-        return _solitary(claim, cell, printed_e, printed_arg)
-    return _mixture(claim, cell, printed_e, printed_arg)
+    with recording() as repairs:
+        if derived.profile(cell.regret.key, derived.parameter_sweep(cell.regret.key, TABLE)[0]).solitary:
+            f = _solitary(claim, cell, printed_e, printed_arg)
+        else:
+            f = _mixture(claim, cell, printed_e, printed_arg)
+    return f, ("; ".join(dict.fromkeys(repairs)) or None)
 
 
 def check_rate(claim: Claim) -> CheckResult:
     cell: RateCell = claim.printed
-    f = rate_facts(claim)
+    f, condition = _facts_and_conditions(claim)
     algo = "RS-UCB-M" if cell.column == "ucb" else "RS-ETC-M"
     given = ", ".join(f"{k} {v}" for k, v in claim.given)
     text = f"{algo} regret for {cell.regret.name} is O({cell.text})" + (f" (given {given})" if given else "")
-    result = CheckResult(claim.id, text, cell.text, f.derived_text, f.status, "symbolic", f.evidence)
+    result = CheckResult(claim.id, text, cell.text, f.derived_text, f.status, "symbolic", f.evidence,
+                         condition=condition if f.status == "conditional" else None)
     # tied top arms make eq:discrete_gap's Delta_min(eps) 0 on every grid: the finding of grids that tie
     return caused(result, "grid_ties") if f.top_tie else result
 

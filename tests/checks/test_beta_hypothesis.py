@@ -12,7 +12,7 @@ from rsb_theory.distortions import get
 
 @pytest.mark.parametrize("ident, status, phrase", [
     ("corollary:RS-UCB-M#hypothesis.beta", "conditional", "8 of the 39 grids with n <= 40"),
-    ("theorem:RS-ETC-M#hypothesis.beta", "verified", "with beta = 2"),
+    ("theorem:RS-ETC-M#hypothesis.beta", "conditional", "the optimum ties at eps = 8/25"),
 ])
 def test_hypothesis_verdicts_and_mutants(ident, status, phrase):
     res = evaluate(claims()[ident], mutants=True)
@@ -34,3 +34,12 @@ def test_ties_exact_and_by_enumeration():
     for n in bh.NS:
         c = bh.delta_min(n, "etc")[0] * n * n
         assert Fraction(1, 20) <= c <= Fraction(1, 4)
+
+
+def test_off_grid_ties_exact_and_by_enumeration():
+    """The ETC grid ties off the eps = 1/n grids (1/eps not an integer, the footnote's deficit in the last
+    coordinate): exact rationals against rsb_theory's enumeration."""
+    d = get("gini")
+    exact = list(bh.off_grid_ties("etc"))
+    floats = [e for e in bh.OFF_GRID if enumerate_optimum(d, [0.4, 0.9], float(e), "etc").n_optimal > 1]
+    assert exact == floats and exact

@@ -34,7 +34,7 @@ WANT = {
     "example utility#step:eq:h_1_p": "verified",
     "example utility#step:after:eq:h_1_p": "verified",
     "example utility#step:eq:p_max_def": "verified",
-    "example utility#step:after:eq:p_max_def": "conditional",  # p = 1/2 of the lemma's context
+    "example utility#step:after:eq:p_max_def": "verified",  # in the case the proof fixes, p_1 < p* < p_2
     "theorem:W#step:after:eq:W_7": "verified",
     "theorem:W#step:eq:W_8": "verified",
     "theorem:W#chain": "verified",
