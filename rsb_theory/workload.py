@@ -42,6 +42,10 @@ from .errors import ArgumentError
 #: Default limit of ``--max-work`` (multiply-adds; about a minute of NumPy or compiled work).
 DEFAULT_MAX_WORK = 10**10
 
+#: The fixed work of one run (its set-up, derived constants and result), in multiply-adds: thousands of tiny runs
+#: (a long ``--Ts``, a tuning grid of many values) are not free, whatever their steps.
+RUN_WORK = 5 * 10**6
+
 #: Default limit of ``--max-memory`` (bytes): 4 GiB.
 DEFAULT_MAX_MEMORY = 4 << 30
 

@@ -144,3 +144,14 @@ def test_a_search_at_every_step_is_in_the_work_estimate():
     with pytest.raises(ArgumentError) as err:
         api.simulate("gini", "plugin-track", [0.2 + 0.5 * i / 300 for i in range(300)], T=10_000, trials=10)
     assert err.value.name == "max_work"
+
+
+def test_each_run_has_a_fixed_work():
+    """Thousands of tiny runs are counted: 3000 horizons of one algorithm, or a tuning grid of 20 000 multipliers,
+    exceed the default work budget whatever their steps."""
+    from proofs_checks.cli import work
+    from rsb_theory.workload import RUN_WORK
+
+    one = work.runs(("uniform",), 2, [10], 1, None)
+    assert one.work == 2 * 10 + RUN_WORK
+    assert work.runs(("uniform",), 2, list(range(2, 3002)), 1, None).work > DEFAULT_MAX_WORK
