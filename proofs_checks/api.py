@@ -300,7 +300,9 @@ def simulate(h, algo: str, p=None, *, support=None, probs=None, arms=None, T: in
     means, laws = _arms(p, support, probs, arms)
     sim_options.check_applies(algo, [k for k, v in options.items() if v is not None])
     K = len(means) if means is not None else len(laws)
-    _budget(algo, K, T, trials, options.get("eps") if "eps" in algo.reads else None, record, max_work, max_memory)
+    levels = len(support) if support is not None else int(options.get("quantize") or 2)
+    _budget(algo, K, T, trials, options.get("eps") if "eps" in algo.reads else None, record, max_work, max_memory,
+            levels)
     cfg = SimConfig(T=T, trials=trials, seed=seed, **{k: v for k, v in options.items() if v is not None})
     return run(cfg, _instance(algo, T, means, laws, options.get("quantize"), support, probs), d, algo, record=record)
 
@@ -351,14 +353,14 @@ def _option(name: str, value):
     return arguments.number(value, name)
 
 
-def _budget(algo, K: int, T: int, trials: int, eps, record, max_work, max_memory) -> None:
+def _budget(algo, K: int, T: int, trials: int, eps, record, max_work, max_memory, levels: int = 2) -> None:
     """The command line's work and memory estimates (:mod:`rsb_theory.workload`), with its default limits:
     ValueError naming ``eps`` (a grid no budget can index), ``max_work`` or ``max_memory``."""
     from rsb_theory import arguments, workload
 
     if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not 0 < eps <= 1:
         eps = None if eps is not None else _experiments_eps(K, T)
-    work = workload.simulate_work(algo.name, K, T, trials, eps, grid=algo.grid)
+    work = workload.simulate_work(algo.name, K, T, trials, eps, grid=algo.grid, per_step=algo.step_work(K, levels))
     if work.points > 2**63 - 1:
         raise ArgumentError("eps", f"the grid has {workload._num(work.points)} points, more than rsb can index "
                          f"(2^63); use a coarser eps")
@@ -536,7 +538,7 @@ def compare(h, algos, p=None, *, support=None, probs=None, arms=None, Ts=None, T
     for algo in policies:  # the command line's estimates and default limits, before any run
         for T_j in Ts:
             _budget(algo, K, T_j, trials, options.get("eps") if "eps" in algo.reads else None, record, max_work,
-                    max_memory)
+                    max_memory, len(support) if support is not None else int(options.get("quantize") or 2))
     # the request rsb compare would build: the same specs, so the same streams and options for every run
     extra = {k: options[k] for k in given if k != "radius_scale"}
     req = cmp.CompareRequest(

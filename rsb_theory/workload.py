@@ -42,6 +42,10 @@ from .errors import ArgumentError
 #: Default limit of ``--max-work`` (multiply-adds; about a minute of NumPy or compiled work).
 DEFAULT_MAX_WORK = 10**10
 
+#: The fixed work of one run (its set-up, derived constants and result), in multiply-adds: thousands of tiny runs
+#: (a long ``--Ts``, a tuning grid of many values) are not free, whatever their steps.
+RUN_WORK = 5 * 10**6
+
 #: Default limit of ``--max-memory`` (bytes): 4 GiB.
 DEFAULT_MAX_MEMORY = 4 << 30
 
@@ -147,11 +151,31 @@ def optimize_work(K: int, eps: float, kind: str = "ucb") -> Estimate:
     return Estimate(n, n * K)
 
 
-def simulate_work(algo: str, K: int, T: int, trials: int, eps: float | None, *, grid: str | None) -> Estimate:
-    """One simulation: trials x T x K, plus the grid's points x K for the policies that search; ``grid``: the
-    policy's grid kind (``etc``, ``ucb``; None: no grid), handed in by the caller from the policy's declaration
-    (``rsb_sim.policies.base.Policy.grid``: this layer knows no policy)."""
-    steps = trials * T * K
+def simplex_per_axis(K: int) -> int:
+    """N of the simplex grid with coordinates in multiples of 1/N that the per-step searches use
+    (``rsb_sim.policies._ts_loop.simplex_grid``): 200 for K = 2, else the largest N with at most ~2000 points
+    (60 for K = 3, 20 for K = 4; 1, the vertices, for large K)."""
+    if K == 2:
+        return 200
+    n = 1
+    while math.comb(n + 1 + K - 1, K - 1) <= 2000:
+        n += 1
+    return n
+
+
+def simplex_points(K: int, per_axis: int | None = None) -> int:
+    """The number of points of that grid: C(N + K - 1, K - 1)."""
+    n = simplex_per_axis(K) if per_axis is None else int(per_axis)
+    return math.comb(n + K - 1, K - 1)
+
+
+def simulate_work(algo: str, K: int, T: int, trials: int, eps: float | None, *, grid: str | None,
+                  per_step: int | None = None) -> Estimate:
+    """One simulation: trials x T x (its work per step), plus the grid's points x K for the policies that search
+    a grid once; ``grid``: the policy's grid kind (``etc``, ``ucb``; None: no grid), ``per_step``: its evaluations
+    per step and trial (``rsb_sim.policies.base.Policy.step_work``; None: K, one per arm), both handed in by the
+    caller from the policy's declaration (this layer knows no policy)."""
+    steps = trials * T * (K if per_step is None else max(1, int(per_step)))
     if grid is None or eps is None:
         return Estimate(0, steps)
     n = grid_points(K, eps, grid)

@@ -114,9 +114,10 @@ def validate(args) -> Request:
     if "eps" not in sim_options.READS[algo]:  # the baselines search no grid
         eps = None
     policy = sim_options.catalog.get(algo)
-    work.check(simulate_work(algo, K, T, config["trials"], eps, grid=policy.grid), args)
-    record = None if args.record is None else _record(args.record, at)
     levels = len(support) if support is not None else config.get("quantize", 2)
+    work.check(simulate_work(algo, K, T, config["trials"], eps, grid=policy.grid,
+                             per_step=policy.step_work(K, levels)), args)
+    record = None if args.record is None else _record(args.record, at)
     keep = _keep(args)
     held = config["trials"] if keep is None else min(config["trials"], keep.get("chunk", work.SWEEP_CHUNK))
     memory = simulate_memory(algo, K, T, held, eps, record is not None, levels, state=policy.state, grid=policy.grid)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rsb_theory import expressions
 from rsb_theory.workload import _num
-from rsb_theory.workload import DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Estimate, Memory, parse_bytes, simulate_work, total
+from rsb_theory.workload import DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Estimate, Memory, parse_bytes, RUN_WORK, simulate_work, total
 
 from . import values
 from .errors import fail
@@ -82,11 +82,13 @@ def eps_at(rule, K: int, T: int) -> float | None:
     return e if 0 < e <= 1 else None
 
 
-def runs(algos, K: int, Ts, trials: int, eps_rule) -> Estimate:
-    """The estimate of a family of runs (each algorithm at each horizon)."""
+def runs(algos, K: int, Ts, trials: int, eps_rule, levels: int = 2) -> Estimate:
+    """The estimate of a family of runs (each algorithm at each horizon; ``levels``: outcomes per arm)."""
     from rsb_sim.policies.catalog import get
 
-    return total(simulate_work(a, K, T, trials, eps_at(eps_rule, K, T), grid=get(a).grid) for a in algos for T in Ts)
+    one = total(simulate_work(a, K, T, trials, eps_at(eps_rule, K, T), grid=get(a).grid,
+                              per_step=get(a).step_work(K, levels)) for a in algos for T in Ts)
+    return Estimate(one.points, one.work + RUN_WORK * len(algos) * len(Ts))
 
 
 #: Trials of one stored chunk of a sweep (rsb_sim.sweep.DEFAULT_CHUNK): what a sweep holds in memory per worker.

@@ -45,12 +45,9 @@ def simplex_grid(K: int, per_axis: int | None = None) -> np.ndarray:
     """The points of the simplex with coordinates in multiples of 1/N, (G, K), in lexicographic order of the first
     K - 1 coordinates (the last is 1 minus their sum).  N = ``per_axis`` or the largest with at most ~2000 points
     (200 for K = 2, 60 for K = 3, 20 for K = 4)."""
-    if per_axis is None:
-        per_axis = 200 if K == 2 else 1
-        if K > 2:
-            while math.comb(per_axis + 1 + K - 1, K - 1) <= 2000:
-                per_axis += 1
-    N = int(per_axis)
+    from rsb_theory.workload import simplex_per_axis
+
+    N = int(simplex_per_axis(K) if per_axis is None else per_axis)
     pts: list = []
 
     def rec(prefix, left, depth):

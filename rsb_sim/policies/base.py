@@ -132,6 +132,12 @@ class Policy:
         return f"<policy {self.name}>"
 
     # -- the declaration, read without running anything ---------------------------------------------------------
+    def step_work(self, K: int, levels: int = 2) -> int:
+        """Its evaluations per step of one trial, for the work estimate (:func:`rsb_theory.workload.simulate_work`):
+        K (one index per arm) unless the policy says otherwise (a search over a simplex grid at every step, a law
+        sampled on every level of every arm); ``levels``: the outcomes per arm (2: Bernoulli)."""
+        return K
+
     def refusal(self, family: str) -> str | None:
         """The one-line reason (the message of an ``ArgumentError`` of ``algo``) when the policy is not defined for the distortion family
         ``family`` (``Distortion.key``); None when it applies."""

@@ -39,6 +39,10 @@ class MCVTS(IndexPolicy):
     example_dr = "cvar_lower"
     compiled = True
 
+    def step_work(self, K: int, levels: int = 2) -> int:
+        """A Dirichlet draw on every level of every arm, and its value."""
+        return K * (levels + 1)
+
     def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
         from ._ts_loop import run
 

@@ -45,6 +45,13 @@ class PluginTrack(IndexPolicy):
                              f"got {x}")
         return {"constants": {"force_exponent": x}}
 
+    def step_work(self, K: int, levels: int = 2) -> int:
+        """The mixture's value at every point of the simplex grid: its survival function at each of ``levels``
+        outcomes sums K laws (K multiply-adds), then h there."""
+        from rsb_theory.workload import simplex_points
+
+        return simplex_points(K) * levels * (K + 1)
+
     @staticmethod
     def levels(instance):
         return [float(v) for v in instance.support]

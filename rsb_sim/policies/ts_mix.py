@@ -88,6 +88,14 @@ class TSMix(IndexPolicy):
             return x, [1.0] * len(x)
         return x + [float(instance.width)], [0.0] * len(x) + [1.0]
 
+    def step_work(self, K: int, levels: int = 2) -> int:
+        """A law sampled on every level of every arm; the tracking variant then values every point of the simplex
+        grid."""
+        from rsb_theory.workload import simplex_points
+
+        sample = K * (levels + 1)
+        return sample + (simplex_points(K) * levels * (K + 1) if self.variant == "track" else K)
+
     def _grid(self, K):
         from ._ts_loop import simplex_grid
 

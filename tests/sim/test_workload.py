@@ -121,3 +121,37 @@ def test_plot_with_too_many_arms_names_its_horizons_not_an_eps_flag(tmp_path):
     err = proc.stderr.strip()
     assert proc.returncode == 2 and len(err.splitlines()) == 1, err
     assert "argument '--Ts'" in err and "K = 50" in err and not out.exists(), err
+
+
+def test_a_search_at_every_step_is_in_the_work_estimate():
+    """Plug-in tracking values every point of its simplex grid at every step: at K = 300 (the vertices only) that is
+    300 mixtures of 300 Bernoulli laws per step, 180 600 multiply-adds, not the 300 of one index per arm; the default
+    work budget refuses T = 1e4, 10 trials before any run, naming max_work."""
+    import pytest
+
+    from proofs_checks import api
+    from rsb_sim.policies import catalog
+    from rsb_sim.policies._ts_loop import simplex_grid
+    from rsb_theory.errors import ArgumentError
+    from rsb_theory.workload import simplex_points
+
+    for K in (2, 3, 4, 7, 300):
+        assert simplex_points(K) == len(simplex_grid(K))  # the estimate counts the grid the loop searches
+    pt = catalog.get("plugin-track")
+    assert pt.step_work(300, 2) == 300 * 2 * 301 and catalog.get("rs-ucb-m").step_work(300, 2) == 300
+    assert simulate_work("plugin-track", 300, 10_000, 10, None, grid=None, per_step=pt.step_work(300)).work \
+        > DEFAULT_MAX_WORK
+    with pytest.raises(ArgumentError) as err:
+        api.simulate("gini", "plugin-track", [0.2 + 0.5 * i / 300 for i in range(300)], T=10_000, trials=10)
+    assert err.value.name == "max_work"
+
+
+def test_each_run_has_a_fixed_work():
+    """Thousands of tiny runs are counted: 3000 horizons of one algorithm, or a tuning grid of 20 000 multipliers,
+    exceed the default work budget whatever their steps."""
+    from proofs_checks.cli import work
+    from rsb_theory.workload import RUN_WORK
+
+    one = work.runs(("uniform",), 2, [10], 1, None)
+    assert one.work == 2 * 10 + RUN_WORK
+    assert work.runs(("uniform",), 2, list(range(2, 3002)), 1, None).work > DEFAULT_MAX_WORK
