@@ -21,7 +21,9 @@ BASE = ["compare", "--algos", "rs-ucb-m,ucb1", "--dr", "gini", "--p", "0.4,0.9",
     (["--tune-trials", "1e9", "--max-work", "1e18"], "--max-memory"),
     (["--tune-trials", "2e9", "--chunk", "1", "--max-work", "1e18", "--max-memory", "2^61"], "--chunk"),
     (["--tune-grid", ",".join(str(1 + i) for i in range(2000)), "--tune-instances", ";".join(["0.4,0.9"] * 2000)],
-     "--max-memory"),  # 8 million tuning runs: their list of chunks
+     "--max-work"),  # 8 million tuning runs: their fixed work per run
+    (["--tune-grid", ",".join(str(1 + i) for i in range(2000)), "--tune-instances", ";".join(["0.4,0.9"] * 2000),
+      "--max-work", "1e18"], "--max-memory"),  # ... and, with the work allowed, their list of chunks
 ])
 def test_tuning_runs_are_estimated(tmp_path, capsys, extra, flag):
     out = tmp_path / "o"
