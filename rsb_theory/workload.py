@@ -169,6 +169,17 @@ def simplex_points(K: int, per_axis: int | None = None) -> int:
     return math.comb(n + K - 1, K - 1)
 
 
+def sampled_step_work(K: int, levels: int) -> int:
+    """Work of one step that draws a law on every level of every arm and values it: K (levels + 1)."""
+    return K * (levels + 1)
+
+
+def grid_step_work(K: int, levels: int) -> int:
+    """Work of one step that values the mixture at every point of the simplex grid: its survival function at each of
+    ``levels`` outcomes sums K laws (K multiply-adds), then h there."""
+    return simplex_points(K) * levels * (K + 1)
+
+
 def simulate_work(algo: str, K: int, T: int, trials: int, eps: float | None, *, grid: str | None,
                   per_step: int | None = None) -> Estimate:
     """One simulation: trials x T x (its work per step), plus the grid's points x K for the policies that search

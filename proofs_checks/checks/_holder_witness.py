@@ -237,6 +237,12 @@ class UcbWitness:
     regret_lower: float
     bound: float
 
+    @property
+    def tracks_wrong(self) -> bool:
+        """The wrong point is the unique optimistic maximiser from the end of the forced exploration on, which ends
+        before T_0(eps): every t in [T_0(eps), T] has it."""
+        return self.margin > 0 and self.T0 >= len(UCB_MEANS) * self.n
+
 
 def _h_ucb(x: Fraction) -> Fraction:
     return Fraction(str(sp.nsimplify(H_UCB.subs(_u, sp.Rational(x)))))
@@ -306,10 +312,27 @@ def ucb_witness() -> UcbWitness:
     mean_T = sum(float(ai * p) for ai, p in zip(wrong, UCB_MEANS)) + K / T * float(UCB_MEANS[1] - UCB_MEANS[0])
     regret = float(v_star) - float(_h_ucb(Fraction(mean_T).limit_denominator(10**15)))
     regret_lower = regret * (1 - 10 ** stray) if worst > 0 and n < min(wrong) * T else 0.0
-    S = math.sqrt(2 * math.e * math.log(T)) + 32
-    bound = (c.B + c.L * (c.W ** c.q + 1)) * (64 / math.sqrt(float(UCB_EPS) * float(UCB_RHO) * T) * S) ** c.q + Delta
+    from .. import paper_claims
+
+    step = paper_claims.proof_step("theorem:UCB upper bound#chain.rs-ucb-m")  # the display as printed
+    _coefficient, bound = display_bound(step.value("coefficient"), step.value("base"), T, Delta)
     return UcbWitness(points, tuple(float(v) for v in values), wrong, best, Delta, Delta_min, te.T0, te.T_eps, T, n,
                       worst, stray, regret_lower, bound)
+
+
+def display_bound(coefficient: str, base: str, T: int, Delta: float) -> tuple[float, float]:
+    """(the coefficient's value, the bound): the printed display of eq:UCB regret, [coefficient][base/sqrt(eps rho
+    T)(sqrt(2 e log T) + 32)]^q + Delta(eps), at the witness's constants (:func:`on_ucb_hull`), eps, rho and horizon
+    ``T``; ``coefficient`` and ``base`` as the claim prints them."""
+    from . import _steps
+    from rsb_theory.expressions import to_sympy
+
+    c = on_ucb_hull()
+    coef, syms = _steps.printed(coefficient, ("B", "L", "W", "q"))
+    value = float(coef.subs({syms["B"]: c.B, syms["L"]: c.L, syms["W"]: c.W, syms["q"]: c.q}))
+    S = math.sqrt(2 * math.e * math.log(T)) + 32
+    return value, value * (float(to_sympy(base, "base")) / math.sqrt(float(UCB_EPS) * float(UCB_RHO) * T) * S) ** c.q \
+        + Delta
 
 
 @lru_cache(maxsize=1)

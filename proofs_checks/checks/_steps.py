@@ -134,6 +134,18 @@ def holder_beyond_hull() -> tuple[tuple[str, tuple[float, float], float, float, 
     return None, tried
 
 
+def holder_on_xi_only(claim: Claim) -> bool:
+    """The claim reads assumption:Holder as printed (Hölder continuity on Xi only), not on every law the algorithm
+    forms (a claim that states ``holder_domain``)."""
+    return claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
+
+
+def on_every_law(claim: Claim, note: str = "Hölder continuity assumed on all laws") -> Claim:
+    """The mutant that states Hölder continuity on every law (the in-setting witnesses of :mod:`._holder_witness` are
+    then excluded)."""
+    return claim.assuming("holder_domain", "all laws on Omega", note)
+
+
 def holder_domain_follows(claim: Claim) -> tuple[bool, str]:
     """Does a step that applies eq:Holder between an empirical law and an arm's law follow from the Hölder
     continuity the theorem assumes?  Only if the assumption covers those laws: ``HOLDER_DOMAIN`` (printed: Xi, the

@@ -63,17 +63,13 @@ OFF_GRID = tuple(Fraction(k, 100) for k in range(2, 51) if 100 % k)
 @lru_cache(maxsize=None)
 def off_grid_ties(kind: str) -> tuple[Fraction, ...]:
     """The eps of :data:`OFF_GRID` at which two grid points tie at the optimum (Delta_min(eps) = 0), exactly."""
-    out = []
-    for eps in OFF_GRID:
-        V = sorted((gini(sum(a * p for a, p in zip(pt, P))) for pt in grid_points(1 / eps, kind)), reverse=True)
-        if len(V) > 1 and V[0] == V[1]:
-            out.append(eps)
-    return tuple(out)
+    return tuple(eps for eps in OFF_GRID if delta_min(1 / eps, kind)[1] > 1)
 
 
 @lru_cache(maxsize=None)
-def delta_min(n: int, kind: str) -> tuple[Fraction, int]:
-    """(Delta_min(1/n) of eq:discrete_gap, exact; the number of optimal grid points)."""
+def delta_min(n, kind: str) -> tuple[Fraction, int]:
+    """(Delta_min(1/n) of eq:discrete_gap, exact; the number of optimal grid points); ``n`` an integer or a
+    Fraction (1/eps)."""
     V = sorted((gini(sum(a * p for a, p in zip(pt, P))) for pt in grid_points(n, kind)), reverse=True)
     n_opt = sum(v == V[0] for v in V)
     return (Fraction(0) if n_opt > 1 else V[0] - V[1]), n_opt

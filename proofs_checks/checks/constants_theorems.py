@@ -321,13 +321,6 @@ def mutants_etc_chain(claim: Claim, result: CheckResult) -> list[Claim]:
     return [claim.reprinted(claim.printed.with_value("bound", f"({claim.printed.value('bound')})/4"), "bound / 4")]
 
 
-def _holder_on_xi_only(claim: Claim) -> bool:
-    """The claim reads assumption:Holder as printed (on Xi only), not on every law the algorithm forms."""
-    from .. import paper_claims
-
-    return claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
-
-
 def _with_witness(claim: Claim, base: CheckResult, counter: list, ev: str) -> CheckResult:
     """The display's entry: the chain's verdict on the tables' distortions (``base``), and the in-setting witness of
     :mod:`._holder_witness` (``counter``: the (eps, T) where it beats the display).  Beaten with Hölder continuity on
@@ -367,7 +360,7 @@ def check_etc_display(claim: Claim) -> CheckResult:
         with mpmath.workdps(30):
             bound = float(fp(c.L, len(hw.MEANS), c.W, c.q, mpmath.mpf(w.N), mpmath.mpf(w.T))) + w.Delta
         rows.append((w, bound))
-    counter = [(w, b) for w, b in rows if w.regret_lower > b] if _holder_on_xi_only(claim) else []
+    counter = [(w, b) for w, b in rows if w.regret_lower > b] if _steps.holder_on_xi_only(claim) else []
     ev = (f"Witness in the setting (h: [0, 1] -> [0, 1], not monotone, sec:setting): h(0) = 0, h = 1 on (0, 0.4), h(u) = "
           f"u on [0.4, 0.6], h = 0 on (0.6, 1]; arms Bern(0.4), Bern(0.6).  On Xi U_h(G) = p_G: q = {num(c.q)}, L = "
           f"{num(c.L)}, r = {num(c.r)}, L_MH = {num(c.L_MH)}, W = {num(c.W)}, B = {num(c.B)}; ETC grid eps = 1/m, Delta(eps) "
@@ -378,14 +371,14 @@ def check_etc_display(claim: Claim) -> CheckResult:
           + ("The display is false with Hölder continuity on Xi only (assumption:Holder as printed): the proof applies "
              "eq:Holder to the empirical laws (eq:alpha_to_1), outside Xi." if counter else
              "The claim assumes Hölder continuity on every law, which the witness lacks (U_h jumps at 0 and 0.6): it "
-             "is excluded." if not _holder_on_xi_only(claim) else "The witness stays below the display."))
+             "is excluded." if not _steps.holder_on_xi_only(claim) else "The witness stays below the display."))
     return _with_witness(claim, base, counter, ev)
 
 
 def mutants_etc_display(claim: Claim, result: CheckResult) -> list[Claim]:
     from . import _holder_witness as hw
 
-    return mutants_etc_chain(claim, result) + [claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR)]
+    return mutants_etc_chain(claim, result) + [_steps.on_every_law(claim, hw.REPAIR)]
 
 
 #: (q, r, beta) at which theorem:RS-ETC-M's K-exponent is compared with the proof's.
@@ -604,13 +597,13 @@ def check_rsetc_display(claim: Claim) -> CheckResult:
     first, last = min(rows, key=lambda wr: wr[0].T), max(rows, key=lambda wr: wr[0].T)
     # O(.): the ratio regret / rate grows along T while the regret does not fall: no constant covers it
     grows = (last[0].regret_lower / last[1]) > 10 * (first[0].regret_lower / first[1])
-    counter = rows if grows and min(w.regret_lower for w, _r in rows) > 0.05 and _holder_on_xi_only(claim) else []
+    counter = rows if grows and min(w.regret_lower for w, _r in rows) > 0.05 and _steps.holder_on_xi_only(claim) else []
     wev = ("Witness in the setting (theorem: ETC upper bound#display's; beta = 1 exists: Delta_min(eps) = 0.2 eps, q = "
            "r = 1, gamma = 2 beta/(2 beta + r) = 2/3): for every eps = 1/m the vertex e_1 is on the ETC grid and "
            "RS-ETC-M commits to it with probability -> 1/2, so the regret stays near 0.1 while the rate -> 0: "
            + "; ".join(f"{hw.describe(w)}, rate {num(r_, 4)}" for w, r_ in rows) + ".  "
            + ("False with Hölder continuity on Xi only." if counter else "The claim assumes Hölder continuity on every "
-              "law, which excludes the witness." if not _holder_on_xi_only(claim) else ""))
+              "law, which excludes the witness." if not _steps.holder_on_xi_only(claim) else ""))
     return _with_witness(claim, base, counter, wev)
 
 
@@ -618,7 +611,7 @@ def mutants_rsetc_display(claim: Claim, result: CheckResult) -> list[Claim]:
     from . import _holder_witness as hw
 
     return [claim.reprinted(claim.printed.with_value("rate", f"({claim.printed.value('rate')})/T"), "the rate times 1/T"),
-            claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR)]
+            _steps.on_every_law(claim, hw.REPAIR)]
 
 
 def _c(ident: str, check, mutants, printed: str | None = None) -> Claim:

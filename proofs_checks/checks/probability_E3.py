@@ -184,6 +184,7 @@ def check_holder_xi(claim: Claim) -> CheckResult:
     from dataclasses import replace
 
     from . import _holder_witness as hw
+    from . import _steps
     from ._steps import HOLDER_CAUSE
     from ..verdict import decide
 
@@ -191,8 +192,8 @@ def check_holder_xi(claim: Claim) -> CheckResult:
     w = hw.ucb_witness()
     K = len(hw.UCB_MEANS)
     bound = float(sp.N(to_sympy(bound_text, "bound", {"T": sp.Integer(w.T), "K": sp.Integer(K)}), 30))
-    p_e3 = 1 - 10 ** w.stray_log10 if w.margin > 0 and w.T0 >= len(hw.UCB_MEANS) * w.n else 0.0
-    on_xi = claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
+    p_e3 = 1 - 10 ** w.stray_log10 if w.tracks_wrong else 0.0
+    on_xi = _steps.holder_on_xi_only(claim)
     counter = on_xi and p_e3 > bound
     at_uses, where = hw.tables_hold_everywhere()
     ev = (hw.describe_ucb(w) + f".  T_0(eps) = {w.T0} >= K n = {K * w.n} (the end of the exploration), so E_3,T "
@@ -215,7 +216,9 @@ def check_holder_xi(claim: Claim) -> CheckResult:
 def mutants_holder_xi(claim: Claim, result: CheckResult) -> list[Claim]:
     from . import _holder_witness as hw
 
-    return [claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR)]
+    from . import _steps
+
+    return [_steps.on_every_law(claim, hw.REPAIR)]
 
 
 CLAIMS = claim_map(Claim(ID, (paper_claims.E3_BOUND, paper_claims.Q_CONSTANT), check, mutants),

@@ -434,7 +434,7 @@ def _holder_witness_verdict(claim: Claim, res: CheckResult, threshold) -> CheckR
 
 def mutants_alpha_to_1(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.cause == _steps.HOLDER_CAUSE:
-        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
+        return [_steps.on_every_law(claim)]
     return [claim.reprinted(claim.printed.with_value("threshold", "(D/L)**(1/q)"),
                             "threshold (Delta_min/L)^(1/q) (no 2K)")]
 

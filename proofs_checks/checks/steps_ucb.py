@@ -27,7 +27,6 @@ import sympy as sp
 from rsb_sim.rules import TIE_TOL
 from rsb_theory.grids import Grid
 
-from .. import paper_claims
 from ..claims import Claim, claim_map
 from ..ledger import CheckResult
 from . import _steps
@@ -440,7 +439,7 @@ def check_E3_1(claim: Claim) -> CheckResult:
 
 def mutants_T0(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "gap":
-        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
+        return [_steps.on_every_law(claim)]
     return [claim.reprinted(claim.printed.with_value("constant", "4"), "constant 4 in Q (radius 4x larger)")]
 
 
@@ -481,10 +480,10 @@ def _ucb_witness_verdict(claim: Claim, res: CheckResult, what: str) -> CheckResu
 
     from . import _holder_witness as hw
 
-    if claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) != paper_claims.HOLDER_DOMAIN:
+    if not _steps.holder_on_xi_only(claim):
         return res
     w = hw.ucb_witness()
-    if not (w.margin > 0 and w.T0 >= len(hw.UCB_MEANS) * w.n):
+    if not w.tracks_wrong:
         return res
     ev = (res.evidence + "  In the proof's context at the in-setting witness of eq:UCB regret#rs-ucb-m.holder_xi: "
           + hw.describe_ucb(w) + f".  So at every t in [T_0(eps), T], on E_0,t: {what}.  False in its proof's context: "
@@ -498,7 +497,7 @@ def _ucb_witness_verdict(claim: Claim, res: CheckResult, what: str) -> CheckResu
 def mutants_holder_witness(claim: Claim, result: CheckResult) -> list[Claim]:
     """Hölder continuity assumed on every law (the witness is excluded) for a step the witness refutes."""
     if result.cause == _steps.HOLDER_CAUSE and result.status == "refuted":
-        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
+        return [_steps.on_every_law(claim)]
     return mutants_T0(claim, result)
 
 
@@ -620,7 +619,7 @@ def mutants_UB10_1(claim: Claim, result: CheckResult) -> list[Claim]:
     """Hölder continuity stated on every law for a verdict the Hölder witness decides; a single optimal point stated
     (the step then holds) for another failing verdict; else a stronger printed value."""
     if result.cause == _steps.HOLDER_CAUSE and result.status == "refuted":
-        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
+        return [_steps.on_every_law(claim)]
     if Status(result.status).broken:
         return [claim.assuming("condition", SINGLE_OPT, f"{SINGLE_OPT} stated")]
     return [claim.reprinted(claim.printed.with_value("value", "-1"), "probability below 0")]
@@ -957,7 +956,7 @@ def check_CEUCB1(claim: Claim) -> CheckResult:
 
 def mutants_CEUCB1(claim: Claim, result: CheckResult) -> list[Claim]:
     if result.status == "gap":
-        return [claim.assuming("holder_domain", "all laws on Omega", "Hölder continuity assumed on all laws")]
+        return [_steps.on_every_law(claim)]
     return [claim.reprinted(claim.printed.with_value("bonus", "L*Sum/2"), "bonus halved")]
 
 

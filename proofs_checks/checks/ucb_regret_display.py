@@ -289,13 +289,9 @@ def check_holder_xi(claim: Claim) -> CheckResult:
     from ._steps import HOLDER_CAUSE, entry
 
     step: paper_claims.ProofStep = claim.printed
-    w, c = hw.ucb_witness(), hw.on_ucb_hull()
-    coef, syms = _steps.printed(step.value("coefficient"), ("B", "L", "W", "q"))
-    base = float(sp.sympify(step.value("base")))
-    value = float(coef.subs({syms["B"]: c.B, syms["L"]: c.L, syms["W"]: c.W, syms["q"]: c.q}))
-    S = float(np.sqrt(2 * np.e * np.log(w.T)) + 32)
-    bound = value * (base / np.sqrt(float(hw.UCB_EPS) * float(hw.UCB_RHO) * w.T) * S) ** c.q + w.Delta
-    on_xi = claim.assumes("holder_domain", paper_claims.HOLDER_DOMAIN) == paper_claims.HOLDER_DOMAIN
+    w = hw.ucb_witness()
+    value, bound = hw.display_bound(step.value("coefficient"), step.value("base"), w.T, w.Delta)
+    on_xi = _steps.holder_on_xi_only(claim)
     counter = on_xi and w.regret_lower > bound
     at_uses, where = hw.tables_hold_everywhere()
     ev = (hw.describe_ucb(w) + f" (the claim's bound: [{step.value('coefficient')}] = {num(value, 4)}, base "
@@ -320,7 +316,7 @@ def mutants_holder_xi(claim: Claim, result: CheckResult) -> list[Claim]:
     from . import _holder_witness as hw
 
     step: paper_claims.ProofStep = claim.printed
-    return [claim.assuming("holder_domain", "all laws on Omega", hw.REPAIR),
+    return [_steps.on_every_law(claim, hw.REPAIR),
             claim.reprinted(step.with_value("coefficient", "100*(B + L*(W**q + 1))"), "coefficient x 100")]
 
 

@@ -41,7 +41,9 @@ class MCVTS(IndexPolicy):
 
     def step_work(self, K: int, levels: int = 2) -> int:
         """A Dirichlet draw on every level of every arm, and its value."""
-        return K * (levels + 1)
+        from rsb_theory.workload import sampled_step_work
+
+        return sampled_step_work(K, levels)
 
     def simulate(self, setup, d, instance, table, record_actions: bool = False, progress=None):
         from ._ts_loop import run

@@ -46,11 +46,10 @@ class PluginTrack(IndexPolicy):
         return {"constants": {"force_exponent": x}}
 
     def step_work(self, K: int, levels: int = 2) -> int:
-        """The mixture's value at every point of the simplex grid: its survival function at each of ``levels``
-        outcomes sums K laws (K multiply-adds), then h there."""
-        from rsb_theory.workload import simplex_points
+        """The mixture's value at every point of the simplex grid."""
+        from rsb_theory.workload import grid_step_work
 
-        return simplex_points(K) * levels * (K + 1)
+        return grid_step_work(K, levels)
 
     @staticmethod
     def levels(instance):

@@ -91,10 +91,9 @@ class TSMix(IndexPolicy):
     def step_work(self, K: int, levels: int = 2) -> int:
         """A law sampled on every level of every arm; the tracking variant then values every point of the simplex
         grid."""
-        from rsb_theory.workload import simplex_points
+        from rsb_theory.workload import grid_step_work, sampled_step_work
 
-        sample = K * (levels + 1)
-        return sample + (simplex_points(K) * levels * (K + 1) if self.variant == "track" else K)
+        return sampled_step_work(K, levels) + (grid_step_work(K, levels) if self.variant == "track" else K)
 
     def _grid(self, K):
         from ._ts_loop import simplex_grid
